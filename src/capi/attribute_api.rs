@@ -1,0 +1,42 @@
+//! Per-vertex attributes set by the host.
+
+use super::guard::{self, call};
+use super::handles::{self, GripSolver};
+use super::{GripObjectId, GripStatus};
+use crate::error::Error;
+use std::ffi::c_char;
+
+/// Sets a per-vertex attribute of object `id` from `vertex_count × components` doubles:
+/// - `"velocity"` (3 components) [m/s];
+/// - `"position"` (3) [m]: moves the vertices now (rest shape unchanged);
+/// - `"pinned"` (1): nonzero = the vertex is pinned (held, or driven to its target);
+/// - `"target"` (3) [m]: where pinned vertices must be at the end of the next step/advance;
+///   without a target a pinned vertex stays put. Targets are consumed by the next step/advance.
+///
+/// `vertex_count` must equal the object's vertex count.
+///
+/// # Safety
+/// `name` must be NUL-terminated; `values` must hold `vertex_count × components` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_set_vertex_attribute(
+    solver: *mut GripSolver,
+    id: GripObjectId,
+    name: *const c_char,
+    values: *const f64,
+    vertex_count: usize,
+    components: usize,
+) -> GripStatus {
+    call(|| {
+        let s = handles::solver_mut(solver)?;
+        let name = guard::string(name, "name")?;
+        if vertex_count == 0 {
+            return Err(Error::invalid("vertex_count is 0"));
+        }
+        if components == 0 || components > 16 {
+            return Err(Error::invalid(format!("components must be 1..=16, got {components}")));
+        }
+        let n = vertex_count.checked_mul(components).ok_or_else(|| Error::invalid("vertex_count is too large"))?;
+        let values = guard::slice(values, n, "values")?;
+        s.set_vertex_attribute(id, name, values, components)
+    })
+}

@@ -1,0 +1,183 @@
+//! Creating and destroying solvers, adding objects, stepping, progress.
+
+use super::guard::{self, call};
+use super::handles::{self, GripSolver};
+use super::{GripObjectId, GripStatus};
+use crate::error::Error;
+use crate::scene::{GripMaterial, GripSolverParams};
+use std::ffi::c_void;
+
+/// Progress callback: called between Newton iterations with the fraction of the current
+/// step/advance done, in [0, 1]. Return nonzero to cancel: the call then returns
+/// `GRIP_STATUS_CANCELLED` and the solver is as it was before it. Runs on the calling thread.
+pub type GripProgressFn = Option<unsafe extern "C" fn(user_data: *mut c_void, fraction_done: f64) -> u32>;
+
+/// Creates a solver with `params` (from `grip_solver_params_default()`, then edited).
+/// On success `*out_solver` owns a new solver; free it with `grip_solver_destroy`.
+/// On failure `*out_solver` is set to NULL (when `out_solver` is not NULL).
+///
+/// # Safety
+/// `params` must point to a `GripSolverParams`; `out_solver` to writable storage.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_create(
+    params: *const GripSolverParams,
+    out_solver: *mut *mut GripSolver,
+) -> GripStatus {
+    call(|| {
+        if out_solver.is_null() {
+            return Err(Error::NullPointer("out_solver is NULL".into()));
+        }
+        guard::write(out_solver, std::ptr::null_mut(), "out_solver")?;
+        let params = guard::reference(params, "params")?;
+        let solver = crate::solver::Solver::new(params)?;
+        guard::write(out_solver, handles::register(solver), "out_solver")
+    })
+}
+
+/// Destroys a solver and frees everything it owns. NULL is fine; a handle that was already
+/// destroyed is detected and ignored (but never rely on that: each handle once).
+///
+/// # Safety
+/// `solver` must not be in use on another thread.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_destroy(solver: *mut GripSolver) {
+    let _ = call(|| {
+        handles::release(solver);
+        Ok(())
+    });
+}
+
+/// Adds a tet solid: `vertex_count` rest positions (`3 × vertex_count` doubles [m]) and
+/// `tet_count` tets (`4 × tet_count` indices, positively oriented: det[x1−x0, x2−x0, x3−x0] > 0).
+/// Writes the new object's id to `*out_id`.
+///
+/// # Safety
+/// Arrays must hold the stated number of elements; `material` and `out_id` must be valid.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_add_solid(
+    solver: *mut GripSolver,
+    positions: *const f64,
+    vertex_count: usize,
+    tets: *const u32,
+    tet_count: usize,
+    material: *const GripMaterial,
+    out_id: *mut GripObjectId,
+) -> GripStatus {
+    call(|| {
+        let s = handles::solver_mut(solver)?;
+        if out_id.is_null() {
+            return Err(Error::NullPointer("out_id is NULL".into()));
+        }
+        let (positions, tets) = checked_arrays(positions, vertex_count, tets, tet_count, 4, "tet")?;
+        let material = guard::reference(material, "material")?;
+        let id = s.add_solid(positions, tets, material)?;
+        guard::write(out_id, id, "out_id")
+    })
+}
+
+/// Adds a triangle shell (cloth): `vertex_count` rest positions [m] and `triangle_count`
+/// triangles (`3 × triangle_count` indices). Writes the new object's id to `*out_id`.
+///
+/// # Safety
+/// As `grip_solver_add_solid`.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_add_shell(
+    solver: *mut GripSolver,
+    positions: *const f64,
+    vertex_count: usize,
+    triangles: *const u32,
+    triangle_count: usize,
+    material: *const GripMaterial,
+    out_id: *mut GripObjectId,
+) -> GripStatus {
+    call(|| {
+        let s = handles::solver_mut(solver)?;
+        if out_id.is_null() {
+            return Err(Error::NullPointer("out_id is NULL".into()));
+        }
+        let (positions, tris) = checked_arrays(positions, vertex_count, triangles, triangle_count, 3, "triangle")?;
+        let material = guard::reference(material, "material")?;
+        let id = s.add_shell(positions, tris, material)?;
+        guard::write(out_id, id, "out_id")
+    })
+}
+
+unsafe fn checked_arrays<'a>(
+    positions: *const f64,
+    vertex_count: usize,
+    indices: *const u32,
+    element_count: usize,
+    per_element: usize,
+    kind: &str,
+) -> crate::error::Result<(&'a [f64], &'a [u32])> {
+    if vertex_count == 0 {
+        return Err(Error::invalid("vertex_count is 0"));
+    }
+    if element_count == 0 {
+        return Err(Error::invalid(format!("{kind}_count is 0")));
+    }
+    let nv = vertex_count.checked_mul(3).ok_or_else(|| Error::invalid("vertex_count is too large"))?;
+    let ni = element_count
+        .checked_mul(per_element)
+        .ok_or_else(|| Error::invalid(format!("{kind}_count is too large")))?;
+    let positions = guard::slice(positions, nv, "positions")?;
+    let indices = guard::slice(indices, ni, &format!("{kind}s"))?;
+    Ok((positions, indices))
+}
+
+/// Takes one implicit step of `dt` seconds (> 0). On any failure the solver is unchanged.
+///
+/// # Safety
+/// `solver` must be a live handle used by one thread at a time.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_step(solver: *mut GripSolver, dt: f64) -> GripStatus {
+    call(|| handles::solver_mut(solver)?.step(dt))
+}
+
+/// Advances by `duration` seconds (> 0) in equal substeps of at most `params.time_step`;
+/// pin targets are reached at the end, interpolated linearly over the substeps.
+/// On any failure the solver is unchanged.
+///
+/// # Safety
+/// As `grip_solver_step`.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_advance(solver: *mut GripSolver, duration: f64) -> GripStatus {
+    call(|| handles::solver_mut(solver)?.advance(duration))
+}
+
+struct HostCallback {
+    f: unsafe extern "C" fn(*mut c_void, f64) -> u32,
+    user_data: *mut c_void,
+}
+
+// SAFETY: the callback is only ever invoked on the thread that called step/advance; the host
+// owns `user_data` and its thread-safety.
+unsafe impl Send for HostCallback {}
+
+impl HostCallback {
+    fn call(&self, fraction: f64) -> bool {
+        // SAFETY: the host promised the callback is callable with its user data.
+        unsafe { (self.f)(self.user_data, fraction) != 0 }
+    }
+}
+
+/// Installs a progress callback (`fn` NULL removes it). `user_data` is passed back untouched.
+///
+/// # Safety
+/// `fn` must be safe to call with `user_data` during every later step/advance of this solver.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_set_progress_callback(
+    solver: *mut GripSolver,
+    r#fn: GripProgressFn,
+    user_data: *mut c_void,
+) -> GripStatus {
+    call(|| {
+        let s = handles::solver_mut(solver)?;
+        s.set_progress(r#fn.map(|f| {
+            let cb = HostCallback { f, user_data };
+            Box::new(move |fraction: f64| cb.call(fraction))
+                as crate::solver::ProgressFn
+        }));
+        Ok(())
+    })
+}

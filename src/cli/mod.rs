@@ -1,0 +1,1 @@
+//! The grip command line (filled in below).

@@ -1,0 +1,106 @@
+//! Sums of element gradients, Hessians and damping matrices over a set of elements.
+//! Local quantities are computed in parallel into per-element slots and then summed serially in
+//! element order, so the result is bit-identical for any thread count.
+
+use crate::energy::autodiff::project_psd;
+use crate::energy::{gather, Element};
+use crate::solve::pattern::BlockSlot;
+use nalgebra::SMatrix;
+use rayon::prelude::*;
+
+/// Σ_e E_e(q) [J].
+pub fn energy<const D: usize, E: Element<D>>(elements: &[E], q: &[f64]) -> f64 {
+    let local: Vec<f64> = elements.par_iter().map(|e| e.energy(&gather::<D>(e.vertices(), q))).collect();
+    local.iter().sum()
+}
+
+/// out += scale · ∇W(q).
+pub fn add_gradient<const D: usize, E: Element<D>>(elements: &[E], q: &[f64], scale: f64, out: &mut [f64]) {
+    let local: Vec<[f64; D]> = elements.par_iter().map(|e| e.gradient(&gather::<D>(e.vertices(), q))).collect();
+    for (e, g) in elements.iter().zip(&local) {
+        for (a, &v) in e.vertices().iter().enumerate() {
+            for k in 0..3 {
+                out[3 * v as usize + k] += scale * g[3 * a + k];
+            }
+        }
+    }
+}
+
+/// Adds `scale · m_e` for per-element matrices into the Jacobian values, skipping rows and
+/// columns of fixed (pinned) vertices.
+pub fn add_matrices<const D: usize, E: Element<D>>(
+    elements: &[E],
+    matrices: &[SMatrix<f64, D, D>],
+    slots: &[BlockSlot],
+    scale: f64,
+    fixed: &[bool],
+    jac: &mut [f64],
+) {
+    let n = D / 3;
+    for ((e, m), s) in elements.iter().zip(matrices).zip(slots.chunks_exact(n * n)) {
+        let verts = e.vertices();
+        for a in 0..n {
+            if fixed[verts[a] as usize] {
+                continue;
+            }
+            for b in 0..n {
+                if fixed[verts[b] as usize] {
+                    continue;
+                }
+                let slot = s[a * n + b];
+                for c in 0..3 {
+                    for r in 0..3 {
+                        jac[(slot.start + c * slot.stride + r as u32) as usize] += scale * m[(3 * a + r, 3 * b + c as usize)];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Element Hessians ∇²W_e(q).
+pub fn hessians<const D: usize, E: Element<D>>(elements: &[E], q: &[f64]) -> Vec<SMatrix<f64, D, D>> {
+    elements.par_iter().map(|e| e.hessian(&gather::<D>(e.vertices(), q))).collect()
+}
+
+/// Rayleigh stiffness-damping matrices β_e K⁺_e(q): element Hessians projected onto the PSD cone
+/// (so damping never adds energy), scaled by each element's β [s]. Empty when every β is 0.
+pub fn damping_matrices<const D: usize, E: Element<D>>(
+    elements: &[E],
+    beta: &[f64],
+    q: &[f64],
+) -> Vec<SMatrix<f64, D, D>> {
+    if beta.iter().all(|&b| b == 0.0) {
+        return Vec::new();
+    }
+    elements
+        .par_iter()
+        .zip(beta.par_iter())
+        .map(|(e, &b)| {
+            if b == 0.0 {
+                SMatrix::zeros()
+            } else {
+                project_psd(&e.hessian(&gather::<D>(e.vertices(), q))) * b
+            }
+        })
+        .collect()
+}
+
+/// out += scale · Σ_e m_e v_e.
+pub fn add_matrix_products<const D: usize, E: Element<D>>(
+    elements: &[E],
+    matrices: &[SMatrix<f64, D, D>],
+    v: &[f64],
+    scale: f64,
+    out: &mut [f64],
+) {
+    for (e, m) in elements.iter().zip(matrices) {
+        let ve = nalgebra::SVector::<f64, D>::from(gather::<D>(e.vertices(), v));
+        let y = m * ve;
+        for (a, &vtx) in e.vertices().iter().enumerate() {
+            for k in 0..3 {
+                out[3 * vtx as usize + k] += scale * y[3 * a + k];
+            }
+        }
+    }
+}

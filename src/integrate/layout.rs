@@ -1,0 +1,48 @@
+//! The linear-system layout of a model: the block pattern and, per element, where each of its
+//! blocks lives. Built when objects are added, reused by every step.
+
+use crate::energy::Element;
+use crate::scene::Model;
+use crate::solve::pattern::{BlockPattern, BlockSlot};
+
+/// Pattern and element slots of a model.
+pub struct SystemLayout {
+    /// The block pattern.
+    pub pattern: BlockPattern,
+    /// Slots of each tet (16 per element, row-major vertex pairs).
+    pub tet_slots: Vec<BlockSlot>,
+    /// Slots of each membrane triangle (9 per element).
+    pub membrane_slots: Vec<BlockSlot>,
+    /// Slots of each hinge (16 per element).
+    pub hinge_slots: Vec<BlockSlot>,
+    /// Diagonal block of each vertex.
+    pub diagonal_slots: Vec<BlockSlot>,
+}
+
+fn slots_of<const D: usize, E: Element<D>>(pattern: &BlockPattern, elements: &[E]) -> Vec<BlockSlot> {
+    elements.iter().flat_map(|e| pattern.stencil_slots(e.vertices())).collect()
+}
+
+impl SystemLayout {
+    /// Analyses the model's coupling once.
+    pub fn new(model: &Model) -> Self {
+        let stencils = model
+            .tets
+            .elements
+            .iter()
+            .map(|e| e.vertices())
+            .chain(model.membranes.elements.iter().map(|e| e.vertices()))
+            .chain(model.hinges.elements.iter().map(|e| e.vertices()));
+        let pattern = BlockPattern::new(model.vertex_count(), stencils);
+        let diagonal_slots = (0..model.vertex_count() as u32)
+            .map(|v| pattern.slot(v, v).unwrap_or(BlockSlot { start: u32::MAX, stride: 0 }))
+            .collect();
+        Self {
+            tet_slots: slots_of(&pattern, &model.tets.elements),
+            membrane_slots: slots_of(&pattern, &model.membranes.elements),
+            hinge_slots: slots_of(&pattern, &model.hinges.elements),
+            diagonal_slots,
+            pattern,
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Time integration: forces and their Jacobians summed over the model, and the backward Euler
+//! residual built from them.
+
+pub mod backward_euler;
+pub mod element_terms;
+pub mod layout;
+
+pub use backward_euler::BackwardEuler;
+pub use layout::SystemLayout;

@@ -1,0 +1,23 @@
+//! grip: cloth and soft-body dynamics with fully implicit frictional contact
+//! (Larionov et al. 2022, "Fully implicit frictional dynamics with soft constraints").
+//!
+//! Layout: `energy` (element energies with exact derivatives), `mesh` (validation and topology),
+//! `scene` (parameters, materials, the model), `integrate` (time-stepping residuals),
+//! `solve` (Newton and linear solvers), `solver` (the Rust API), `capi` (the C API in
+//! `include/grip.h`), `io` (OBJ, VTK, PNG previews), `cli` (the `grip` command).
+//! Units are SI throughout: m, kg, s, N, Pa.
+
+pub mod capi;
+pub mod cli;
+pub mod energy;
+pub mod error;
+pub mod integrate;
+pub mod io;
+pub mod mesh;
+pub mod scene;
+pub mod solve;
+pub mod solver;
+
+pub use error::{Error, Result};
+pub use scene::{GripMaterial, GripSolverParams};
+pub use solver::{GripStepReport, Solver};

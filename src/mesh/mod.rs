@@ -1,0 +1,9 @@
+//! Mesh topology: input validation, shell hinges, boundary surfaces of tet meshes.
+
+pub mod boundary;
+pub mod hinges;
+pub mod validate;
+
+pub use boundary::boundary_triangles;
+pub use hinges::interior_hinges;
+pub use validate::{validate_positions, validate_tets, validate_triangles, MeshError};

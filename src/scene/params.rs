@@ -1,0 +1,104 @@
+//! Solver parameters, shared by the Rust API and the C API (`GripSolverParams` in `grip.h`).
+
+use crate::error::{Error, Result};
+
+/// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
+pub const GRIP_LINEAR_SOLVER_DIRECT_LU: u32 = 0;
+/// Time integrator: backward Euler in velocity form (paper Eq. 23).
+pub const GRIP_INTEGRATOR_BACKWARD_EULER: u32 = 0;
+/// Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
+pub const GRIP_SOLVER_PARAMS_TAG: u32 = 0x4752_5031;
+
+/// Parameters of a solver, fixed at creation. Always start from `grip_solver_params_default()`
+/// (the solver refuses a struct whose `struct_tag` it did not write).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GripSolverParams {
+    /// Largest substep [s] that `grip_solver_advance` takes (> 0). Default 1/240 s.
+    pub time_step: f64,
+    /// Gravitational acceleration [m/s²]. Default (0, 0, −9.81): Z up, as in Blender.
+    pub gravity: [f64; 3],
+    /// Newton iteration limit per substep (≥ 1). Default 50.
+    pub max_newton_iterations: u32,
+    /// Backtracking halvings allowed per Newton iteration (≥ 1). Default 30.
+    pub max_line_search_steps: u32,
+    /// Newton stops when ‖r‖₂ ≤ residual_tolerance · ‖r(v₀)‖₂ (> 0, dimensionless). Default 1e-6.
+    pub residual_tolerance: f64,
+    /// Newton also stops after a full step whose largest velocity change is below this [m/s]
+    /// (≥ 0; 0 disables). Default 1e-6 m/s.
+    pub velocity_tolerance: f64,
+    /// One of `GRIP_LINEAR_SOLVER_*`. Default `GRIP_LINEAR_SOLVER_DIRECT_LU`.
+    pub linear_solver: u32,
+    /// One of `GRIP_INTEGRATOR_*`. Default `GRIP_INTEGRATOR_BACKWARD_EULER`.
+    pub integrator: u32,
+    /// Threads for assembly (0 = all cores). Results do not depend on it.
+    pub worker_count: u32,
+    /// Written by `grip_solver_params_default()`; do not change.
+    pub struct_tag: u32,
+}
+
+impl Default for GripSolverParams {
+    fn default() -> Self {
+        Self {
+            time_step: 1.0 / 240.0,
+            gravity: [0.0, 0.0, -9.81],
+            max_newton_iterations: 50,
+            max_line_search_steps: 30,
+            residual_tolerance: 1e-6,
+            velocity_tolerance: 1e-6,
+            linear_solver: GRIP_LINEAR_SOLVER_DIRECT_LU,
+            integrator: GRIP_INTEGRATOR_BACKWARD_EULER,
+            worker_count: 0,
+            struct_tag: GRIP_SOLVER_PARAMS_TAG,
+        }
+    }
+}
+
+impl GripSolverParams {
+    /// Checks every field; the error names the field and the value.
+    pub fn validate(&self) -> Result<()> {
+        if self.struct_tag != GRIP_SOLVER_PARAMS_TAG {
+            return Err(Error::invalid("params.struct_tag is not set: start from grip_solver_params_default()"));
+        }
+        if !(self.time_step.is_finite() && self.time_step > 0.0) {
+            return Err(Error::invalid(format!("params.time_step must be finite and > 0 s, got {}", self.time_step)));
+        }
+        if let Some(g) = self.gravity.iter().find(|g| !g.is_finite()) {
+            return Err(Error::invalid(format!("params.gravity must be finite, got {g}")));
+        }
+        if self.max_newton_iterations == 0 || self.max_newton_iterations > 100_000 {
+            return Err(Error::invalid(format!(
+                "params.max_newton_iterations must be in 1..=100000, got {}",
+                self.max_newton_iterations
+            )));
+        }
+        if self.max_line_search_steps == 0 || self.max_line_search_steps > 60 {
+            return Err(Error::invalid(format!(
+                "params.max_line_search_steps must be in 1..=60, got {}",
+                self.max_line_search_steps
+            )));
+        }
+        if !(self.residual_tolerance.is_finite() && self.residual_tolerance > 0.0 && self.residual_tolerance < 1.0) {
+            return Err(Error::invalid(format!(
+                "params.residual_tolerance must be in (0, 1), got {}",
+                self.residual_tolerance
+            )));
+        }
+        if !(self.velocity_tolerance.is_finite() && self.velocity_tolerance >= 0.0) {
+            return Err(Error::invalid(format!(
+                "params.velocity_tolerance must be finite and >= 0 m/s, got {}",
+                self.velocity_tolerance
+            )));
+        }
+        if self.linear_solver != GRIP_LINEAR_SOLVER_DIRECT_LU {
+            return Err(Error::invalid(format!("params.linear_solver: unknown value {}", self.linear_solver)));
+        }
+        if self.integrator != GRIP_INTEGRATOR_BACKWARD_EULER {
+            return Err(Error::invalid(format!("params.integrator: unknown value {}", self.integrator)));
+        }
+        if self.worker_count > 1024 {
+            return Err(Error::invalid(format!("params.worker_count must be <= 1024, got {}", self.worker_count)));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,194 @@
+//! The solver: a model, its state (positions, velocities, pins, targets), and the time stepping.
+//! This is the Rust API; `crate::capi` wraps it for C.
+//!
+//! Every mutating call validates first and changes nothing when it fails; a step works on copies
+//! and commits only when every substep converged.
+
+mod advance;
+pub mod report;
+
+use crate::error::{Error, Result};
+use crate::integrate::SystemLayout;
+use crate::solve::DirectLu;
+use crate::scene::{GripMaterial, GripSolverParams, Model, Object};
+pub use report::GripStepReport;
+
+/// Called between Newton iterations with the fraction of the call done; `true` cancels.
+pub type ProgressFn = Box<dyn FnMut(f64) -> bool + Send>;
+
+/// A cloth and soft-body solver.
+pub struct Solver {
+    params: GripSolverParams,
+    model: Model,
+    /// Positions [m], flat `x0 y0 z0 x1 …` over all objects.
+    q: Vec<f64>,
+    /// Velocities [m/s].
+    v: Vec<f64>,
+    /// Pinned flag per vertex.
+    pinned: Vec<bool>,
+    /// Where each pinned vertex must be at the end of the next step/advance [m].
+    target: Vec<Option<[f64; 3]>>,
+    /// Pattern, slots and symbolic LU; rebuilt after objects are added.
+    layout: Option<(SystemLayout, DirectLu)>,
+    report: GripStepReport,
+    pool: std::sync::Arc<rayon::ThreadPool>,
+    progress: Option<ProgressFn>,
+}
+
+static FAER_SEQUENTIAL: std::sync::Once = std::sync::Once::new();
+
+impl Solver {
+    /// A solver with validated `params` and no objects.
+    pub fn new(params: &GripSolverParams) -> Result<Self> {
+        params.validate()?;
+        // faer's own threading is switched off: grip parallelises assembly on its own pool, and
+        // sequential factorization keeps results independent of the thread count.
+        FAER_SEQUENTIAL.call_once(|| faer::set_global_parallelism(faer::Par::Seq));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(params.worker_count as usize)
+            .thread_name(|i| format!("grip-worker-{i}"))
+            .build()
+            .map_err(|e| Error::invalid(format!("cannot start {} worker threads: {e}", params.worker_count)))?;
+        Ok(Self {
+            params: *params,
+            pool: std::sync::Arc::new(pool),
+            model: Model::default(),
+            q: Vec::new(),
+            v: Vec::new(),
+            pinned: Vec::new(),
+            target: Vec::new(),
+            layout: None,
+            report: GripStepReport::default(),
+            progress: None,
+        })
+    }
+
+    /// The parameters given at creation.
+    pub fn params(&self) -> &GripSolverParams {
+        &self.params
+    }
+
+    /// The model (objects and elements).
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Adds a tet solid at rest at `positions` [m]; returns its id.
+    pub fn add_solid(&mut self, positions: &[f64], tets: &[u32], material: &GripMaterial) -> Result<u32> {
+        let mut model = self.model.clone();
+        let id = model.add_solid(positions, tets, material)?;
+        self.commit_object(model, positions);
+        Ok(id)
+    }
+
+    /// Adds a triangle shell at rest at `positions` [m]; returns its id.
+    pub fn add_shell(&mut self, positions: &[f64], triangles: &[u32], material: &GripMaterial) -> Result<u32> {
+        let mut model = self.model.clone();
+        let id = model.add_shell(positions, triangles, material)?;
+        self.commit_object(model, positions);
+        Ok(id)
+    }
+
+    fn commit_object(&mut self, model: Model, positions: &[f64]) {
+        let n = positions.len() / 3;
+        self.model = model;
+        self.q.extend_from_slice(positions);
+        self.v.extend(std::iter::repeat_n(0.0, positions.len()));
+        self.pinned.extend(std::iter::repeat_n(false, n));
+        self.target.extend(std::iter::repeat_n(None, n));
+        self.layout = None;
+    }
+
+    /// The object `id`.
+    pub fn object(&self, id: u32) -> Result<&Object> {
+        self.model.object(id)
+    }
+
+    fn object_range(&self, id: u32, count: usize) -> Result<std::ops::Range<usize>> {
+        let o = self.model.object(id)?;
+        if count != o.vertex_count {
+            return Err(Error::invalid(format!(
+                "object {id} has {} vertices, but {count} were given",
+                o.vertex_count
+            )));
+        }
+        Ok(o.first_vertex..o.first_vertex + o.vertex_count)
+    }
+
+    /// Sets a per-vertex attribute of object `id` from `values` (`vertex_count × components`):
+    /// `"velocity"` (3, m/s), `"position"` (3, m), `"pinned"` (1, nonzero = pinned),
+    /// `"target"` (3, m: where pinned vertices must be at the end of the next step/advance).
+    pub fn set_vertex_attribute(&mut self, id: u32, name: &str, values: &[f64], components: usize) -> Result<()> {
+        let expected = match name {
+            "velocity" | "position" | "target" => 3,
+            "pinned" => 1,
+            _ => {
+                return Err(Error::invalid(format!(
+                    "unknown vertex attribute \"{name}\" (known: velocity, position, pinned, target)"
+                )))
+            }
+        };
+        if components != expected {
+            return Err(Error::invalid(format!("attribute \"{name}\" has {expected} components, got {components}")));
+        }
+        if values.len() % components != 0 {
+            return Err(Error::invalid("attribute value count is not a multiple of the component count"));
+        }
+        let range = self.object_range(id, values.len() / components)?;
+        if let Some(i) = values.iter().position(|x| !x.is_finite()) {
+            return Err(Error::invalid(format!(
+                "attribute \"{name}\" of vertex {} is not finite ({})",
+                i / components,
+                values[i]
+            )));
+        }
+        let dofs = 3 * range.start..3 * range.end;
+        match name {
+            "velocity" => self.v[dofs].copy_from_slice(values),
+            "position" => self.q[dofs].copy_from_slice(values),
+            "pinned" => {
+                for (p, &x) in self.pinned[range].iter_mut().zip(values) {
+                    *p = x != 0.0;
+                }
+            }
+            _ => {
+                for (t, x) in self.target[range].iter_mut().zip(values.chunks_exact(3)) {
+                    *t = Some([x[0], x[1], x[2]]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Positions [m] of object `id`, `3 × vertex_count` values.
+    pub fn positions(&self, id: u32) -> Result<&[f64]> {
+        let o = self.model.object(id)?;
+        Ok(&self.q[3 * o.first_vertex..3 * (o.first_vertex + o.vertex_count)])
+    }
+
+    /// Velocities [m/s] of object `id`.
+    pub fn velocities(&self, id: u32) -> Result<&[f64]> {
+        let o = self.model.object(id)?;
+        Ok(&self.v[3 * o.first_vertex..3 * (o.first_vertex + o.vertex_count)])
+    }
+
+    /// Report of the last step or advance.
+    pub fn report(&self) -> &GripStepReport {
+        &self.report
+    }
+
+    /// Installs (or with `None` removes) the progress callback.
+    pub fn set_progress(&mut self, progress: Option<ProgressFn>) {
+        self.progress = progress;
+    }
+
+    /// Kinetic energy ½ vᵀMv [J] of the whole model.
+    pub fn kinetic_energy(&self) -> f64 {
+        advance::kinetic_energy(&self.model, &self.v)
+    }
+
+    /// Elastic energy W(q) [J] of the whole model.
+    pub fn elastic_energy(&self) -> f64 {
+        advance::elastic_energy(&self.model, &self.q)
+    }
+}

@@ -1,0 +1,55 @@
+//! What the last step or advance did (`GripStepReport` in `grip.h`).
+
+/// Outcome of the last `grip_solver_step` / `grip_solver_advance`, failed ones included.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GripStepReport {
+    /// Substeps taken (or attempted, on failure).
+    pub substeps: u32,
+    /// Newton iterations summed over substeps.
+    pub newton_iterations: u32,
+    /// Most Newton iterations in any one substep.
+    pub max_substep_iterations: u32,
+    /// Line-search step halvings summed over substeps.
+    pub line_search_backtracks: u32,
+    /// 1 if every substep converged, else 0.
+    pub converged: u32,
+    /// Number of pinned vertices.
+    pub pinned_vertices: u32,
+    /// Largest final relative residual ‖r‖/‖r(v₀)‖ over substeps.
+    pub residual: f64,
+    /// Largest final absolute residual ‖r‖₂ over substeps [kg·m/s].
+    pub residual_abs: f64,
+    /// Simulated time covered [s].
+    pub simulated_time: f64,
+    /// Wall-clock seconds for the whole call.
+    pub seconds_total: f64,
+    /// Seconds assembling Jacobians.
+    pub seconds_assembly: f64,
+    /// Seconds in sparse LU factorizations (and symbolic analysis, when the pattern changed).
+    pub seconds_factorization: f64,
+    /// Seconds in triangular solves.
+    pub seconds_solve: f64,
+    /// Seconds evaluating residuals, line searches included.
+    pub seconds_residual: f64,
+    /// Kinetic energy ½ vᵀMv at the end [J].
+    pub kinetic_energy: f64,
+    /// Elastic energy W(q) at the end [J].
+    pub elastic_energy: f64,
+}
+
+impl GripStepReport {
+    /// Folds one substep's Newton statistics in.
+    pub fn add_substep(&mut self, s: &crate::solve::NewtonStats) {
+        self.substeps += 1;
+        self.newton_iterations += s.iterations;
+        self.max_substep_iterations = self.max_substep_iterations.max(s.iterations);
+        self.line_search_backtracks += s.backtracks;
+        self.residual = self.residual.max(s.relative_residual);
+        self.residual_abs = self.residual_abs.max(s.residual);
+        self.seconds_assembly += s.seconds_assembly;
+        self.seconds_factorization += s.seconds_factorization;
+        self.seconds_solve += s.seconds_solve;
+        self.seconds_residual += s.seconds_residual;
+    }
+}
