@@ -1,1 +1,5 @@
-fn main(){}
+//! The `grip` command-line tool; see `grip --help`.
+
+fn main() {
+    std::process::exit(grip::cli::main());
+}

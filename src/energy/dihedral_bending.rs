@@ -2,11 +2,11 @@
 //! the shared edge (x0, x1) and the opposite vertices x2 (triangle A = x0 x1 x2) and x3
 //! (triangle B = x1 x0 x3).
 //!
-//! W = k · (θ − θ̄)² · |ē|² / (Ā_A + Ā_B), with k the bending stiffness [N·m], θ the signed dihedral
+//! W = k · (θ − θ̄)² · |ē|² / (2(Ā_A + Ā_B)), with k the bending stiffness [N·m], θ the signed dihedral
 //! angle, θ̄ its rest value, ē the rest edge and Ā the rest triangle areas. On an equilateral mesh
 //! of a cylinder of radius R this gives ½ k R⁻² per unit area, the plate energy ½ D κ²
-//! (a grid of right triangles bent across its rows is stiffer, by up to 2×; see ACCURACY notes
-//! in the tests).
+//! (checked in tests/bending_calibration.rs; like every hinge energy it depends on the mesh:
+//! a grid of right triangles bent across its rows comes out stiffer).
 //!
 //! θ = atan2((n_A × n_B)·ê, n_A·n_B) with n_A = (x1−x0)×(x2−x0), n_B = (x3−x0)×(x1−x0): zero for a
 //! flat hinge, smooth through ±π/2 and large rotations. Its gradient is the closed form of
@@ -27,7 +27,7 @@ pub struct BendingHinge {
     pub vertices: [u32; 4],
     /// Rest dihedral angle θ̄ [rad].
     pub rest_angle: f64,
-    /// k |ē|² / (Ā_A + Ā_B) [J].
+    /// k |ē|² / (2(Ā_A + Ā_B)) [J].
     pub weight: f64,
     /// Squared rest |n_A|, |n_B|, |e| (for the collapse test).
     rest_sq: [f64; 3],
@@ -66,7 +66,7 @@ impl BendingHinge {
         if !(na.norm() > 1e-12 * scale && nb.norm() > 1e-12 * scale) {
             return None;
         }
-        Some(Self { vertices, rest_angle: theta, weight: bending_stiffness * scale / areas, rest_sq })
+        Some(Self { vertices, rest_angle: theta, weight: 0.5 * bending_stiffness * scale / areas, rest_sq })
     }
 
     /// Signed dihedral angle θ [rad] at `x`, 0 for a collapsed hinge.
@@ -93,9 +93,10 @@ impl Element<12> for BendingHinge {
         }
     }
 
-    /// ∂W/∂x = 2k′(θ − θ̄) ∂θ/∂x with (Bridson et al. 2003) ∂θ/∂x2 = |e| n_A/|n_A|²,
-    /// ∂θ/∂x3 = |e| n_B/|n_B|², ∂θ/∂x0 = ((x2−x1)·ê) n_A/|n_A|² + ((x3−x1)·ê) n_B/|n_B|²,
-    /// ∂θ/∂x1 = −((x2−x0)·ê) n_A/|n_A|² − ((x3−x0)·ê) n_B/|n_B|².
+    /// ∂W/∂x = 2k′(θ − θ̄) ∂θ/∂x with (Bridson et al. 2003, their modes u with our sign of θ)
+    /// −∂θ/∂x2 = |e| n_A/|n_A|², −∂θ/∂x3 = |e| n_B/|n_B|²,
+    /// −∂θ/∂x0 = ((x2−x1)·ê) n_A/|n_A|² + ((x3−x1)·ê) n_B/|n_B|²,
+    /// −∂θ/∂x1 = −((x2−x0)·ê) n_A/|n_A|² − ((x3−x0)·ê) n_B/|n_B|².
     fn gradient<T: Real>(&self, x: &[T; 12]) -> [T; 12] {
         let mut g = [c::<T>(0.0); 12];
         let xr: [f64; 12] = x.map(|v| v.re());
@@ -111,7 +112,8 @@ impl Element<12> for BendingHinge {
         let y = dot(cross(na, nb), e) / elen;
         let theta = y.atan2(dot(na, nb));
         let wrap = self.angle_change(theta.re()) - (theta.re() - self.rest_angle);
-        let coef = (theta - self.rest_angle + wrap) * (2.0 * self.weight);
+        // With this θ's sign convention the Bridson modes are −∂θ/∂x.
+        let coef = (theta - self.rest_angle + wrap) * (-2.0 * self.weight);
         let ua = scale(na2.recip(), na);
         let ub = scale(nb2.recip(), nb);
         let ehat = scale(elen.recip(), e);

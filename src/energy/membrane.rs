@@ -4,7 +4,8 @@
 //! - St. Venant–Kirchhoff: Ψ = μ tr(E²) + λ*/2 (tr E)², E = (C − I)/2.
 //! - Neo-Hookean (the rest-stable form of Smith et al. 2018, Eq. 13, in 2D):
 //!   Ψ = μ/2 (tr C − 2) − μ(J − 1) + λ̃/2 (J − 1)², λ̃ = λ* + μ, with the area ratio regularised as
-//!   J = √(det C + ε²) − √(1 + ε²) + 1 so that collapsed triangles keep finite derivatives.
+//!   J = s(√(det C + ε²) − s) + 1, s = √(1 + ε²), so that collapsed triangles keep finite
+//!   derivatives while J and ∂J/∂C are exact at rest (no rest stress, same linear response).
 //!
 //! λ* = Eν/(1−ν²) is the plane-stress Lamé parameter; both models match linear plane stress at rest.
 //! Energy [J] = thickness × rest area × Ψ.
@@ -102,11 +103,12 @@ impl MembraneTriangle {
             }
             MembraneModel::NeoHookean => {
                 let eps2 = AREA_RATIO_EPSILON * AREA_RATIO_EPSILON;
+                let s = (1.0 + eps2).sqrt();
                 let root = (c00 * c11 - c01 * c01 + eps2).sqrt();
-                let j = root - ((1.0 + eps2).sqrt() - 1.0);
+                let j = (root - s) * s + 1.0;
                 let psi = mu * (c00 + c11 - 2.0) * 0.5 - mu * (j - 1.0) + lambda * (j - 1.0) * (j - 1.0) * 0.5;
-                // ∂Ψ/∂J · ∂J/∂C, ∂J/∂C = adj(C) / (2 root); S = 2 ∂Ψ/∂C.
-                let dj = (lambda * (j - 1.0) - mu) / root;
+                // ∂Ψ/∂J · ∂J/∂C, ∂J/∂C = s adj(C) / (2 root); S = 2 ∂Ψ/∂C.
+                let dj = (lambda * (j - 1.0) - mu) * s / root;
                 (psi, mu + dj * c11, -(dj * c01), mu + dj * c00)
             }
         };

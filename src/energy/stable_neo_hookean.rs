@@ -82,8 +82,9 @@ impl Element<12> for NeoHookeanTet {
         let j: f64 = (0..3).map(|k| f[0][k] * cof[0][k]).sum();
         let psi = 0.5 * self.mu * (ic - 3.0) + 0.5 * self.lambda * (j - self.alpha).powi(2)
             - 0.5 * self.mu * (ic + 1.0).ln();
-        // Constant shift so that the rest state has zero energy (log 4 at I_C = 3).
-        self.rest_volume * (psi + 0.5 * self.mu * 4f64.ln())
+        // Constant shift so that the rest state (I_C = 3, J = 1) has zero energy.
+        let psi_rest = 0.5 * self.lambda * (1.0 - self.alpha).powi(2) - 0.5 * self.mu * 4f64.ln();
+        self.rest_volume * (psi - psi_rest)
     }
 
     /// ∂W/∂x: P = μF(1 − 1/(I_C+1)) + λ(J − α) cof F; ∂W/∂x_a = V P D_m⁻ᵀ column a (a = 1..3),

@@ -1,6 +1,7 @@
 //! Mesh topology: input validation, shell hinges, boundary surfaces of tet meshes.
 
 pub mod boundary;
+pub mod generate;
 pub mod hinges;
 pub mod validate;
 

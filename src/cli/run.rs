@@ -1,0 +1,136 @@
+//! The frame loop shared by `grip demo` and `grip run`: build the solver, advance 1/fps s per
+//! frame, write the outputs after every frame, show progress, print a summary.
+
+use super::output::Output;
+use super::scene::{file_stem, Scene};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::Path;
+use std::time::Instant;
+
+/// What a finished (or failed) simulation did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Frames simulated successfully (frame 0 excluded).
+    pub frames: usize,
+    /// Wall-clock seconds, setup and output included.
+    pub seconds: f64,
+    /// Substeps taken.
+    pub substeps: u64,
+    /// Newton iterations over all substeps.
+    pub newton_iterations: u64,
+}
+
+impl Summary {
+    /// Mean Newton iterations per substep (0 when no substep was taken).
+    pub fn mean_iterations(&self) -> f64 {
+        self.newton_iterations as f64 / self.substeps.max(1) as f64
+    }
+}
+
+/// A failure of the frame loop: the message, and the summary of what was done before it.
+#[derive(Clone, Debug)]
+pub struct RunError {
+    /// What went wrong, naming the frame when the solver failed.
+    pub message: String,
+    /// Progress before the failure (outputs up to `frames` were written).
+    pub summary: Summary,
+}
+
+fn progress_bar(frames: usize) -> ProgressBar {
+    // Drawn on stderr only when it is a terminal.
+    let bar = ProgressBar::with_draw_target(Some(frames as u64), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template("{bar:40.cyan/blue} {pos}/{len} frames [{elapsed_precise}<{eta_precise}] {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style.progress_chars("=> "));
+    bar
+}
+
+/// Object names as unique file-name stems: a repeated name gets `_2`, `_3`, … appended.
+fn unique_names(scene: &Scene) -> Vec<String> {
+    let mut names: Vec<String> = Vec::with_capacity(scene.objects.len());
+    for o in &scene.objects {
+        let base = file_stem(&o.name);
+        let mut name = base.clone();
+        let mut k = 2;
+        while names.contains(&name) {
+            name = format!("{base}_{k}");
+            k += 1;
+        }
+        names.push(name);
+    }
+    names
+}
+
+/// Simulates `scene` into `out`: frame 0 is the initial state, then `scene.frames` frames of
+/// 1/fps s each. Outputs written before a failure are kept (the previews show the last frame
+/// that succeeded).
+pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
+    let started = Instant::now();
+    let mut summary = Summary::default();
+    let fail = |message: String, summary: &Summary| RunError { message, summary: summary.clone() };
+    scene.validate().map_err(|m| fail(m, &summary))?;
+    let (mut solver, ids) = scene.build_solver().map_err(|m| fail(m, &summary))?;
+    let names = unique_names(scene);
+    let mut output = Output::create(out, &solver, &names, &ids).map_err(|m| fail(m, &summary))?;
+    output.write_frame(0, &solver, None).map_err(|m| fail(m, &summary))?;
+    let g = scene.params.gravity;
+    let up = if g.iter().any(|x| *x != 0.0) { g.map(|x| -x) } else { [0.0, 0.0, 1.0] };
+
+    let bar = progress_bar(scene.frames);
+    let mut error = None;
+    for frame in 1..=scene.frames {
+        if let Err(e) = solver.advance(1.0 / scene.fps) {
+            let r = solver.report();
+            summary.substeps += r.substeps as u64;
+            summary.newton_iterations += r.newton_iterations as u64;
+            error = Some(format!("solver failed at frame {frame}: {e}"));
+            break;
+        }
+        let report = *solver.report();
+        summary.frames = frame;
+        summary.substeps += report.substeps as u64;
+        summary.newton_iterations += report.newton_iterations as u64;
+        if let Err(m) = output.write_frame(frame, &solver, Some(&report)) {
+            error = Some(format!("frame {frame}: {m}"));
+            break;
+        }
+        bar.set_message(format!("{:.1} Newton it/substep", summary.mean_iterations()));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let previews = output.write_previews(up);
+    summary.seconds = started.elapsed().as_secs_f64();
+    match (error, previews) {
+        (Some(m), _) => Err(fail(m, &summary)),
+        (None, Err(m)) => Err(fail(m, &summary)),
+        (None, Ok(())) => Ok(summary),
+    }
+}
+
+/// Runs `scene` into `out` and prints the one-line summary (stdout) or the error (stderr).
+/// Returns the process exit code: 0 on success, 1 on failure.
+pub fn run_and_report(scene: &Scene, out: &Path) -> i32 {
+    let line = |s: &Summary| {
+        format!(
+            "{} frames in {:.2} s, {:.2} Newton iterations per substep ({} substeps), output in {}",
+            s.frames,
+            s.seconds,
+            s.mean_iterations(),
+            s.substeps,
+            out.display()
+        )
+    };
+    match simulate(scene, out) {
+        Ok(s) => {
+            println!("grip: {}", line(&s));
+            0
+        }
+        Err(e) => {
+            eprintln!("grip: error: {}", e.message);
+            if e.summary.frames > 0 {
+                eprintln!("grip: kept {}", line(&e.summary));
+            }
+            1
+        }
+    }
+}

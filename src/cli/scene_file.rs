@@ -1,0 +1,236 @@
+//! TOML scene files for `grip run`.
+//!
+//! ```toml
+//! [solver]            # any GripSolverParams field; defaults from GripSolverParams::default()
+//! time_step = 0.004   # s
+//! gravity = [0, 0, -9.81]
+//! [output]
+//! frames = 48
+//! fps = 24
+//! [[object]]
+//! name = "cloth"      # output file stem; default: the mesh file stem
+//! kind = "shell"      # or "solid"
+//! mesh = "cloth.obj"  # relative to this file; OBJ or legacy VTK (tets for solids)
+//! translate = [0, 0, 1]
+//! scale = 1.0         # or [sx, sy, sz]; applied before translate
+//! damping_alpha = 0.5 # any GripMaterial field; membrane_model = "neo-hookean" | "stvk"
+//! pin = "top"         # vertices within pin_tolerance (m) of the largest z
+//! pin_vertices = [0, 10]
+//! velocity = [0, 1, 0]
+//! ```
+//! Unknown keys are errors.
+
+use super::scene::{Elements, Scene, SceneObject, DEFAULT_FPS, DEFAULT_FRAMES};
+use crate::io::{obj, vtk};
+use crate::mesh::generate::top_vertices;
+use crate::scene::material::{GRIP_MEMBRANE_NEO_HOOKEAN, GRIP_MEMBRANE_STVK};
+use crate::{GripMaterial, GripSolverParams};
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SceneToml {
+    #[serde(default)]
+    solver: SolverToml,
+    #[serde(default)]
+    output: OutputToml,
+    #[serde(default)]
+    object: Vec<ObjectToml>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SolverToml {
+    time_step: Option<f64>,
+    gravity: Option<[f64; 3]>,
+    max_newton_iterations: Option<u32>,
+    max_line_search_steps: Option<u32>,
+    residual_tolerance: Option<f64>,
+    velocity_tolerance: Option<f64>,
+    linear_solver: Option<u32>,
+    integrator: Option<u32>,
+    worker_count: Option<u32>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct OutputToml {
+    frames: Option<usize>,
+    fps: Option<f64>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    Shell,
+    Solid,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Pin {
+    Top,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+enum Membrane {
+    #[serde(rename = "neo-hookean")]
+    NeoHookean,
+    #[serde(rename = "stvk")]
+    StVk,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(untagged)]
+enum Scale {
+    Uniform(f64),
+    PerAxis([f64; 3]),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectToml {
+    name: Option<String>,
+    kind: Kind,
+    mesh: String,
+    translate: Option<[f64; 3]>,
+    scale: Option<Scale>,
+    density: Option<f64>,
+    youngs_modulus: Option<f64>,
+    poisson_ratio: Option<f64>,
+    thickness: Option<f64>,
+    bending_stiffness: Option<f64>,
+    damping_alpha: Option<f64>,
+    damping_beta: Option<f64>,
+    membrane_model: Option<Membrane>,
+    pin: Option<Pin>,
+    pin_tolerance: Option<f64>,
+    #[serde(default)]
+    pin_vertices: Vec<usize>,
+    velocity: Option<[f64; 3]>,
+}
+
+/// Reads the scene file at `path`; errors name the file and the key or mesh at fault.
+pub fn load(path: &Path) -> Result<Scene, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    parse(&text, base, &name).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses scene TOML `text`; mesh paths are relative to `base`, `name` names the scene.
+pub fn parse(text: &str, base: &Path, name: &str) -> Result<Scene, String> {
+    let file: SceneToml = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+    let d = GripSolverParams::default();
+    let s = &file.solver;
+    let params = GripSolverParams {
+        time_step: s.time_step.unwrap_or(d.time_step),
+        gravity: s.gravity.unwrap_or(d.gravity),
+        max_newton_iterations: s.max_newton_iterations.unwrap_or(d.max_newton_iterations),
+        max_line_search_steps: s.max_line_search_steps.unwrap_or(d.max_line_search_steps),
+        residual_tolerance: s.residual_tolerance.unwrap_or(d.residual_tolerance),
+        velocity_tolerance: s.velocity_tolerance.unwrap_or(d.velocity_tolerance),
+        linear_solver: s.linear_solver.unwrap_or(d.linear_solver),
+        integrator: s.integrator.unwrap_or(d.integrator),
+        worker_count: s.worker_count.unwrap_or(d.worker_count),
+        ..d
+    };
+    params.validate().map_err(|e| format!("[solver]: {e}"))?;
+    if file.object.is_empty() {
+        return Err("no [[object]] table: a scene needs at least one object".into());
+    }
+    let objects = file
+        .object
+        .iter()
+        .enumerate()
+        .map(|(i, o)| object(o, base).map_err(|e| format!("[[object]] #{} (mesh \"{}\"): {e}", i + 1, o.mesh)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Scene {
+        name: name.to_string(),
+        params,
+        frames: file.output.frames.unwrap_or(DEFAULT_FRAMES),
+        fps: file.output.fps.unwrap_or(DEFAULT_FPS),
+        objects,
+    })
+}
+
+/// Loads the mesh of one `[[object]]` and applies scale, translation, material and pins.
+fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String> {
+    let path = base.join(&o.mesh);
+    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let (points, elements) = match (o.kind, ext.as_deref()) {
+        (Kind::Shell, Some("obj")) => {
+            let m = obj::read_obj(&path).map_err(|e| e.to_string())?;
+            (m.positions, Elements::Triangles(m.triangles.concat()))
+        }
+        (kind, Some("vtk")) => {
+            let m = vtk::read_vtk(&path).map_err(|e| e.to_string())?;
+            match kind {
+                Kind::Solid if m.tets.is_empty() => return Err(format!("{}: has no tetrahedra", path.display())),
+                Kind::Solid => (m.positions, Elements::Tets(m.tets.concat())),
+                Kind::Shell if m.triangles.is_empty() => {
+                    return Err(format!("{}: has no triangles", path.display()))
+                }
+                Kind::Shell => (m.positions, Elements::Triangles(m.triangles.concat())),
+            }
+        }
+        (Kind::Solid, Some("obj")) => return Err("a solid needs a VTK tet mesh, not an OBJ surface".into()),
+        _ => return Err(format!("{}: unknown mesh format (use .obj or .vtk)", path.display())),
+    };
+    let scale = match o.scale {
+        None => [1.0; 3],
+        Some(Scale::Uniform(s)) => [s; 3],
+        Some(Scale::PerAxis(s)) => s,
+    };
+    if !scale.iter().all(|s| s.is_finite() && *s > 0.0) {
+        return Err(format!("scale must be finite and > 0, got {scale:?}"));
+    }
+    let t = o.translate.unwrap_or([0.0; 3]);
+    let positions: Vec<f64> = points.iter().flat_map(|p| [0, 1, 2].map(|k| p[k] * scale[k] + t[k])).collect();
+    if let Some(x) = positions.iter().find(|x| !x.is_finite()) {
+        return Err(format!("translate/scale give a non-finite coordinate {x}"));
+    }
+    let mut pinned = o.pin_vertices.clone();
+    if let Some(&bad) = pinned.iter().find(|&&v| v >= points.len()) {
+        return Err(format!("pin_vertices: vertex {bad} does not exist ({} vertices)", points.len()));
+    }
+    let tolerance = o.pin_tolerance.unwrap_or(1e-6);
+    if !(tolerance.is_finite() && tolerance >= 0.0) {
+        return Err(format!("pin_tolerance must be finite and >= 0 m, got {tolerance}"));
+    }
+    if let Some(Pin::Top) = o.pin {
+        pinned.extend(top_vertices(&positions, 2, tolerance));
+    }
+    pinned.sort_unstable();
+    pinned.dedup();
+    let stem = Path::new(&o.mesh).file_stem().map(|s| s.to_string_lossy().into_owned());
+    Ok(SceneObject {
+        name: o.name.clone().or(stem).unwrap_or_else(|| "object".into()),
+        positions,
+        elements,
+        material: material(o),
+        pinned,
+        velocity: o.velocity.unwrap_or([0.0; 3]),
+    })
+}
+
+/// The object's material: `GripMaterial::default()` with the given fields replaced.
+fn material(o: &ObjectToml) -> GripMaterial {
+    let d = GripMaterial::default();
+    GripMaterial {
+        density: o.density.unwrap_or(d.density),
+        youngs_modulus: o.youngs_modulus.unwrap_or(d.youngs_modulus),
+        poisson_ratio: o.poisson_ratio.unwrap_or(d.poisson_ratio),
+        thickness: o.thickness.unwrap_or(d.thickness),
+        bending_stiffness: o.bending_stiffness.unwrap_or(d.bending_stiffness),
+        damping_alpha: o.damping_alpha.unwrap_or(d.damping_alpha),
+        damping_beta: o.damping_beta.unwrap_or(d.damping_beta),
+        membrane_model: match o.membrane_model {
+            None => d.membrane_model,
+            Some(Membrane::NeoHookean) => GRIP_MEMBRANE_NEO_HOOKEAN,
+            Some(Membrane::StVk) => GRIP_MEMBRANE_STVK,
+        },
+        ..d
+    }
+}

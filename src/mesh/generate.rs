@@ -1,0 +1,202 @@
+//! Procedural meshes for demos and tests: a rectangular cloth grid, a box of tetrahedra, and a
+//! helper that finds the vertices on the top of a mesh (for pinning).
+//!
+//! Positions are flat `x0 y0 z0 x1 …` in metres; element indices are flat and 0-based.
+
+/// A hanging rectangular cloth of `nx × ny` quads, `(nx+1) × (ny+1)` vertices, in the plane
+/// y = 0 spanned by X (`width` [m]) and Z (`height` [m]).
+///
+/// Vertex (i, j) is at (i·width/nx − width/2, 0, −j·height/ny) with index j·(nx+1) + i, so row
+/// j = 0 is the top edge at z = 0 (Z is up) and the cloth hangs down to z = −height. Each quad
+/// is split into two triangles with the diagonal alternating in a checkerboard, so the mesh is
+/// symmetric about its centre lines. All triangles have normal +y.
+///
+/// `nx` and `ny` are clamped to at least 1.
+pub fn grid_cloth(width: f64, height: f64, nx: usize, ny: usize) -> (Vec<f64>, Vec<u32>) {
+    let (nx, ny) = (nx.max(1), ny.max(1));
+    let mut positions = Vec::with_capacity(3 * (nx + 1) * (ny + 1));
+    for j in 0..=ny {
+        for i in 0..=nx {
+            let x = i as f64 * width / nx as f64 - 0.5 * width;
+            let z = -(j as f64) * height / ny as f64;
+            positions.extend_from_slice(&[x, 0.0, z]);
+        }
+    }
+    let index = |i: usize, j: usize| (j * (nx + 1) + i) as u32;
+    let mut triangles = Vec::with_capacity(6 * nx * ny);
+    for j in 0..ny {
+        for i in 0..nx {
+            let (a, b) = (index(i, j), index(i + 1, j));
+            let (c, d) = (index(i + 1, j + 1), index(i, j + 1));
+            if (i + j) % 2 == 0 {
+                triangles.extend_from_slice(&[a, b, c, a, c, d]); // diagonal a–c
+            } else {
+                triangles.extend_from_slice(&[a, b, d, b, c, d]); // diagonal b–d
+            }
+        }
+    }
+    (positions, triangles)
+}
+
+/// Determinant of [b − a, c − a, d − a] (six times the signed tet volume).
+fn orientation(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> f64 {
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let w = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
+    u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
+        + u[2] * (v[0] * w[1] - v[1] * w[0])
+}
+
+/// Axis permutations of the Kuhn (Freudenthal) subdivision with their parity (+1 even).
+const KUHN: [([usize; 3], f64); 6] = [
+    ([0, 1, 2], 1.0),
+    ([1, 2, 0], 1.0),
+    ([2, 0, 1], 1.0),
+    ([0, 2, 1], -1.0),
+    ([2, 1, 0], -1.0),
+    ([1, 0, 2], -1.0),
+];
+
+/// A box of `cells[0] × cells[1] × cells[2]` cubes (cells clamped to ≥ 1), each split into six
+/// tets by the Kuhn/Freudenthal subdivision along its (0,0,0)–(1,1,1) diagonal, so neighbouring
+/// cubes share their face triangulations (the mesh is conforming).
+///
+/// `size` [m] is the box extent, `origin` [m] its minimum corner. Vertex (i, j, k) is at
+/// origin + (i·sx/cx, j·sy/cy, k·sz/cz) with index (k·(cy+1) + j)·(cx+1) + i. Every tet is
+/// positively oriented: det[x1 − x0, x2 − x0, x3 − x0] > 0 (for positive `size`).
+pub fn box_tets(size: [f64; 3], cells: [usize; 3], origin: [f64; 3]) -> (Vec<f64>, Vec<u32>) {
+    let c = cells.map(|n| n.max(1));
+    let mut positions = Vec::with_capacity(3 * (c[0] + 1) * (c[1] + 1) * (c[2] + 1));
+    for k in 0..=c[2] {
+        for j in 0..=c[1] {
+            for i in 0..=c[0] {
+                let ijk = [i, j, k];
+                for a in 0..3 {
+                    positions.push(origin[a] + ijk[a] as f64 * size[a] / c[a] as f64);
+                }
+            }
+        }
+    }
+    let index = |p: [usize; 3]| ((p[2] * (c[1] + 1) + p[1]) * (c[0] + 1) + p[0]) as u32;
+    // Orientation flips if the size has an odd number of negative components.
+    let flip = size.iter().filter(|s| **s < 0.0).count() % 2 == 1;
+    let mut tets = Vec::with_capacity(24 * c[0] * c[1] * c[2]);
+    for k in 0..c[2] {
+        for j in 0..c[1] {
+            for i in 0..c[0] {
+                for (perm, parity) in KUHN {
+                    // Walk from corner (i,j,k) to (i+1,j+1,k+1), one axis at a time.
+                    let mut p = [i, j, k];
+                    let mut t = [index(p); 4];
+                    for (s, &axis) in perm.iter().enumerate() {
+                        p[axis] += 1;
+                        t[s + 1] = index(p);
+                    }
+                    if (parity < 0.0) != flip {
+                        t.swap(1, 2);
+                    }
+                    tets.extend_from_slice(&t);
+                }
+            }
+        }
+    }
+    (positions, tets)
+}
+
+/// Indices of the vertices whose coordinate along `axis` (0 = x, 1 = y, 2 = z) is within
+/// `tolerance` [m] of the largest one. Empty when `positions` is empty or `axis > 2`;
+/// non-finite coordinates are ignored.
+pub fn top_vertices(positions: &[f64], axis: usize, tolerance: f64) -> Vec<usize> {
+    if axis > 2 {
+        return Vec::new();
+    }
+    let coord = |v: &[f64]| v[axis];
+    let max = positions
+        .chunks_exact(3)
+        .map(coord)
+        .filter(|x| x.is_finite())
+        .fold(f64::NEG_INFINITY, f64::max);
+    positions
+        .chunks_exact(3)
+        .enumerate()
+        .filter(|(_, v)| coord(v).is_finite() && coord(v) >= max - tolerance.abs())
+        .map(|(i, _)| i)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vertex(p: &[f64], i: u32) -> [f64; 3] {
+        let i = 3 * i as usize;
+        [p[i], p[i + 1], p[i + 2]]
+    }
+
+    #[test]
+    fn grid_counts_layout_and_area() {
+        let (p, t) = grid_cloth(2.0, 1.5, 4, 3);
+        assert_eq!(p.len(), 3 * 5 * 4);
+        assert_eq!(t.len(), 3 * 2 * 4 * 3);
+        assert_eq!(vertex(&p, 0), [-1.0, 0.0, 0.0]);
+        assert_eq!(vertex(&p, 4), [1.0, 0.0, 0.0]);
+        assert_eq!(vertex(&p, 19), [1.0, 0.0, -1.5]);
+        let mut area = 0.0;
+        for tri in t.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| vertex(&p, tri[k]));
+            let (u, v) = ([b[0] - a[0], b[2] - a[2]], [c[0] - a[0], c[2] - a[2]]);
+            // Normal along +y: (u × v)·ŷ = u_z v_x − u_x v_z.
+            let ny = u[1] * v[0] - u[0] * v[1];
+            assert!(ny > 0.0, "triangle {tri:?} normal is not +y");
+            area += 0.5 * ny;
+        }
+        assert!((area - 3.0).abs() < 1e-12, "area {area}");
+        // Checkerboard: the first two quads use different diagonals.
+        assert_eq!(&t[0..6], &[0, 1, 6, 0, 6, 5]);
+        assert_eq!(&t[6..12], &[1, 2, 6, 2, 7, 6]);
+    }
+
+    #[test]
+    fn box_counts_orientation_and_volume() {
+        let size = [0.3, 0.5, 1.1];
+        let (p, t) = box_tets(size, [2, 3, 4], [1.0, -2.0, 0.5]);
+        assert_eq!(p.len(), 3 * 3 * 4 * 5);
+        assert_eq!(t.len(), 4 * 6 * 2 * 3 * 4);
+        assert_eq!(vertex(&p, 0), [1.0, -2.0, 0.5]);
+        let last = vertex(&p, (p.len() / 3 - 1) as u32);
+        for a in 0..3 {
+            assert!((last[a] - [1.3, -1.5, 1.6][a]).abs() < 1e-12);
+        }
+        let mut volume = 0.0;
+        for tet in t.chunks_exact(4) {
+            let [a, b, c, d] = [0, 1, 2, 3].map(|k| vertex(&p, tet[k]));
+            let det = orientation(a, b, c, d);
+            assert!(det > 0.0, "tet {tet:?} has det {det}");
+            volume += det / 6.0;
+        }
+        let want = size[0] * size[1] * size[2];
+        assert!((volume - want).abs() < 1e-12 * want.max(1.0), "volume {volume}");
+    }
+
+    #[test]
+    fn box_is_conforming() {
+        // In a conforming mesh every interior face is shared by exactly two tets, so the
+        // boundary consists of 2 triangles per boundary quad.
+        let (_, t) = box_tets([1.0; 3], [2, 2, 3], [0.0; 3]);
+        let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+        let boundary = crate::mesh::boundary_triangles(&tets);
+        assert_eq!(boundary.len(), 2 * 2 * (2 * 2 + 2 * 3 + 2 * 3));
+    }
+
+    #[test]
+    fn top_vertices_finds_the_top_row() {
+        let (p, _) = grid_cloth(1.0, 1.0, 3, 3);
+        assert_eq!(top_vertices(&p, 2, 1e-9), vec![0, 1, 2, 3]);
+        assert_eq!(top_vertices(&p, 0, 1e-9), vec![3, 7, 11, 15]);
+        assert_eq!(top_vertices(&p, 2, 0.4).len(), 8);
+        assert!(top_vertices(&[], 2, 0.1).is_empty());
+        assert!(top_vertices(&p, 3, 0.1).is_empty());
+        let (b, _) = box_tets([0.1, 0.1, 1.0], [1, 1, 4], [0.0; 3]);
+        assert_eq!(top_vertices(&b, 2, 1e-9), vec![16, 17, 18, 19]);
+    }
+}

@@ -1,0 +1,211 @@
+//! Finite-difference checks of every element energy's gradient and Hessian on random and
+//! near-degenerate elements, zero force at rest, and invariance under rigid motion.
+
+mod common;
+use common::{fd_errors, flat, rigid, rotation, Lcg};
+use grip::energy::dihedral_bending::BendingHinge;
+use grip::energy::membrane::{MembraneModel, MembraneTriangle};
+use grip::energy::stable_neo_hookean::NeoHookeanTet;
+use grip::energy::Element;
+
+const TOL: f64 = 2e-6;
+
+fn random_tet(rng: &mut Lcg) -> ([[f64; 3]; 4], NeoHookeanTet) {
+    loop {
+        let p: [[f64; 3]; 4] = std::array::from_fn(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)]);
+        let e = rng.range(1e4, 1e7);
+        let nu = rng.range(0.0, 0.49);
+        if let Some(t) = NeoHookeanTet::new([0, 1, 2, 3], p, e, nu) {
+            if t.rest_volume > 0.02 {
+                return (p, t);
+            }
+        }
+    }
+}
+
+fn perturb<const D: usize>(rng: &mut Lcg, x: &[f64; D], amount: f64) -> [f64; D] {
+    x.map(|v| v + rng.range(-amount, amount))
+}
+
+#[test]
+fn neo_hookean_tet_derivatives_match_finite_differences() {
+    let mut rng = Lcg(1);
+    for case in 0..200 {
+        let (p, tet) = random_tet(&mut rng);
+        // Up to large deformations, including inverted elements.
+        let x = perturb(&mut rng, &flat::<4, 12>(p), if case % 2 == 0 { 0.3 } else { 1.5 });
+        let (ge, he) = fd_errors(&tet, &x, 1e-6);
+        assert!(ge < TOL && he < TOL, "case {case}: gradient error {ge:e}, Hessian error {he:e}");
+    }
+}
+
+#[test]
+fn neo_hookean_tet_near_degenerate_configurations() {
+    let mut rng = Lcg(2);
+    let rest = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let tet = NeoHookeanTet::new([0, 1, 2, 3], rest, 1e6, 0.45).unwrap();
+    for flatness in [1e-2, 1e-4, 1e-6, 0.0] {
+        // Squash the tet onto the z = 0 plane: volume → 0, then exactly 0.
+        let mut x = flat::<4, 12>(rest);
+        x[11] = flatness;
+        let x = perturb(&mut rng, &x, 1e-3);
+        let (ge, he) = fd_errors(&tet, &x, 1e-7);
+        assert!(ge < 1e-5 && he < 1e-5, "flatness {flatness}: {ge:e} {he:e}");
+        assert!(tet.gradient(&x).iter().all(|g| g.is_finite()));
+    }
+    // A slender rest tet (aspect ratio 1000) is still accepted and differentiable.
+    let sliver = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.3, 0.3, 1e-3]];
+    let t = NeoHookeanTet::new([0, 1, 2, 3], sliver, 1e6, 0.3).unwrap();
+    let x = perturb(&mut rng, &flat::<4, 12>(sliver), 1e-4);
+    let (ge, he) = fd_errors(&t, &x, 1e-8);
+    assert!(ge < 1e-4 && he < 1e-4, "sliver: {ge:e} {he:e}");
+}
+
+fn random_triangle(rng: &mut Lcg) -> [[f64; 3]; 3] {
+    std::array::from_fn(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)])
+}
+
+#[test]
+fn membrane_derivatives_match_finite_differences() {
+    let mut rng = Lcg(3);
+    for model in [MembraneModel::NeoHookean, MembraneModel::StVenantKirchhoff] {
+        let mut done = 0;
+        while done < 150 {
+            let p = random_triangle(&mut rng);
+            let Some(m) = MembraneTriangle::new([0, 1, 2], p, rng.range(1e4, 1e7), rng.range(0.0, 0.49), 1e-3, model)
+            else {
+                continue;
+            };
+            if m.rest_volume < 0.05e-3 {
+                continue;
+            }
+            let x = perturb(&mut rng, &flat::<3, 9>(p), if done % 2 == 0 { 0.2 } else { 1.0 });
+            let (ge, he) = fd_errors(&m, &x, 1e-6);
+            assert!(ge < TOL && he < TOL, "{model:?} case {done}: {ge:e} {he:e}");
+            done += 1;
+        }
+    }
+}
+
+#[test]
+fn membrane_collapsed_and_near_collinear_triangles_stay_finite() {
+    let rest = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    for model in [MembraneModel::NeoHookean, MembraneModel::StVenantKirchhoff] {
+        let m = MembraneTriangle::new([0, 1, 2], rest, 1e6, 0.3, 1e-3, model).unwrap();
+        for (k, third) in [[0.5, 1e-3, 0.0], [0.5, 1e-6, 0.0], [0.5, 0.0, 0.0], [0.0, 0.0, 0.0]].iter().enumerate() {
+            let x = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, third[0], third[1], third[2]];
+            let g = m.gradient(&x);
+            let h = m.hessian(&x);
+            assert!(g.iter().all(|v| v.is_finite()) && h.iter().all(|v| v.is_finite()), "{model:?} {k}");
+            if k < 2 {
+                let (ge, he) = fd_errors(&m, &x, 1e-8);
+                assert!(ge < 1e-4 && he < 1e-3, "{model:?} near-collinear {k}: {ge:e} {he:e}");
+            }
+        }
+    }
+    // A near-degenerate rest triangle (aspect 1e-4) is refused only below the area threshold.
+    assert!(MembraneTriangle::new([0, 1, 2], [[0.0; 3], [1.0, 0.0, 0.0], [2.0, 1e-14, 0.0]], 1e6, 0.3, 1e-3, MembraneModel::NeoHookean).is_none());
+    assert!(MembraneTriangle::new([0, 1, 2], [[0.0; 3], [1.0, 0.0, 0.0], [0.5, 1e-4, 0.0]], 1e6, 0.3, 1e-3, MembraneModel::NeoHookean).is_some());
+}
+
+fn hinge_rest(rng: &mut Lcg) -> [[f64; 3]; 4] {
+    [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [rng.range(0.1, 0.9), rng.range(0.3, 1.0), rng.range(-0.5, 0.5)],
+        [rng.range(0.1, 0.9), rng.range(-1.0, -0.3), rng.range(-0.5, 0.5)],
+    ]
+}
+
+#[test]
+fn bending_derivatives_match_finite_differences() {
+    let mut rng = Lcg(4);
+    for case in 0..200 {
+        let rest = hinge_rest(&mut rng);
+        let h = BendingHinge::new([0, 1, 2, 3], rest, rng.range(1e-6, 1e-2)).unwrap();
+        let x = perturb(&mut rng, &flat::<4, 12>(rest), if case % 2 == 0 { 0.1 } else { 0.6 });
+        let (ge, he) = fd_errors(&h, &x, 1e-7);
+        assert!(ge < 1e-5 && he < 1e-5, "case {case}: {ge:e} {he:e}");
+    }
+}
+
+#[test]
+fn bending_flat_rest_large_rotation_and_near_degenerate_hinges() {
+    let flat_rest = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, 1.0, 0.0], [0.5, -1.0, 0.0]];
+    let h = BendingHinge::new([0, 1, 2, 3], flat_rest, 1e-3).unwrap();
+    assert_eq!(h.rest_angle, 0.0);
+    // Folded by angles up to nearly 180° both ways: derivatives stay exact.
+    for angle in [0.3f64, 1.5, 2.5, 3.1, -1.0, -3.1] {
+        let x3 = [0.5, -(angle as f64).cos(), (angle as f64).sin()];
+        let x = flat::<4, 12>([flat_rest[0], flat_rest[1], flat_rest[2], x3]);
+        assert!((h.angle(&x).abs() - angle.abs()).abs() < 1e-12, "angle {angle}: {}", h.angle(&x));
+        let (ge, he) = fd_errors(&h, &x, 1e-7);
+        assert!(ge < 1e-5 && he < 1e-5, "angle {angle}: {ge:e} {he:e}");
+    }
+    // Near-degenerate: opposite vertex almost on the hinge edge, down to exactly on it.
+    for d in [1e-2, 1e-4, 1e-6, 1e-9, 0.0] {
+        let x = flat::<4, 12>([flat_rest[0], flat_rest[1], [0.5, d, 0.3 * d], flat_rest[3]]);
+        let g = h.gradient(&x);
+        let hh = h.hessian(&x);
+        assert!(g.iter().all(|v| v.is_finite()) && hh.iter().all(|v| v.is_finite()), "d = {d}");
+        assert!(h.energy(&x).is_finite());
+    }
+    // Coincident hinge vertices (edge of zero length): no NaN.
+    let x = flat::<4, 12>([flat_rest[0], flat_rest[0], flat_rest[2], flat_rest[3]]);
+    assert!(h.gradient(&x).iter().chain(h.hessian(&x).iter()).all(|v| v.is_finite()));
+}
+
+#[test]
+fn zero_force_at_rest() {
+    let mut rng = Lcg(5);
+    for _ in 0..50 {
+        let (p, tet) = random_tet(&mut rng);
+        let g = tet.gradient(&flat::<4, 12>(p));
+        let scale = tet.mu * tet.rest_volume;
+        assert!(g.iter().all(|v| v.abs() < 1e-9 * scale), "tet {g:?}");
+        assert!(tet.energy(&flat::<4, 12>(p)).abs() < 1e-9 * scale);
+        let t = random_triangle(&mut rng);
+        for model in [MembraneModel::NeoHookean, MembraneModel::StVenantKirchhoff] {
+            if let Some(m) = MembraneTriangle::new([0, 1, 2], t, 1e6, 0.3, 1e-3, model) {
+                let g = m.gradient(&flat::<3, 9>(t));
+                assert!(g.iter().all(|v| v.abs() < 1e-9 * m.mu * m.rest_volume), "{model:?} {g:?}");
+            }
+        }
+        let r = hinge_rest(&mut rng);
+        let h = BendingHinge::new([0, 1, 2, 3], r, 1e-3).unwrap();
+        assert!(h.gradient(&flat::<4, 12>(r)).iter().all(|v| v.abs() < 1e-15));
+    }
+}
+
+/// E(Rx + t) = E(x) and ∇E(Rx + t) = R ∇E(x) for every element type.
+fn check_rigid<const D: usize, E: Element<D>>(e: &E, x: &[f64; D], rng: &mut Lcg) {
+    let r = rotation(rng);
+    let t = [rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), rng.range(-5.0, 5.0)];
+    let y = rigid(x, &r, t);
+    let (ex, ey) = (e.energy(x), e.energy(&y));
+    assert!((ex - ey).abs() <= 1e-9 * ex.abs().max(1e-12), "energy {ex} vs {ey}");
+    let gx = e.gradient(x);
+    let gy = e.gradient(&y);
+    let g_rot = rigid(&gx, &r, [0.0; 3]);
+    let scale = gx.iter().fold(1e-12f64, |m, v| m.max(v.abs()));
+    assert!(common::rel_err(&gy, &g_rot, scale) < 1e-8);
+}
+
+#[test]
+fn invariant_under_rigid_motion() {
+    let mut rng = Lcg(6);
+    for _ in 0..50 {
+        let (p, tet) = random_tet(&mut rng);
+        let x = perturb(&mut rng, &flat::<4, 12>(p), 0.3);
+        check_rigid(&tet, &x, &mut rng);
+        let t = random_triangle(&mut rng);
+        if let Some(m) = MembraneTriangle::new([0, 1, 2], t, 1e6, 0.3, 1e-3, MembraneModel::NeoHookean) {
+            let x = perturb(&mut rng, &flat::<3, 9>(t), 0.3);
+            check_rigid(&m, &x, &mut rng);
+        }
+        let r = hinge_rest(&mut rng);
+        let h = BendingHinge::new([0, 1, 2, 3], r, 1e-3).unwrap();
+        let x = perturb(&mut rng, &flat::<4, 12>(r), 0.3);
+        check_rigid(&h, &x, &mut rng);
+    }
+}
