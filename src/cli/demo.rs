@@ -31,7 +31,10 @@ pub fn scene(name: &str) -> Result<Scene, String> {
         "hanging-bar" => Ok(hanging_bar()),
         _ => {
             let known: Vec<&str> = DEMOS.iter().map(|d| d.0).collect();
-            Err(format!("unknown demo \"{name}\" (known: {})", known.join(", ")))
+            Err(format!(
+                "unknown demo \"{name}\" (known: {})",
+                known.join(", ")
+            ))
         }
     }
 }

@@ -71,9 +71,10 @@ pub fn main() -> i32 {
             print!("{}", demo::list());
             return 0;
         }
-        Command::Demo { name, options, .. } => {
-            (demo::scene(name.as_deref().unwrap_or(demo::DEFAULT_DEMO)), options)
-        }
+        Command::Demo { name, options, .. } => (
+            demo::scene(name.as_deref().unwrap_or(demo::DEFAULT_DEMO)),
+            options,
+        ),
         Command::Run { scene, options } => (scene_file::load(&scene), options),
     };
     let mut scene = match scene {
@@ -85,6 +86,8 @@ pub fn main() -> i32 {
     };
     scene.frames = options.frames.unwrap_or(scene.frames);
     scene.fps = options.fps.unwrap_or(scene.fps);
-    let out = options.out.unwrap_or_else(|| PathBuf::from("out").join(scene::file_stem(&scene.name)));
+    let out = options
+        .out
+        .unwrap_or_else(|| PathBuf::from("out").join(scene::file_stem(&scene.name)));
     run::run_and_report(&scene, &out)
 }

@@ -59,7 +59,10 @@ impl Scene {
             return Err(format!("fps must be finite and > 0, got {}", self.fps));
         }
         if self.frames > MAX_FRAMES {
-            return Err(format!("frames must be at most {MAX_FRAMES}, got {}", self.frames));
+            return Err(format!(
+                "frames must be at most {MAX_FRAMES}, got {}",
+                self.frames
+            ));
         }
         if self.objects.is_empty() {
             return Err(format!("scene \"{}\" has no objects", self.name));
@@ -70,7 +73,8 @@ impl Scene {
     /// Builds a solver holding every object, with pins and initial velocities set; returns it
     /// with the object ids in scene order. Errors name the object.
     pub fn build_solver(&self) -> Result<(Solver, Vec<u32>), String> {
-        let mut solver = Solver::new(&self.params).map_err(|e| format!("solver parameters: {e}"))?;
+        let mut solver =
+            Solver::new(&self.params).map_err(|e| format!("solver parameters: {e}"))?;
         let mut ids = Vec::with_capacity(self.objects.len());
         for o in &self.objects {
             let fail = |e: crate::Error| format!("object \"{}\": {e}", o.name);
@@ -83,16 +87,29 @@ impl Scene {
             let mut pinned = vec![0.0; n];
             for &p in &o.pinned {
                 let slot = pinned.get_mut(p).ok_or_else(|| {
-                    format!("object \"{}\": pinned vertex {p} does not exist ({n} vertices)", o.name)
+                    format!(
+                        "object \"{}\": pinned vertex {p} does not exist ({n} vertices)",
+                        o.name
+                    )
                 })?;
                 *slot = 1.0;
             }
-            solver.set_vertex_attribute(id, "pinned", &pinned, 1).map_err(fail)?;
+            solver
+                .set_vertex_attribute(id, "pinned", &pinned, 1)
+                .map_err(fail)?;
             if o.velocity != [0.0; 3] {
                 let v: Vec<f64> = (0..n)
-                    .flat_map(|i| if pinned[i] != 0.0 { [0.0; 3] } else { o.velocity })
+                    .flat_map(|i| {
+                        if pinned[i] != 0.0 {
+                            [0.0; 3]
+                        } else {
+                            o.velocity
+                        }
+                    })
                     .collect();
-                solver.set_vertex_attribute(id, "velocity", &v, 3).map_err(fail)?;
+                solver
+                    .set_vertex_attribute(id, "velocity", &v, 3)
+                    .map_err(fail)?;
             }
             ids.push(id);
         }
@@ -105,7 +122,13 @@ impl Scene {
 pub fn file_stem(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if s.is_empty() {
         "object".into()

@@ -15,7 +15,7 @@ use super::{lame, Element};
 use nalgebra::{Matrix2, Vector3};
 
 /// Regularisation ε of the area ratio in the neo-Hookean membrane.
-pub const AREA_RATIO_EPSILON: f64 = 1e-2;
+pub(crate) const AREA_RATIO_EPSILON: f64 = 1e-2;
 
 /// Which membrane energy density a shell uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

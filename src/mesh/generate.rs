@@ -38,15 +38,6 @@ pub fn grid_cloth(width: f64, height: f64, nx: usize, ny: usize) -> (Vec<f64>, V
     (positions, triangles)
 }
 
-/// Determinant of [b − a, c − a, d − a] (six times the signed tet volume).
-fn orientation(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> f64 {
-    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-    let w = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
-    u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
-        + u[2] * (v[0] * w[1] - v[1] * w[0])
-}
-
 /// Axis permutations of the Kuhn (Freudenthal) subdivision with their parity (+1 even).
 const KUHN: [([usize; 3], f64); 6] = [
     ([0, 1, 2], 1.0),
@@ -128,6 +119,15 @@ pub fn top_vertices(positions: &[f64], axis: usize, tolerance: f64) -> Vec<usize
 mod tests {
     use super::*;
 
+    /// Determinant of [b − a, c − a, d − a] (six times the signed tet volume).
+    fn orientation(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> f64 {
+        let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+        let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+        let w = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
+        u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
+            + u[2] * (v[0] * w[1] - v[1] * w[0])
+    }
+
     fn vertex(p: &[f64], i: u32) -> [f64; 3] {
         let i = 3 * i as usize;
         [p[i], p[i + 1], p[i + 2]]
@@ -175,7 +175,10 @@ mod tests {
             volume += det / 6.0;
         }
         let want = size[0] * size[1] * size[2];
-        assert!((volume - want).abs() < 1e-12 * want.max(1.0), "volume {volume}");
+        assert!(
+            (volume - want).abs() < 1e-12 * want.max(1.0),
+            "volume {volume}"
+        );
     }
 
     #[test]
@@ -183,7 +186,10 @@ mod tests {
         // In a conforming mesh every interior face is shared by exactly two tets, so the
         // boundary consists of 2 triangles per boundary quad.
         let (_, t) = box_tets([1.0; 3], [2, 2, 3], [0.0; 3]);
-        let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+        let tets: Vec<[u32; 4]> = t
+            .chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect();
         let boundary = crate::mesh::boundary_triangles(&tets);
         assert_eq!(boundary.len(), 2 * 2 * (2 * 2 + 2 * 3 + 2 * 3));
     }

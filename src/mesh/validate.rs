@@ -16,7 +16,7 @@ impl fmt::Display for MeshError {
 }
 
 /// Largest vertex count one object may have (indices are `u32`).
-pub const MAX_VERTICES: usize = u32::MAX as usize / 4;
+pub(crate) const MAX_VERTICES: usize = u32::MAX as usize / 4;
 
 /// Positions as `[x, y, z]` triples: at least one vertex, all finite.
 pub fn validate_positions(positions: &[f64]) -> Result<Vec<[f64; 3]>, MeshError> {

@@ -22,6 +22,9 @@ pub struct GripSolverParams {
     pub max_newton_iterations: u32,
     /// Backtracking halvings allowed per Newton iteration (≥ 1). Default 30.
     pub max_line_search_steps: u32,
+    /// A substep whose Newton solve fails is split into two halves, at most this many times
+    /// (0..=20); then the call fails with `GRIP_STATUS_NOT_CONVERGED`. Default 4 (h/16).
+    pub max_substep_halvings: u32,
     /// Newton stops when ‖r‖₂ ≤ residual_tolerance · ‖r(v₀)‖₂ (> 0, dimensionless). Default 1e-6.
     pub residual_tolerance: f64,
     /// Newton also stops after a full step whose largest velocity change is below this [m/s]
@@ -44,6 +47,7 @@ impl Default for GripSolverParams {
             gravity: [0.0, 0.0, -9.81],
             max_newton_iterations: 50,
             max_line_search_steps: 30,
+            max_substep_halvings: 4,
             residual_tolerance: 1e-6,
             velocity_tolerance: 1e-6,
             linear_solver: GRIP_LINEAR_SOLVER_DIRECT_LU,
@@ -76,6 +80,12 @@ impl GripSolverParams {
             return Err(Error::invalid(format!(
                 "params.max_line_search_steps must be in 1..=60, got {}",
                 self.max_line_search_steps
+            )));
+        }
+        if self.max_substep_halvings > 20 {
+            return Err(Error::invalid(format!(
+                "params.max_substep_halvings must be in 0..=20, got {}",
+                self.max_substep_halvings
             )));
         }
         if !(self.residual_tolerance.is_finite() && self.residual_tolerance > 0.0 && self.residual_tolerance < 1.0) {

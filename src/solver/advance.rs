@@ -2,16 +2,16 @@
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
 //! the state and commits only when every substep converged.
 
+use super::substep::Substepper;
 use super::{GripStepReport, Solver};
 use crate::error::{Error, Result};
-use crate::integrate::backward_euler::{BackwardEuler, DampingMatrices};
 use crate::integrate::{element_terms, SystemLayout};
 use crate::scene::Model;
-use crate::solve::{newton, DirectLu, NewtonSettings};
+use crate::solve::{DirectLu, NewtonSettings};
 use std::time::Instant;
 
 /// Most substeps one `advance` may take.
-pub const MAX_SUBSTEPS: usize = 1_000_000;
+pub(crate) const MAX_SUBSTEPS: usize = 1_000_000;
 
 /// ½ vᵀMv [J].
 pub fn kinetic_energy(model: &Model, v: &[f64]) -> f64 {
@@ -26,7 +26,7 @@ pub fn elastic_energy(model: &Model, q: &[f64]) -> f64 {
 }
 
 impl Solver {
-    /// One implicit step of `dt` seconds.
+    /// One implicit step of `dt` seconds (split in halves if Newton fails, see `params`).
     pub fn step(&mut self, dt: f64) -> Result<()> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(Error::invalid(format!("dt must be finite and > 0 s, got {dt}")));
@@ -66,64 +66,39 @@ impl Solver {
             }
             let Solver { params, model, q, v, pinned, target, layout, progress, .. } = &mut *self;
             let (layout, lu) = layout.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
-            let settings = NewtonSettings {
-                max_iterations: params.max_newton_iterations,
-                max_line_search_steps: params.max_line_search_steps,
-                residual_tolerance: params.residual_tolerance,
-                velocity_tolerance: params.velocity_tolerance,
-            };
             let q_begin = q.clone();
             let (mut q, mut v) = (q.clone(), v.clone());
-            let mut v_fixed = vec![0.0; v.len()];
+            let mut stepper = Substepper {
+                model,
+                layout,
+                lu,
+                settings: NewtonSettings {
+                    max_iterations: params.max_newton_iterations,
+                    max_line_search_steps: params.max_line_search_steps,
+                    residual_tolerance: params.residual_tolerance,
+                    velocity_tolerance: params.velocity_tolerance,
+                },
+                gravity: params.gravity,
+                pinned,
+                target,
+                q_begin: &q_begin,
+                max_halvings: params.max_substep_halvings,
+                progress: progress.as_mut(),
+                report: &mut report,
+            };
             for s in 0..substeps {
-                let frac = (s + 1) as f64 / substeps as f64;
-                for (i, _) in pinned.iter().enumerate().filter(|(_, p)| **p) {
-                    for k in 0..3 {
-                        let d = 3 * i + k;
-                        let goal = match target[i] {
-                            Some(t) => q_begin[d] + (t[k] - q_begin[d]) * frac,
-                            None => q_begin[d],
-                        };
-                        v_fixed[d] = (goal - q[d]) / h;
-                        v[d] = v_fixed[d];
+                let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
+                stepper.interval(&mut q, &mut v, f0, f1, h, 0)?;
+                if s + 1 < substeps {
+                    if let Some(cb) = stepper.progress.as_mut() {
+                        if cb(f1) {
+                            return Err(Error::Cancelled("cancelled by the progress callback".into()));
+                        }
                     }
                 }
-                let damping = DampingMatrices::new(model, &q);
-                let v_start = v.clone();
-                let mut system =
-                    BackwardEuler::new(model, layout, &q, &v_start, h, params.gravity, pinned, &v_fixed, &damping);
-                let max_it = params.max_newton_iterations as f64;
-                let mut on_iteration = |k: u32| match progress.as_mut() {
-                    Some(cb) => cb((s as f64 + (k as f64 / max_it).min(1.0)) / substeps as f64),
-                    None => false,
-                };
-                let nnz = layout.pattern.nnz();
-                let outcome =
-                    newton::solve(&mut system, lu, nnz, &mut v, &settings, &mut on_iteration);
-                match outcome {
-                    Ok(o) => report.add_substep(&o.stats),
-                    Err((e, stats)) => {
-                        report.add_substep(&stats);
-                        let e = match e {
-                            Error::NotConverged(m) => Error::NotConverged(format!(
-                                "substep {} of {substeps} (h = {h:.3e} s): {m}; the solver is unchanged",
-                                s + 1
-                            )),
-                            other => other,
-                        };
-                        return Err(e);
-                    }
-                }
-                if let Some(cb) = progress.as_mut() {
-                    if cb((s + 1) as f64 / substeps as f64) && s + 1 < substeps {
-                        return Err(Error::Cancelled("cancelled by the progress callback".into()));
-                    }
-                }
-                q = system.positions(&v);
             }
             Ok((q, v))
         });
-        report.simulated_time = h * report.substeps as f64;
         let outcome = match result {
             Ok((q, v)) => {
                 self.q = q;
@@ -138,6 +113,9 @@ impl Solver {
         report.elastic_energy = self.pool.install(|| elastic_energy(&self.model, &self.q));
         report.seconds_total = started.elapsed().as_secs_f64();
         self.report = report;
-        outcome
+        outcome.map_err(|e| match e {
+            Error::NotConverged(m) => Error::NotConverged(format!("{m}; the solver is unchanged")),
+            other => other,
+        })
     }
 }

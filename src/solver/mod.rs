@@ -5,6 +5,7 @@
 //! and commits only when every substep converged.
 
 mod advance;
+mod substep;
 pub mod report;
 
 use crate::error::{Error, Result};

@@ -4,9 +4,9 @@
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GripStepReport {
-    /// Substeps taken (or attempted, on failure).
+    /// Substeps completed (after any halvings).
     pub substeps: u32,
-    /// Newton iterations summed over substeps.
+    /// Newton iterations summed over substeps, failed attempts included.
     pub newton_iterations: u32,
     /// Most Newton iterations in any one substep.
     pub max_substep_iterations: u32,
@@ -16,9 +16,11 @@ pub struct GripStepReport {
     pub converged: u32,
     /// Number of pinned vertices.
     pub pinned_vertices: u32,
-    /// Largest final relative residual ‖r‖/‖r(v₀)‖ over substeps.
+    /// Times a substep was split in two after Newton failed on it.
+    pub substep_halvings: u32,
+    /// Largest final relative residual ‖r‖/‖r(v₀)‖ over completed substeps.
     pub residual: f64,
-    /// Largest final absolute residual ‖r‖₂ over substeps [kg·m/s].
+    /// Largest final absolute residual ‖r‖₂ over completed substeps [kg·m/s].
     pub residual_abs: f64,
     /// Simulated time covered [s].
     pub simulated_time: f64,
@@ -39,17 +41,22 @@ pub struct GripStepReport {
 }
 
 impl GripStepReport {
-    /// Folds one substep's Newton statistics in.
-    pub fn add_substep(&mut self, s: &crate::solve::NewtonStats) {
-        self.substeps += 1;
+    /// Folds in the work of a substep attempt that failed (it is retried or the call fails).
+    pub fn add_failed_attempt(&mut self, s: &crate::solve::NewtonStats) {
         self.newton_iterations += s.iterations;
         self.max_substep_iterations = self.max_substep_iterations.max(s.iterations);
         self.line_search_backtracks += s.backtracks;
-        self.residual = self.residual.max(s.relative_residual);
-        self.residual_abs = self.residual_abs.max(s.residual);
         self.seconds_assembly += s.seconds_assembly;
         self.seconds_factorization += s.seconds_factorization;
         self.seconds_solve += s.seconds_solve;
         self.seconds_residual += s.seconds_residual;
+    }
+
+    /// Folds one substep's Newton statistics in.
+    pub fn add_substep(&mut self, s: &crate::solve::NewtonStats) {
+        self.substeps += 1;
+        self.residual = self.residual.max(s.relative_residual);
+        self.residual_abs = self.residual_abs.max(s.residual);
+        self.add_failed_attempt(s);
     }
 }
