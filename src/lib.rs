@@ -7,6 +7,12 @@
 //! `include/grip.h`), `io` (OBJ, VTK, PNG previews), `cli` (the `grip` command).
 //! Units are SI throughout: m, kg, s, N, Pa.
 
+#![warn(missing_docs)]
+// `!(x > 0.0)` is deliberate throughout: it is true for NaN, which must be refused too.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+// Units are written in brackets ("[m]", "[Pa]") in docs; they are not intra-doc links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 pub mod capi;
 pub mod cli;
 pub mod energy;

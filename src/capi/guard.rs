@@ -62,7 +62,7 @@ pub unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize, what: &str) -> Result<&'
 }
 
 fn check_layout<T>(addr: usize, len: usize, what: &str) -> Result<()> {
-    if addr % std::mem::align_of::<T>() != 0 {
+    if !addr.is_multiple_of(std::mem::align_of::<T>()) {
         return Err(Error::invalid(format!("{what} is not aligned for its element type")));
     }
     match len.checked_mul(std::mem::size_of::<T>()) {

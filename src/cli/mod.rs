@@ -16,11 +16,24 @@ use std::path::PathBuf;
 
 /// Cloth and soft-body simulation with fully implicit frictional contact.
 #[derive(Parser, Debug)]
-#[command(name = "grip", version, about, long_about = None)]
+#[command(name = "grip", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// Summary of the scene-file keys, shown by `grip run --help`.
+const SCENE_HELP: &str = "\
+Scene file keys (SI units; unknown keys are errors):
+  [solver]    time_step, gravity, max_newton_iterations, max_line_search_steps,
+              residual_tolerance, velocity_tolerance, linear_solver, integrator, worker_count
+  [output]    frames, fps
+  [[object]]  kind = \"shell\" | \"solid\", mesh = \"file.obj\" | \"file.vtk\", name,
+              translate = [x, y, z], scale = s | [sx, sy, sz],
+              density, youngs_modulus, poisson_ratio, thickness, bending_stiffness,
+              damping_alpha, damping_beta, membrane_model = \"neo-hookean\" | \"stvk\",
+              pin = \"top\", pin_tolerance, pin_vertices = [i, ...], velocity = [x, y, z]
+See examples/scenes/*.toml.";
 
 /// Options shared by `demo` and `run`.
 #[derive(Args, Debug)]
@@ -49,6 +62,7 @@ enum Command {
         options: FrameOptions,
     },
     /// Simulate a TOML scene file
+    #[command(after_help = SCENE_HELP)]
     Run {
         /// The scene file; mesh paths in it are relative to it
         scene: PathBuf,
@@ -71,10 +85,7 @@ pub fn main() -> i32 {
             print!("{}", demo::list());
             return 0;
         }
-        Command::Demo { name, options, .. } => (
-            demo::scene(name.as_deref().unwrap_or(demo::DEFAULT_DEMO)),
-            options,
-        ),
+        Command::Demo { name, options, .. } => (demo::scene(name.as_deref().unwrap_or(demo::DEFAULT_DEMO)), options),
         Command::Run { scene, options } => (scene_file::load(&scene), options),
     };
     let mut scene = match scene {
@@ -86,8 +97,6 @@ pub fn main() -> i32 {
     };
     scene.frames = options.frames.unwrap_or(scene.frames);
     scene.fps = options.fps.unwrap_or(scene.fps);
-    let out = options
-        .out
-        .unwrap_or_else(|| PathBuf::from("out").join(scene::file_stem(&scene.name)));
+    let out = options.out.unwrap_or_else(|| PathBuf::from("out").join(scene::file_stem(&scene.name)));
     run::run_and_report(&scene, &out)
 }

@@ -9,17 +9,11 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Header of `stats.csv`; energies in J, seconds of wall-clock time.
-pub const STATS_HEADER: &str =
-    "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy";
+pub const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy";
 /// Size of the preview images [pixels].
 pub const PREVIEW_SIZE: (u32, u32) = (640, 480);
 /// Colours of the objects in the previews, cycled.
-const COLORS: [[u8; 3]; 4] = [
-    [70, 130, 200],
-    [220, 120, 60],
-    [90, 170, 90],
-    [190, 80, 160],
-];
+const COLORS: [[u8; 3]; 4] = [[70, 130, 200], [220, 120, 60], [90, 170, 90], [190, 80, 160]];
 
 /// One object's output: file-name stem, solver id, surface triangles, first and last positions.
 struct Track {
@@ -44,39 +38,19 @@ fn triples(flat: &[f64]) -> Vec<[f64; 3]> {
 impl Output {
     /// Creates `dir` (and parents) and `stats.csv` with its header, for the objects `ids` of
     /// `solver` named `names` (file-name stems).
-    pub fn create(
-        dir: &Path,
-        solver: &Solver,
-        names: &[String],
-        ids: &[u32],
-    ) -> Result<Self, String> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
+    pub fn create(dir: &Path, solver: &Solver, names: &[String], ids: &[u32]) -> Result<Self, String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
         let path = dir.join("stats.csv");
         let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut stats = BufWriter::new(file);
         writeln!(stats, "{STATS_HEADER}").map_err(|e| format!("{}: {e}", path.display()))?;
         let mut tracks = Vec::with_capacity(ids.len());
         for (name, &id) in names.iter().zip(ids) {
-            let surface = solver
-                .object(id)
-                .map_err(|e| e.to_string())?
-                .surface
-                .clone();
+            let surface = solver.object(id).map_err(|e| e.to_string())?.surface.clone();
             let q = triples(solver.positions(id).map_err(|e| e.to_string())?);
-            tracks.push(Track {
-                name: name.clone(),
-                id,
-                surface,
-                first: q.clone(),
-                last: q,
-            });
+            tracks.push(Track { name: name.clone(), id, surface, first: q.clone(), last: q });
         }
-        Ok(Self {
-            dir: dir.to_path_buf(),
-            stats,
-            tracks,
-        })
+        Ok(Self { dir: dir.to_path_buf(), stats, tracks })
     }
 
     /// The output directory.
@@ -107,9 +81,7 @@ impl Output {
             r.substeps, r.newton_iterations, r.residual, r.seconds_total, ke, ee
         );
         let path = self.dir.join("stats.csv");
-        writeln!(self.stats, "{row}")
-            .and_then(|_| self.stats.flush())
-            .map_err(|e| format!("{}: {e}", path.display()))
+        writeln!(self.stats, "{row}").and_then(|_| self.stats.flush()).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// Renders `preview_first.png` (initial positions) and `preview_last.png` (the last frame

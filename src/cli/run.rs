@@ -39,10 +39,8 @@ pub struct RunError {
 fn progress_bar(frames: usize) -> ProgressBar {
     // Drawn on stderr only when it is a terminal.
     let bar = ProgressBar::with_draw_target(Some(frames as u64), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{bar:40.cyan/blue} {pos}/{len} frames [{elapsed_precise}<{eta_precise}] {msg}",
-    )
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    let style = ProgressStyle::with_template("{pos:>4}/{len} frames {elapsed}<{eta} {msg} {wide_bar:.cyan/blue}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style.progress_chars("=> "));
     bar
 }
@@ -69,23 +67,14 @@ fn unique_names(scene: &Scene) -> Vec<String> {
 pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
     let started = Instant::now();
     let mut summary = Summary::default();
-    let fail = |message: String, summary: &Summary| RunError {
-        message,
-        summary: summary.clone(),
-    };
+    let fail = |message: String, summary: &Summary| RunError { message, summary: summary.clone() };
     scene.validate().map_err(|m| fail(m, &summary))?;
     let (mut solver, ids) = scene.build_solver().map_err(|m| fail(m, &summary))?;
     let names = unique_names(scene);
     let mut output = Output::create(out, &solver, &names, &ids).map_err(|m| fail(m, &summary))?;
-    output
-        .write_frame(0, &solver, None)
-        .map_err(|m| fail(m, &summary))?;
+    output.write_frame(0, &solver, None).map_err(|m| fail(m, &summary))?;
     let g = scene.params.gravity;
-    let up = if g.iter().any(|x| *x != 0.0) {
-        g.map(|x| -x)
-    } else {
-        [0.0, 0.0, 1.0]
-    };
+    let up = if g.iter().any(|x| *x != 0.0) { g.map(|x| -x) } else { [0.0, 0.0, 1.0] };
 
     let bar = progress_bar(scene.frames);
     let mut error = None;
@@ -105,10 +94,7 @@ pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
             error = Some(format!("frame {frame}: {m}"));
             break;
         }
-        bar.set_message(format!(
-            "{:.1} Newton it/substep",
-            summary.mean_iterations()
-        ));
+        bar.set_message(format!("{:.1} Newton it/step", summary.mean_iterations()));
         bar.inc(1);
     }
     bar.finish_and_clear();

@@ -59,10 +59,7 @@ impl Scene {
             return Err(format!("fps must be finite and > 0, got {}", self.fps));
         }
         if self.frames > MAX_FRAMES {
-            return Err(format!(
-                "frames must be at most {MAX_FRAMES}, got {}",
-                self.frames
-            ));
+            return Err(format!("frames must be at most {MAX_FRAMES}, got {}", self.frames));
         }
         if self.objects.is_empty() {
             return Err(format!("scene \"{}\" has no objects", self.name));
@@ -73,8 +70,7 @@ impl Scene {
     /// Builds a solver holding every object, with pins and initial velocities set; returns it
     /// with the object ids in scene order. Errors name the object.
     pub fn build_solver(&self) -> Result<(Solver, Vec<u32>), String> {
-        let mut solver =
-            Solver::new(&self.params).map_err(|e| format!("solver parameters: {e}"))?;
+        let mut solver = Solver::new(&self.params).map_err(|e| format!("solver parameters: {e}"))?;
         let mut ids = Vec::with_capacity(self.objects.len());
         for o in &self.objects {
             let fail = |e: crate::Error| format!("object \"{}\": {e}", o.name);
@@ -86,30 +82,15 @@ impl Scene {
             let n = o.positions.len() / 3;
             let mut pinned = vec![0.0; n];
             for &p in &o.pinned {
-                let slot = pinned.get_mut(p).ok_or_else(|| {
-                    format!(
-                        "object \"{}\": pinned vertex {p} does not exist ({n} vertices)",
-                        o.name
-                    )
-                })?;
+                let slot = pinned
+                    .get_mut(p)
+                    .ok_or_else(|| format!("object \"{}\": pinned vertex {p} does not exist ({n} vertices)", o.name))?;
                 *slot = 1.0;
             }
-            solver
-                .set_vertex_attribute(id, "pinned", &pinned, 1)
-                .map_err(fail)?;
+            solver.set_vertex_attribute(id, "pinned", &pinned, 1).map_err(fail)?;
             if o.velocity != [0.0; 3] {
-                let v: Vec<f64> = (0..n)
-                    .flat_map(|i| {
-                        if pinned[i] != 0.0 {
-                            [0.0; 3]
-                        } else {
-                            o.velocity
-                        }
-                    })
-                    .collect();
-                solver
-                    .set_vertex_attribute(id, "velocity", &v, 3)
-                    .map_err(fail)?;
+                let v: Vec<f64> = (0..n).flat_map(|i| if pinned[i] != 0.0 { [0.0; 3] } else { o.velocity }).collect();
+                solver.set_vertex_attribute(id, "velocity", &v, 3).map_err(fail)?;
             }
             ids.push(id);
         }
@@ -120,16 +101,8 @@ impl Scene {
 /// Turns `name` into a safe file-name stem: ASCII letters, digits, `-` and `_` are kept, anything
 /// else becomes `_`; an empty result becomes `"object"`.
 pub fn file_stem(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
     if s.is_empty() {
         "object".into()
     } else {

@@ -82,10 +82,7 @@ enum Membrane {
 }
 
 #[derive(Deserialize, Clone, Copy)]
-#[serde(
-    untagged,
-    expecting = "scale must be a number or an array [sx, sy, sz]"
-)]
+#[serde(untagged, expecting = "scale must be a number or an array [sx, sy, sz]")]
 enum Scale {
     Uniform(f64),
     PerAxis([f64; 3]),
@@ -118,10 +115,7 @@ struct ObjectToml {
 pub fn load(path: &Path) -> Result<Scene, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let base = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     parse(&text, base, &name).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -154,25 +148,15 @@ pub fn parse(text: &str, base: &Path, name: &str) -> Result<Scene, String> {
         .object
         .iter()
         .enumerate()
-        .map(|(i, o)| {
-            object(o, base).map_err(|e| format!("[[object]] #{} (mesh \"{}\"): {e}", i + 1, o.mesh))
-        })
+        .map(|(i, o)| object(o, base).map_err(|e| format!("[[object]] #{} (mesh \"{}\"): {e}", i + 1, o.mesh)))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Scene {
-        name: name.to_string(),
-        params,
-        frames: file.output.frames.unwrap_or(DEFAULT_FRAMES),
-        fps,
-        objects,
-    })
+    Ok(Scene { name: name.to_string(), params, frames: file.output.frames.unwrap_or(DEFAULT_FRAMES), fps, objects })
 }
 
 /// Loads the mesh of one `[[object]]` and applies scale, translation, material and pins.
 fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String> {
     let path = base.join(&o.mesh);
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
     let (points, elements) = match (o.kind, ext.as_deref()) {
         (Kind::Shell, Some("obj")) => {
             let m = obj::read_obj(&path).map_err(|e| e.to_string())?;
@@ -181,25 +165,14 @@ fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String> {
         (kind, Some("vtk")) => {
             let m = vtk::read_vtk(&path).map_err(|e| e.to_string())?;
             match kind {
-                Kind::Solid if m.tets.is_empty() => {
-                    return Err(format!("{}: has no tetrahedra", path.display()))
-                }
+                Kind::Solid if m.tets.is_empty() => return Err(format!("{}: has no tetrahedra", path.display())),
                 Kind::Solid => (m.positions, Elements::Tets(m.tets.concat())),
-                Kind::Shell if m.triangles.is_empty() => {
-                    return Err(format!("{}: has no triangles", path.display()))
-                }
+                Kind::Shell if m.triangles.is_empty() => return Err(format!("{}: has no triangles", path.display())),
                 Kind::Shell => (m.positions, Elements::Triangles(m.triangles.concat())),
             }
         }
-        (Kind::Solid, Some("obj")) => {
-            return Err("a solid needs a VTK tet mesh, not an OBJ surface".into())
-        }
-        _ => {
-            return Err(format!(
-                "{}: unknown mesh format (use .obj or .vtk)",
-                path.display()
-            ))
-        }
+        (Kind::Solid, Some("obj")) => return Err("a solid needs a VTK tet mesh, not an OBJ surface".into()),
+        _ => return Err(format!("{}: unknown mesh format (use .obj or .vtk)", path.display())),
     };
     let scale = match o.scale {
         None => [1.0; 3],
@@ -210,25 +183,17 @@ fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String> {
         return Err(format!("scale must be finite and > 0, got {scale:?}"));
     }
     let t = o.translate.unwrap_or([0.0; 3]);
-    let positions: Vec<f64> = points
-        .iter()
-        .flat_map(|p| [0, 1, 2].map(|k| p[k] * scale[k] + t[k]))
-        .collect();
+    let positions: Vec<f64> = points.iter().flat_map(|p| [0, 1, 2].map(|k| p[k] * scale[k] + t[k])).collect();
     if let Some(x) = positions.iter().find(|x| !x.is_finite()) {
         return Err(format!("translate/scale give a non-finite coordinate {x}"));
     }
     let mut pinned = o.pin_vertices.clone();
     if let Some(&bad) = pinned.iter().find(|&&v| v >= points.len()) {
-        return Err(format!(
-            "pin_vertices: vertex {bad} does not exist ({} vertices)",
-            points.len()
-        ));
+        return Err(format!("pin_vertices: vertex {bad} does not exist ({} vertices)", points.len()));
     }
     let tolerance = o.pin_tolerance.unwrap_or(1e-6);
     if !(tolerance.is_finite() && tolerance >= 0.0) {
-        return Err(format!(
-            "pin_tolerance must be finite and >= 0 m, got {tolerance}"
-        ));
+        return Err(format!("pin_tolerance must be finite and >= 0 m, got {tolerance}"));
     }
     if let Some(Pin::Top) = o.pin {
         pinned.extend(top_vertices(&positions, 2, tolerance));
@@ -240,12 +205,8 @@ fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String> {
         return Err(format!("velocity must be finite, got {velocity:?}"));
     }
     let material = material(o);
-    material
-        .validate(matches!(o.kind, Kind::Shell))
-        .map_err(|e| e.to_string())?;
-    let stem = Path::new(&o.mesh)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned());
+    material.validate(matches!(o.kind, Kind::Shell)).map_err(|e| e.to_string())?;
+    let stem = Path::new(&o.mesh).file_stem().map(|s| s.to_string_lossy().into_owned());
     Ok(SceneObject {
         name: o.name.clone().or(stem).unwrap_or_else(|| "object".into()),
         positions,

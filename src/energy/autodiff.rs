@@ -17,7 +17,7 @@ where
     let g = gradient(&seeded);
     let mut h = SMatrix::<f64, D, D>::zeros();
     for (row, gi) in g.iter().enumerate() {
-        let d = gi.eps.clone().unwrap_generic(Const::<D>, U1);
+        let d = gi.eps.unwrap_generic(Const::<D>, U1);
         for col in 0..D {
             h[(row, col)] = d[col];
         }

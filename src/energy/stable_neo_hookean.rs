@@ -46,15 +46,7 @@ impl NeoHookeanTet {
                 ds[row][col] = x[3 * (col + 1) + row] - x[row];
             }
         }
-        let mut f = [[T::from(0.0); 3]; 3];
-        for row in 0..3 {
-            for col in 0..3 {
-                f[row][col] = ds[row][0] * self.dm_inv[(0, col)]
-                    + ds[row][1] * self.dm_inv[(1, col)]
-                    + ds[row][2] * self.dm_inv[(2, col)];
-            }
-        }
-        f
+        ds.map(|d| [0, 1, 2].map(|col| d[0] * self.dm_inv[(0, col)] + d[1] * self.dm_inv[(1, col)] + d[2] * self.dm_inv[(2, col)]))
     }
 }
 

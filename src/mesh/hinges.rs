@@ -2,13 +2,16 @@
 
 use std::collections::HashMap;
 
+/// A triangle's view of one of its edges: (edge start, edge end, opposite vertex).
+type EdgeUse = (u32, u32, u32);
+
 /// Hinges `[x0, x1, x2, x3]`: edge (x0, x1) shared by triangle (x0, x1, x2) and a triangle
 /// (x1, x0, x3) of consistent orientation. Edges with one triangle are boundary edges (no hinge);
 /// non-manifold edges (three or more triangles) get a hinge for each consecutive pair.
 /// The orientation of the second triangle is taken as it is: an inconsistently oriented
 /// neighbour is flipped for the hinge so the rest angle stays near zero for a flat sheet.
 pub fn interior_hinges(triangles: &[[u32; 3]]) -> Vec<[u32; 4]> {
-    let mut by_edge: HashMap<(u32, u32), Vec<(u32, u32, u32)>> = HashMap::new();
+    let mut by_edge: HashMap<(u32, u32), Vec<EdgeUse>> = HashMap::new();
     let mut order = Vec::new();
     for t in triangles {
         for k in 0..3 {

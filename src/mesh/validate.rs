@@ -20,7 +20,7 @@ pub(crate) const MAX_VERTICES: usize = u32::MAX as usize / 4;
 
 /// Positions as `[x, y, z]` triples: at least one vertex, all finite.
 pub fn validate_positions(positions: &[f64]) -> Result<Vec<[f64; 3]>, MeshError> {
-    if positions.is_empty() || positions.len() % 3 != 0 {
+    if positions.is_empty() || !positions.len().is_multiple_of(3) {
         return Err(MeshError(format!("positions must hold 3 coordinates per vertex, got {}", positions.len())));
     }
     if positions.len() / 3 > MAX_VERTICES {
@@ -38,7 +38,7 @@ fn validate_elements<const N: usize>(
     vertex_count: usize,
     kind: &str,
 ) -> Result<Vec<[u32; N]>, MeshError> {
-    if indices.is_empty() || indices.len() % N != 0 {
+    if indices.is_empty() || !indices.len().is_multiple_of(N) {
         return Err(MeshError(format!("{kind} indices must hold {N} per element, got {}", indices.len())));
     }
     let mut seen = HashSet::with_capacity(indices.len() / N);

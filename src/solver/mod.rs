@@ -132,7 +132,7 @@ impl Solver {
         if components != expected {
             return Err(Error::invalid(format!("attribute \"{name}\" has {expected} components, got {components}")));
         }
-        if values.len() % components != 0 {
+        if !values.len().is_multiple_of(components) {
             return Err(Error::invalid("attribute value count is not a multiple of the component count"));
         }
         let range = self.object_range(id, values.len() / components)?;
