@@ -62,7 +62,7 @@ typedef uint32_t GripStatus;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-// A solver created by `grip_solver_create`. Opaque to C.
+// A solver created by `grip_solver_create`. Opaque to C: only ever handled by pointer.
 typedef struct GripSolver GripSolver;
 
 // Identifies an object inside one solver; 0 is never a valid id.
@@ -70,9 +70,9 @@ typedef uint32_t GripObjectId;
 
 // Outcome of the last `grip_solver_step` / `grip_solver_advance`, failed ones included.
 typedef struct GripStepReport {
-    // Substeps taken (or attempted, on failure).
+    // Substeps completed (after any halvings).
     uint32_t substeps;
-    // Newton iterations summed over substeps.
+    // Newton iterations summed over substeps, failed attempts included.
     uint32_t newton_iterations;
     // Most Newton iterations in any one substep.
     uint32_t max_substep_iterations;
@@ -82,9 +82,11 @@ typedef struct GripStepReport {
     uint32_t converged;
     // Number of pinned vertices.
     uint32_t pinned_vertices;
-    // Largest final relative residual ‖r‖/‖r(v₀)‖ over substeps.
+    // Times a substep was split in two after Newton failed on it.
+    uint32_t substep_halvings;
+    // Largest final relative residual ‖r‖/‖r(v₀)‖ over completed substeps.
     double residual;
-    // Largest final absolute residual ‖r‖₂ over substeps [kg·m/s].
+    // Largest final absolute residual ‖r‖₂ over completed substeps [kg·m/s].
     double residual_abs;
     // Simulated time covered [s].
     double simulated_time;
@@ -115,6 +117,9 @@ typedef struct GripSolverParams {
     uint32_t max_newton_iterations;
     // Backtracking halvings allowed per Newton iteration (≥ 1). Default 30.
     uint32_t max_line_search_steps;
+    // A substep whose Newton solve fails is split into two halves, at most this many times
+    // (0..=20); then the call fails with `GRIP_STATUS_NOT_CONVERGED`. Default 4 (h/16).
+    uint32_t max_substep_halvings;
     // Newton stops when ‖r‖₂ ≤ residual_tolerance · ‖r(v₀)‖₂ (> 0, dimensionless). Default 1e-6.
     double residual_tolerance;
     // Newton also stops after a full step whose largest velocity change is below this [m/s]
@@ -154,13 +159,12 @@ typedef struct GripMaterial {
     uint32_t struct_tag;
 } GripMaterial;
 
-// Progress callback: called between Newton iterations with the fraction of the current
-// step/advance done, in [0, 1]. Return nonzero to cancel: the call then returns
-// `GRIP_STATUS_CANCELLED` and the solver is as it was before it. Runs on the calling thread.
+// Progress callback: called between Newton iterations and after each substep with the fraction
+// of the current step/advance done, in [0, 1] (the last call is 1). Return nonzero to cancel:
+// the call then returns `GRIP_STATUS_CANCELLED` and the solver is as it was before it. Runs on
+// the calling thread. Calls on the same solver from inside the callback fail (busy);
+// `grip_solver_destroy` from inside it frees the solver once the running call returns.
 typedef uint32_t (*GripProgressFn)(void *user_data, double fraction_done);
-
-// Background colour of rendered images (RGB8).
-#define BACKGROUND { 235, 235, 235, }
 
 #ifdef __cplusplus
 extern "C" {
@@ -227,10 +231,8 @@ GripStatus grip_solver_create(const struct GripSolverParams *params,
                               struct GripSolver **out_solver);
 
 // Destroys a solver and frees everything it owns. NULL is fine; a handle that was already
-// destroyed is detected and ignored (but never rely on that: each handle once).
-//
-// # Safety
-// `solver` must not be in use on another thread.
+// destroyed, or never created, is ignored (handles are never reused). Destroying a solver whose
+// step is running (from its progress callback, or another thread) frees it when that call returns.
 void grip_solver_destroy(struct GripSolver *solver);
 
 // Adds a tet solid: `vertex_count` rest positions (`3 × vertex_count` doubles [m]) and

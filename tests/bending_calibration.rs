@@ -39,7 +39,8 @@ fn energy_ratio(rotated: bool) -> f64 {
     let (uv, tris) = equilateral(40, 40, l, rotated);
     let flat: Vec<f64> = uv.iter().flat_map(|p| [p[0], p[1], 0.0]).collect();
     // Wrap u around a cylinder whose axis is along v.
-    let wrapped: Vec<f64> = uv.iter().flat_map(|p| [r * (p[0] / r).sin(), p[1], r * (1.0 - (p[0] / r).cos())]).collect();
+    let wrapped: Vec<f64> =
+        uv.iter().flat_map(|p| [r * (p[0] / r).sin(), p[1], r * (1.0 - (p[0] / r).cos())]).collect();
     let area = |q: &[f64], t: [u32; 3]| {
         let p = |i: u32| nalgebra::Vector3::new(q[3 * i as usize], q[3 * i as usize + 1], q[3 * i as usize + 2]);
         0.5 * (p(t[1]) - p(t[0])).cross(&(p(t[2]) - p(t[0]))).norm()

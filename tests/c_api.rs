@@ -4,7 +4,9 @@
 //!
 //! Run with `cargo test --release --test c_api` (the solver is slow unoptimised).
 
-use std::path::{Path, PathBuf};
+mod cdylib;
+
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -14,28 +16,6 @@ fn manifest_dir() -> PathBuf {
 
 fn include_dir() -> PathBuf {
     manifest_dir().join("include")
-}
-
-/// The directory holding `libgrip.so`: the profile dir (`target/release`), the parent of the
-/// test binary's `deps/`; `deps/` itself as a fallback.
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    let deps = exe.parent().expect("test binary has a parent dir").to_path_buf();
-    let candidates = [deps.parent().map(Path::to_path_buf), Some(deps.clone())];
-    for dir in candidates.iter().flatten() {
-        if dir.join(lib_name()).is_file() {
-            return dir.clone();
-        }
-    }
-    panic!("{} not found next to {} or in its parent; build the cdylib first", lib_name(), deps.display());
-}
-
-fn lib_name() -> &'static str {
-    if cfg!(target_os = "macos") {
-        "libgrip.dylib"
-    } else {
-        "libgrip.so"
-    }
 }
 
 /// A fresh, unique scratch directory (removed by the caller on success).
@@ -104,7 +84,7 @@ fn header_compiles_as_cpp17() {
 
 #[test]
 fn c_program_passes() {
-    let lib = lib_dir();
+    let lib = cdylib::cdylib_path().parent().expect("library dir").to_path_buf();
     let dir = scratch_dir("prog");
     let exe = dir.join("api_test");
     run(Command::new("gcc")
@@ -117,7 +97,8 @@ fn c_program_passes() {
         .arg("-lgrip")
         .arg(format!("-Wl,-rpath,{}", lib.display()))
         .arg("-lm"));
-    let out = Command::new(&exe).output().expect("run api_test");
+    // cargo's LD_LIBRARY_PATH lists target/release, whose libgrip.so may be stale: load via rpath only.
+    let out = Command::new(&exe).env_remove("LD_LIBRARY_PATH").output().expect("run api_test");
     let text = show(&format!("{}", exe.display()), &out);
     println!("{text}");
     assert!(out.status.success(), "api_test failed\n{text}");

@@ -12,7 +12,8 @@ const TOL: f64 = 2e-6;
 
 fn random_tet(rng: &mut Lcg) -> ([[f64; 3]; 4], NeoHookeanTet) {
     loop {
-        let p: [[f64; 3]; 4] = std::array::from_fn(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)]);
+        let p: [[f64; 3]; 4] =
+            std::array::from_fn(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)]);
         let e = rng.range(1e4, 1e7);
         let nu = rng.range(0.0, 0.49);
         if let Some(t) = NeoHookeanTet::new([0, 1, 2, 3], p, e, nu) {
@@ -104,8 +105,24 @@ fn membrane_collapsed_and_near_collinear_triangles_stay_finite() {
         }
     }
     // A near-degenerate rest triangle (aspect 1e-4) is refused only below the area threshold.
-    assert!(MembraneTriangle::new([0, 1, 2], [[0.0; 3], [1.0, 0.0, 0.0], [2.0, 1e-14, 0.0]], 1e6, 0.3, 1e-3, MembraneModel::NeoHookean).is_none());
-    assert!(MembraneTriangle::new([0, 1, 2], [[0.0; 3], [1.0, 0.0, 0.0], [0.5, 1e-4, 0.0]], 1e6, 0.3, 1e-3, MembraneModel::NeoHookean).is_some());
+    assert!(MembraneTriangle::new(
+        [0, 1, 2],
+        [[0.0; 3], [1.0, 0.0, 0.0], [2.0, 1e-14, 0.0]],
+        1e6,
+        0.3,
+        1e-3,
+        MembraneModel::NeoHookean
+    )
+    .is_none());
+    assert!(MembraneTriangle::new(
+        [0, 1, 2],
+        [[0.0; 3], [1.0, 0.0, 0.0], [0.5, 1e-4, 0.0]],
+        1e6,
+        0.3,
+        1e-3,
+        MembraneModel::NeoHookean
+    )
+    .is_some());
 }
 
 fn hinge_rest(rng: &mut Lcg) -> [[f64; 3]; 4] {
@@ -136,7 +153,7 @@ fn bending_flat_rest_large_rotation_and_near_degenerate_hinges() {
     assert_eq!(h.rest_angle, 0.0);
     // Folded by angles up to nearly 180° both ways: derivatives stay exact.
     for angle in [0.3f64, 1.5, 2.5, 3.1, -1.0, -3.1] {
-        let x3 = [0.5, -(angle as f64).cos(), (angle as f64).sin()];
+        let x3 = [0.5, -angle.cos(), angle.sin()];
         let x = flat::<4, 12>([flat_rest[0], flat_rest[1], flat_rest[2], x3]);
         assert!((h.angle(&x).abs() - angle.abs()).abs() < 1e-12, "angle {angle}: {}", h.angle(&x));
         let (ge, he) = fd_errors(&h, &x, 1e-7);

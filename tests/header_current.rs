@@ -48,3 +48,41 @@ fn header_declares_the_v1_api() {
         assert!(h.contains(symbol), "grip.h lacks {symbol}");
     }
 }
+
+/// Everything the header declares lives in grip's namespace: `GRIP_` macros and enum values,
+/// `Grip` types and `grip_` functions, so it cannot clash with a host's own names.
+#[test]
+fn header_names_are_prefixed() {
+    let h = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/include/grip.h"));
+    let code = h.lines().filter(|l| {
+        let t = l.trim_start();
+        !(t.starts_with("//") || t.starts_with("/*") || t.starts_with('*'))
+    });
+    let mut functions = 0;
+    for line in code {
+        let top_level = !line.starts_with(' ') && !line.starts_with('}');
+        if let Some(rest) = line.strip_prefix("#define ") {
+            assert!(rest.starts_with("GRIP_"), "macro outside the GRIP_ namespace: {line}");
+        } else if let Some(rest) = line.strip_prefix("typedef ") {
+            let tokens: Vec<&str> = rest.split_whitespace().collect();
+            let name = if let Some(i) = rest.find("(*") {
+                rest[i + 2..].split(')').next().unwrap_or("")
+            } else if rest.ends_with('{') {
+                tokens.get(1).copied().unwrap_or("")
+            } else {
+                tokens.last().map(|t| t.trim_end_matches(';')).unwrap_or("")
+            };
+            assert!(name.starts_with("Grip"), "type outside the Grip namespace: {line}");
+        } else if top_level && line.contains('(') && !line.starts_with('#') {
+            let name = line.split('(').next().unwrap_or("").split_whitespace().last().unwrap_or("");
+            let name = name.trim_start_matches('*');
+            assert!(name.starts_with("grip_"), "function outside the grip_ namespace: {line}");
+            functions += 1;
+        } else if line.starts_with("    ") && line.contains(" = ") && line.trim_end().ends_with(',') {
+            assert!(line.trim_start().starts_with("GRIP_"), "enum value outside the GRIP_ namespace: {line}");
+        } else if let Some(rest) = line.strip_prefix("enum ").or_else(|| line.strip_prefix("struct ")) {
+            assert!(rest.starts_with("Grip"), "tag outside the Grip namespace: {line}");
+        }
+    }
+    assert!(functions >= 20, "found only {functions} function declarations");
+}

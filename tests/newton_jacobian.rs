@@ -14,7 +14,14 @@ use grip::GripMaterial;
 fn model() -> Model {
     let mut m = Model::default();
     let (p, t) = box_tets([0.3, 0.2, 0.2], [2, 1, 1], [0.0, 0.0, 0.0]);
-    let solid = GripMaterial { youngs_modulus: 2e4, poisson_ratio: 0.4, damping_alpha: 0.3, damping_beta: 0.01, density: 500.0, ..Default::default() };
+    let solid = GripMaterial {
+        youngs_modulus: 2e4,
+        poisson_ratio: 0.4,
+        damping_alpha: 0.3,
+        damping_beta: 0.01,
+        density: 500.0,
+        ..Default::default()
+    };
     m.add_solid(&p, &t, &solid).unwrap();
     let (p, t) = grid_cloth(0.3, 0.3, 3, 3);
     let cloth = GripMaterial { bending_stiffness: 1e-3, damping_beta: 0.02, ..Default::default() };

@@ -7,21 +7,29 @@ use grip::{Error, GripMaterial, GripSolverParams, Solver};
 fn scene(params: &GripSolverParams) -> (Solver, u32, u32) {
     let mut s = Solver::new(params).unwrap();
     let (p, t) = grid_cloth(1.0, 1.0, 12, 12);
-    let cloth = s.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-4, damping_beta: 1e-3, ..Default::default() }).unwrap();
+    let cloth = s
+        .add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-4, damping_beta: 1e-3, ..Default::default() })
+        .unwrap();
     let mut pins = vec![0.0; p.len() / 3];
     pins[0] = 1.0;
     pins[12] = 1.0;
     s.set_vertex_attribute(cloth, "pinned", &pins, 1).unwrap();
     let (p, t) = box_tets([0.2, 0.2, 0.2], [2, 2, 2], [0.0, 0.5, 0.0]);
     let solid = s
-        .add_solid(&p, &t, &GripMaterial { density: 1000.0, youngs_modulus: 1e5, poisson_ratio: 0.45, ..Default::default() })
+        .add_solid(
+            &p,
+            &t,
+            &GripMaterial { density: 1000.0, youngs_modulus: 1e5, poisson_ratio: 0.45, ..Default::default() },
+        )
         .unwrap();
     (s, cloth, solid)
 }
 
 fn state(s: &Solver, ids: &[u32]) -> Vec<u64> {
     ids.iter()
-        .flat_map(|&id| s.positions(id).unwrap().iter().chain(s.velocities(id).unwrap()).map(|x| x.to_bits()).collect::<Vec<_>>())
+        .flat_map(|&id| {
+            s.positions(id).unwrap().iter().chain(s.velocities(id).unwrap()).map(|x| x.to_bits()).collect::<Vec<_>>()
+        })
         .collect()
 }
 

@@ -27,7 +27,6 @@ pub unsafe extern "C" fn grip_solver_set_vertex_attribute(
     components: usize,
 ) -> GripStatus {
     call(|| {
-        let s = handles::solver_mut(solver)?;
         let name = guard::string(name, "name")?;
         if vertex_count == 0 {
             return Err(Error::invalid("vertex_count is 0"));
@@ -37,6 +36,6 @@ pub unsafe extern "C" fn grip_solver_set_vertex_attribute(
         }
         let n = vertex_count.checked_mul(components).ok_or_else(|| Error::invalid("vertex_count is too large"))?;
         let values = guard::slice(values, n, "values")?;
-        s.set_vertex_attribute(id, name, values, components)
+        handles::with_solver(solver, |s| s.set_vertex_attribute(id, name, values, components))
     })
 }

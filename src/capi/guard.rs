@@ -83,6 +83,14 @@ pub unsafe fn reference<'a, T>(ptr: *const T, what: &str) -> Result<&'a T> {
     Ok(&*ptr)
 }
 
+/// Checks an output pointer before anything is changed: not NULL, aligned.
+pub fn check_out<T>(out: *mut T, what: &str) -> Result<()> {
+    if out.is_null() {
+        return Err(Error::NullPointer(format!("{what} is NULL")));
+    }
+    check_layout::<T>(out as usize, 1, what)
+}
+
 /// Writes `value` through `out`; NULL is an error.
 ///
 /// # Safety

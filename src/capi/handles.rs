@@ -1,66 +1,67 @@
-//! The opaque `GripSolver` handle and the registry of live handles, so that a destroyed or
-//! foreign pointer is refused with a status instead of being dereferenced.
+//! Solver handles. A `GripSolver *` is an opaque token, never a real address: tokens are never
+//! reused, so a destroyed or foreign handle is refused with a status instead of being
+//! dereferenced, and a stale handle can never reach a newer solver. Each solver sits behind its
+//! own mutex: a call on a solver that is busy (a step running on another thread, or a call made
+//! from its own progress callback) fails with `GRIP_STATUS_INVALID_ARGUMENT` instead of racing,
+//! and destroying a busy solver frees it when the running call returns.
 
 use crate::error::{Error, Result};
 use crate::solver::Solver;
 use once_cell::sync::Lazy;
-use std::collections::HashSet;
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, TryLockError};
 
-/// A solver created by `grip_solver_create`. Opaque to C.
+/// A solver created by `grip_solver_create`. Opaque to C: only ever handled by pointer.
 pub struct GripSolver {
-    pub(crate) inner: Solver,
+    _opaque: [u8; 0],
 }
 
-static LIVE: Lazy<Mutex<HashSet<usize>>> = Lazy::new(|| Mutex::new(HashSet::new()));
+type Shared = Arc<Mutex<Solver>>;
 
-fn live() -> std::sync::MutexGuard<'static, HashSet<usize>> {
-    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+static REGISTRY: Lazy<Mutex<HashMap<usize, Shared>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+/// Next token; steps of 16 keep tokens looking like aligned pointers to debuggers.
+static NEXT_TOKEN: AtomicUsize = AtomicUsize::new(0x6772_0000);
+
+fn registry() -> std::sync::MutexGuard<'static, HashMap<usize, Shared>> {
+    REGISTRY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Boxes a solver and registers the handle.
+/// Registers a solver and returns its new handle.
 pub fn register(solver: Solver) -> *mut GripSolver {
-    let ptr = Box::into_raw(Box::new(GripSolver { inner: solver }));
-    live().insert(ptr as usize);
-    ptr
+    let token = NEXT_TOKEN.fetch_add(16, Ordering::Relaxed);
+    registry().insert(token, Arc::new(Mutex::new(solver)));
+    token as *mut GripSolver
 }
 
-/// Unregisters and frees a handle; `false` if it was not live (NULL, destroyed, or foreign).
-///
-/// # Safety
-/// A live handle must not be in use on another thread.
-pub unsafe fn release(ptr: *mut GripSolver) -> bool {
-    if ptr.is_null() || !live().remove(&(ptr as usize)) {
-        return false;
-    }
-    drop(Box::from_raw(ptr));
-    true
+/// Forgets a handle; the solver is freed now, or when a call running on it returns.
+/// `false` if the handle was not live (NULL, destroyed, or foreign).
+pub fn release(handle: *const GripSolver) -> bool {
+    !handle.is_null() && registry().remove(&(handle as usize)).is_some()
 }
 
-fn check(ptr: *const GripSolver) -> Result<()> {
-    if ptr.is_null() {
+fn lookup(handle: *const GripSolver) -> Result<Shared> {
+    if handle.is_null() {
         return Err(Error::NullPointer("solver is NULL".into()));
     }
-    if !live().contains(&(ptr as usize)) {
-        return Err(Error::invalid("solver is not a live handle (destroyed, or not from grip_solver_create)"));
-    }
-    Ok(())
+    registry()
+        .get(&(handle as usize))
+        .cloned()
+        .ok_or_else(|| Error::invalid("solver is not a live handle (destroyed, or not from grip_solver_create)"))
 }
 
-/// The solver behind a live handle.
-///
-/// # Safety
-/// The host must not use one solver from two threads at once.
-pub unsafe fn solver<'a>(ptr: *const GripSolver) -> Result<&'a Solver> {
-    check(ptr)?;
-    Ok(&(*ptr).inner)
-}
-
-/// The solver behind a live handle, mutably.
-///
-/// # Safety
-/// As [`solver`].
-pub unsafe fn solver_mut<'a>(ptr: *mut GripSolver) -> Result<&'a mut Solver> {
-    check(ptr)?;
-    Ok(&mut (*ptr).inner)
+/// Runs `body` on the solver behind a live handle, refusing a busy solver.
+pub fn with_solver<R>(handle: *const GripSolver, body: impl FnOnce(&mut Solver) -> Result<R>) -> Result<R> {
+    let shared = lookup(handle)?;
+    let mut solver = match shared.try_lock() {
+        Ok(guard) => guard,
+        // A panic inside an earlier call was caught before any state was committed.
+        Err(TryLockError::Poisoned(p)) => p.into_inner(),
+        Err(TryLockError::WouldBlock) => {
+            return Err(Error::invalid(
+                "solver is busy: a call on it is running (on another thread, or this is its own progress callback)",
+            ))
+        }
+    };
+    body(&mut solver)
 }

@@ -17,8 +17,8 @@ pub unsafe extern "C" fn grip_solver_vertex_count(
     out_count: *mut usize,
 ) -> GripStatus {
     call(|| {
-        let s = handles::solver(solver)?;
-        let n = s.object(id)?.vertex_count;
+        guard::check_out(out_count, "out_count")?;
+        let n = handles::with_solver(solver, |s| Ok(s.object(id)?.vertex_count))?;
         guard::write(out_count, n, "out_count")
     })
 }
@@ -55,9 +55,8 @@ pub unsafe extern "C" fn grip_solver_get_positions(
     vertex_count: usize,
 ) -> GripStatus {
     call(|| {
-        let s = handles::solver(solver)?;
-        let src = s.positions(id)?;
-        copy_out(src, out_array(out_xyz, vertex_count)?, vertex_count)
+        let out = out_array(out_xyz, vertex_count)?;
+        handles::with_solver(solver, |s| copy_out(s.positions(id)?, out, vertex_count))
     })
 }
 
@@ -73,9 +72,8 @@ pub unsafe extern "C" fn grip_solver_get_velocities(
     vertex_count: usize,
 ) -> GripStatus {
     call(|| {
-        let s = handles::solver(solver)?;
-        let src = s.velocities(id)?;
-        copy_out(src, out_array(out_xyz, vertex_count)?, vertex_count)
+        let out = out_array(out_xyz, vertex_count)?;
+        handles::with_solver(solver, |s| copy_out(s.velocities(id)?, out, vertex_count))
     })
 }
 
@@ -86,7 +84,8 @@ pub unsafe extern "C" fn grip_solver_get_velocities(
 #[no_mangle]
 pub unsafe extern "C" fn grip_solver_get_report(solver: *const GripSolver, out: *mut GripStepReport) -> GripStatus {
     call(|| {
-        let s = handles::solver(solver)?;
-        guard::write(out, *s.report(), "out")
+        guard::check_out(out, "out")?;
+        let report = handles::with_solver(solver, |s| Ok(*s.report()))?;
+        guard::write(out, report, "out")
     })
 }

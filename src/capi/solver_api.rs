@@ -7,9 +7,11 @@ use crate::error::Error;
 use crate::scene::{GripMaterial, GripSolverParams};
 use std::ffi::c_void;
 
-/// Progress callback: called between Newton iterations with the fraction of the current
-/// step/advance done, in [0, 1]. Return nonzero to cancel: the call then returns
-/// `GRIP_STATUS_CANCELLED` and the solver is as it was before it. Runs on the calling thread.
+/// Progress callback: called between Newton iterations and after each substep with the fraction
+/// of the current step/advance done, in [0, 1] (the last call is 1). Return nonzero to cancel:
+/// the call then returns `GRIP_STATUS_CANCELLED` and the solver is as it was before it. Runs on
+/// the calling thread. Calls on the same solver from inside the callback fail (busy);
+/// `grip_solver_destroy` from inside it frees the solver once the running call returns.
 pub type GripProgressFn = Option<unsafe extern "C" fn(user_data: *mut c_void, fraction_done: f64) -> u32>;
 
 /// Creates a solver with `params` (from `grip_solver_params_default()`, then edited).
@@ -35,12 +37,10 @@ pub unsafe extern "C" fn grip_solver_create(
 }
 
 /// Destroys a solver and frees everything it owns. NULL is fine; a handle that was already
-/// destroyed is detected and ignored (but never rely on that: each handle once).
-///
-/// # Safety
-/// `solver` must not be in use on another thread.
+/// destroyed, or never created, is ignored (handles are never reused). Destroying a solver whose
+/// step is running (from its progress callback, or another thread) frees it when that call returns.
 #[no_mangle]
-pub unsafe extern "C" fn grip_solver_destroy(solver: *mut GripSolver) {
+pub extern "C" fn grip_solver_destroy(solver: *mut GripSolver) {
     let _ = call(|| {
         handles::release(solver);
         Ok(())
@@ -64,13 +64,10 @@ pub unsafe extern "C" fn grip_solver_add_solid(
     out_id: *mut GripObjectId,
 ) -> GripStatus {
     call(|| {
-        let s = handles::solver_mut(solver)?;
-        if out_id.is_null() {
-            return Err(Error::NullPointer("out_id is NULL".into()));
-        }
+        guard::check_out(out_id, "out_id")?;
         let (positions, tets) = checked_arrays(positions, vertex_count, tets, tet_count, 4, "tet")?;
         let material = guard::reference(material, "material")?;
-        let id = s.add_solid(positions, tets, material)?;
+        let id = handles::with_solver(solver, |s| s.add_solid(positions, tets, material))?;
         guard::write(out_id, id, "out_id")
     })
 }
@@ -91,16 +88,18 @@ pub unsafe extern "C" fn grip_solver_add_shell(
     out_id: *mut GripObjectId,
 ) -> GripStatus {
     call(|| {
-        let s = handles::solver_mut(solver)?;
-        if out_id.is_null() {
-            return Err(Error::NullPointer("out_id is NULL".into()));
-        }
+        guard::check_out(out_id, "out_id")?;
         let (positions, tris) = checked_arrays(positions, vertex_count, triangles, triangle_count, 3, "triangle")?;
         let material = guard::reference(material, "material")?;
-        let id = s.add_shell(positions, tris, material)?;
+        let id = handles::with_solver(solver, |s| s.add_shell(positions, tris, material))?;
         guard::write(out_id, id, "out_id")
     })
 }
+
+/// Most vertices one object may have (2²⁸: 6 GiB of positions).
+const MAX_OBJECT_VERTICES: usize = 1 << 28;
+/// Most elements one object may have (2²⁹).
+const MAX_OBJECT_ELEMENTS: usize = 1 << 29;
 
 unsafe fn checked_arrays<'a>(
     positions: *const f64,
@@ -113,13 +112,22 @@ unsafe fn checked_arrays<'a>(
     if vertex_count == 0 {
         return Err(Error::invalid("vertex_count is 0"));
     }
+    if vertex_count > MAX_OBJECT_VERTICES {
+        return Err(Error::invalid(format!(
+            "vertex_count {vertex_count} is too large (an object may have at most {MAX_OBJECT_VERTICES})"
+        )));
+    }
     if element_count == 0 {
         return Err(Error::invalid(format!("{kind}_count is 0")));
     }
+    if element_count > MAX_OBJECT_ELEMENTS {
+        return Err(Error::invalid(format!(
+            "{kind}_count {element_count} is too large (an object may have at most {MAX_OBJECT_ELEMENTS})"
+        )));
+    }
     let nv = vertex_count.checked_mul(3).ok_or_else(|| Error::invalid("vertex_count is too large"))?;
-    let ni = element_count
-        .checked_mul(per_element)
-        .ok_or_else(|| Error::invalid(format!("{kind}_count is too large")))?;
+    let ni =
+        element_count.checked_mul(per_element).ok_or_else(|| Error::invalid(format!("{kind}_count is too large")))?;
     let positions = guard::slice(positions, nv, "positions")?;
     let indices = guard::slice(indices, ni, &format!("{kind}s"))?;
     Ok((positions, indices))
@@ -131,7 +139,7 @@ unsafe fn checked_arrays<'a>(
 /// `solver` must be a live handle used by one thread at a time.
 #[no_mangle]
 pub unsafe extern "C" fn grip_solver_step(solver: *mut GripSolver, dt: f64) -> GripStatus {
-    call(|| handles::solver_mut(solver)?.step(dt))
+    call(|| handles::with_solver(solver, |s| s.step(dt)))
 }
 
 /// Advances by `duration` seconds (> 0) in equal substeps of at most `params.time_step`;
@@ -142,7 +150,7 @@ pub unsafe extern "C" fn grip_solver_step(solver: *mut GripSolver, dt: f64) -> G
 /// As `grip_solver_step`.
 #[no_mangle]
 pub unsafe extern "C" fn grip_solver_advance(solver: *mut GripSolver, duration: f64) -> GripStatus {
-    call(|| handles::solver_mut(solver)?.advance(duration))
+    call(|| handles::with_solver(solver, |s| s.advance(duration)))
 }
 
 struct HostCallback {
@@ -172,12 +180,13 @@ pub unsafe extern "C" fn grip_solver_set_progress_callback(
     user_data: *mut c_void,
 ) -> GripStatus {
     call(|| {
-        let s = handles::solver_mut(solver)?;
-        s.set_progress(r#fn.map(|f| {
+        let progress = r#fn.map(|f| {
             let cb = HostCallback { f, user_data };
-            Box::new(move |fraction: f64| cb.call(fraction))
-                as crate::solver::ProgressFn
-        }));
-        Ok(())
+            Box::new(move |fraction: f64| cb.call(fraction)) as crate::solver::ProgressFn
+        });
+        handles::with_solver(solver, |s| {
+            s.set_progress(progress);
+            Ok(())
+        })
     })
 }

@@ -9,9 +9,9 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Header of `stats.csv`; energies in J, seconds of wall-clock time.
-pub const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy";
+pub(crate) const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy";
 /// Size of the preview images [pixels].
-pub const PREVIEW_SIZE: (u32, u32) = (640, 480);
+pub(crate) const PREVIEW_SIZE: (u32, u32) = (640, 480);
 /// Colours of the objects in the previews, cycled.
 const COLORS: [[u8; 3]; 4] = [[70, 130, 200], [220, 120, 60], [90, 170, 90], [190, 80, 160]];
 

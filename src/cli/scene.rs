@@ -5,11 +5,11 @@ use crate::solver::Solver;
 use crate::{GripMaterial, GripSolverParams};
 
 /// Default frame rate of the output [frames/s].
-pub const DEFAULT_FPS: f64 = 24.0;
+pub(crate) const DEFAULT_FPS: f64 = 24.0;
 /// Default number of output frames (after the initial frame 0).
-pub const DEFAULT_FRAMES: usize = 48;
+pub(crate) const DEFAULT_FRAMES: usize = 48;
 /// Largest number of frames one invocation may simulate.
-pub const MAX_FRAMES: usize = 1_000_000;
+pub(crate) const MAX_FRAMES: usize = 1_000_000;
 
 /// The elements of one object, flat 0-based indices into its own vertices.
 #[derive(Clone, Debug, PartialEq)]

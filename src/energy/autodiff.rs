@@ -11,9 +11,8 @@ pub fn jacobian<const D: usize, G>(gradient: G, x: &[f64; D]) -> SMatrix<f64, D,
 where
     G: Fn(&[DualSVec64<D>; D]) -> [DualSVec64<D>; D],
 {
-    let seeded: [DualSVec64<D>; D] = std::array::from_fn(|i| {
-        DualSVec64::new(x[i], Derivative::derivative_generic(Const::<D>, U1, i))
-    });
+    let seeded: [DualSVec64<D>; D] =
+        std::array::from_fn(|i| DualSVec64::new(x[i], Derivative::derivative_generic(Const::<D>, U1, i)));
     let g = gradient(&seeded);
     let mut h = SMatrix::<f64, D, D>::zeros();
     for (row, gi) in g.iter().enumerate() {

@@ -112,10 +112,7 @@ impl MembraneTriangle {
                 (psi, mu + dj * c11, -(dj * c01), mu + dj * c00)
             }
         };
-        let p = [
-            [0, 1, 2].map(|r| f[0][r] * s00 + f[1][r] * s01),
-            [0, 1, 2].map(|r| f[0][r] * s01 + f[1][r] * s11),
-        ];
+        let p = [[0, 1, 2].map(|r| f[0][r] * s00 + f[1][r] * s01), [0, 1, 2].map(|r| f[0][r] * s01 + f[1][r] * s11)];
         (psi, p)
     }
 }

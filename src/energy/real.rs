@@ -44,11 +44,7 @@ pub fn dot<T: Real>(a: V3<T>, b: V3<T>) -> T {
 /// Cross product.
 #[inline]
 pub fn cross<T: Real>(a: V3<T>, b: V3<T>) -> V3<T> {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 /// Vertex `i` of a flat coordinate array.

@@ -46,7 +46,10 @@ impl NeoHookeanTet {
                 ds[row][col] = x[3 * (col + 1) + row] - x[row];
             }
         }
-        ds.map(|d| [0, 1, 2].map(|col| d[0] * self.dm_inv[(0, col)] + d[1] * self.dm_inv[(1, col)] + d[2] * self.dm_inv[(2, col)]))
+        ds.map(|d| {
+            [0, 1, 2]
+                .map(|col| d[0] * self.dm_inv[(0, col)] + d[1] * self.dm_inv[(1, col)] + d[2] * self.dm_inv[(2, col)])
+        })
     }
 }
 
@@ -72,8 +75,8 @@ impl Element<12> for NeoHookeanTet {
         let ic: f64 = f.iter().flatten().map(|v| v * v).sum();
         let cof = cofactor(&f);
         let j: f64 = (0..3).map(|k| f[0][k] * cof[0][k]).sum();
-        let psi = 0.5 * self.mu * (ic - 3.0) + 0.5 * self.lambda * (j - self.alpha).powi(2)
-            - 0.5 * self.mu * (ic + 1.0).ln();
+        let psi =
+            0.5 * self.mu * (ic - 3.0) + 0.5 * self.lambda * (j - self.alpha).powi(2) - 0.5 * self.mu * (ic + 1.0).ln();
         // Constant shift so that the rest state (I_C = 3, J = 1) has zero energy.
         let psi_rest = 0.5 * self.lambda * (1.0 - self.alpha).powi(2) - 0.5 * self.mu * 4f64.ln();
         self.rest_volume * (psi - psi_rest)

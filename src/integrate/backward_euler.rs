@@ -69,18 +69,7 @@ impl<'a> BackwardEuler<'a> {
         v_fixed: &'a [f64],
         damping: &'a DampingMatrices,
     ) -> Self {
-        Self {
-            model,
-            layout,
-            q_start,
-            v_start,
-            h,
-            gravity,
-            fixed,
-            v_fixed,
-            damping,
-            q: vec![0.0; q_start.len()],
-        }
+        Self { model, layout, q_start, v_start, h, gravity, fixed, v_fixed, damping, q: vec![0.0; q_start.len()] }
     }
 
     /// End-of-step positions q = qₜ + h v.

@@ -50,7 +50,8 @@ pub fn add_matrices<const D: usize, E: Element<D>>(
                 let slot = s[a * n + b];
                 for c in 0..3 {
                     for r in 0..3 {
-                        jac[(slot.start + c * slot.stride + r as u32) as usize] += scale * m[(3 * a + r, 3 * b + c as usize)];
+                        jac[(slot.start + c * slot.stride + r as u32) as usize] +=
+                            scale * m[(3 * a + r, 3 * b + c as usize)];
                     }
                 }
             }
@@ -76,13 +77,15 @@ pub fn damping_matrices<const D: usize, E: Element<D>>(
     elements
         .par_iter()
         .zip(beta.par_iter())
-        .map(|(e, &b)| {
-            if b == 0.0 {
-                SMatrix::zeros()
-            } else {
-                project_psd(&e.hessian(&gather::<D>(e.vertices(), q))) * b
-            }
-        })
+        .map(
+            |(e, &b)| {
+                if b == 0.0 {
+                    SMatrix::zeros()
+                } else {
+                    project_psd(&e.hessian(&gather::<D>(e.vertices(), q))) * b
+                }
+            },
+        )
         .collect()
 }
 

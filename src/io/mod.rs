@@ -24,9 +24,7 @@ pub struct IoError {
 impl IoError {
     /// Returns a copy of this error with `context` (e.g. a file path) prepended.
     pub fn context(self, context: impl fmt::Display) -> IoError {
-        IoError {
-            message: format!("{context}: {}", self.message),
-        }
+        IoError { message: format!("{context}: {}", self.message) }
     }
 }
 
@@ -40,17 +38,13 @@ impl std::error::Error for IoError {}
 
 impl From<std::io::Error> for IoError {
     fn from(e: std::io::Error) -> Self {
-        IoError {
-            message: e.to_string(),
-        }
+        IoError { message: e.to_string() }
     }
 }
 
 /// Builds an [`IoError`] from a message.
 pub(crate) fn err(msg: impl Into<String>) -> IoError {
-    IoError {
-        message: msg.into(),
-    }
+    IoError { message: msg.into() }
 }
 
 /// Checks that every vertex position is finite and every index is below `positions.len()`;
@@ -60,21 +54,13 @@ pub(crate) fn validate_mesh<const N: usize>(
     cells: &[[u32; N]],
     what: &str,
 ) -> Result<(), IoError> {
-    if let Some(i) = positions
-        .iter()
-        .position(|p| !p.iter().all(|c| c.is_finite()))
-    {
-        return Err(err(format!(
-            "vertex {i} has a non-finite coordinate {:?}",
-            positions[i]
-        )));
+    if let Some(i) = positions.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
+        return Err(err(format!("vertex {i} has a non-finite coordinate {:?}", positions[i])));
     }
     let n = positions.len();
     for (ci, cell) in cells.iter().enumerate() {
         if let Some(&bad) = cell.iter().find(|&&v| v as usize >= n) {
-            return Err(err(format!(
-                "{what} {ci} references vertex {bad}, but there are only {n} vertices"
-            )));
+            return Err(err(format!("{what} {ci} references vertex {bad}, but there are only {n} vertices")));
         }
     }
     Ok(())

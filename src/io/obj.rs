@@ -19,9 +19,7 @@ pub struct SurfaceMesh {
 
 /// Parses one coordinate, rejecting unparsable and non-finite values.
 fn parse_coord(tok: &str, line: usize) -> Result<f64, IoError> {
-    let v: f64 = tok
-        .parse()
-        .map_err(|_| err(format!("line {line}: cannot parse number '{tok}'")))?;
+    let v: f64 = tok.parse().map_err(|_| err(format!("line {line}: cannot parse number '{tok}'")))?;
     if !v.is_finite() {
         return Err(err(format!("line {line}: non-finite number '{tok}'")));
     }
@@ -44,22 +42,16 @@ fn parse_face_vertex(tok: &str, n_verts: usize, line: usize) -> Result<usize, Io
             return Err(err(format!("line {line}: malformed face vertex '{tok}'")));
         }
     }
-    let i: i64 = first
-        .parse()
-        .map_err(|_| err(format!("line {line}: cannot parse face index '{tok}'")))?;
+    let i: i64 = first.parse().map_err(|_| err(format!("line {line}: cannot parse face index '{tok}'")))?;
     if i > 0 {
         usize::try_from(i - 1).map_err(|_| err(format!("line {line}: index {i} is too large")))
     } else if i < 0 {
         let back = usize::try_from(i.unsigned_abs()).unwrap_or(usize::MAX);
-        n_verts.checked_sub(back).ok_or_else(|| {
-            err(format!(
-                "line {line}: relative index {i} is out of range ({n_verts} vertices so far)"
-            ))
-        })
+        n_verts
+            .checked_sub(back)
+            .ok_or_else(|| err(format!("line {line}: relative index {i} is out of range ({n_verts} vertices so far)")))
     } else {
-        Err(err(format!(
-            "line {line}: face index 0 is invalid (OBJ is 1-based)"
-        )))
+        Err(err(format!("line {line}: face index 0 is invalid (OBJ is 1-based)")))
     }
 }
 
@@ -76,14 +68,9 @@ pub fn parse_obj(text: &str) -> Result<SurfaceMesh, IoError> {
         let mut toks = content.split_whitespace();
         match toks.next() {
             Some("v") => {
-                let vals = toks
-                    .map(|t| parse_coord(t, line))
-                    .collect::<Result<Vec<f64>, _>>()?;
+                let vals = toks.map(|t| parse_coord(t, line)).collect::<Result<Vec<f64>, _>>()?;
                 if vals.len() < 3 {
-                    return Err(err(format!(
-                        "line {line}: vertex needs 3 coordinates, found {}",
-                        vals.len()
-                    )));
+                    return Err(err(format!("line {line}: vertex needs 3 coordinates, found {}", vals.len())));
                 }
                 // An optional 4th value (w) or trailing vertex colours are ignored.
                 mesh.positions.push([vals[0], vals[1], vals[2]]);
@@ -98,10 +85,7 @@ pub fn parse_obj(text: &str) -> Result<SurfaceMesh, IoError> {
                     face.push(idx);
                 }
                 if face.len() < 3 {
-                    return Err(err(format!(
-                        "line {line}: face has {} vertices, at least 3 are needed",
-                        face.len()
-                    )));
+                    return Err(err(format!("line {line}: face has {} vertices, at least 3 are needed", face.len())));
                 }
                 for k in 1..face.len() - 1 {
                     let tri = [face[0], face[k], face[k + 1]].map(|i| i as u32);
@@ -116,10 +100,7 @@ pub fn parse_obj(text: &str) -> Result<SurfaceMesh, IoError> {
         return Err(err(format!("too many vertices ({n}) for 32-bit indices")));
     }
     if let Some(&(idx, line)) = forward.iter().find(|&&(idx, _)| idx >= n) {
-        return Err(err(format!(
-            "line {line}: face index {} is out of range ({n} vertices)",
-            idx as u64 + 1
-        )));
+        return Err(err(format!("line {line}: face index {} is out of range ({n} vertices)", idx as u64 + 1)));
     }
     Ok(mesh)
 }
@@ -131,24 +112,14 @@ pub fn read_obj(path: &Path) -> Result<SurfaceMesh, IoError> {
 }
 
 /// Writes OBJ text (full-precision `v` lines, 1-based `f` lines) to `w`.
-fn write_obj_to<W: Write>(
-    w: &mut W,
-    positions: &[[f64; 3]],
-    triangles: &[[u32; 3]],
-) -> std::io::Result<()> {
+fn write_obj_to<W: Write>(w: &mut W, positions: &[[f64; 3]], triangles: &[[u32; 3]]) -> std::io::Result<()> {
     writeln!(w, "# written by grip")?;
     for p in positions {
         // `{}` on f64 prints the shortest representation that round-trips exactly.
         writeln!(w, "v {} {} {}", p[0], p[1], p[2])?;
     }
     for t in triangles {
-        writeln!(
-            w,
-            "f {} {} {}",
-            t[0] as u64 + 1,
-            t[1] as u64 + 1,
-            t[2] as u64 + 1
-        )?;
+        writeln!(w, "f {} {} {}", t[0] as u64 + 1, t[1] as u64 + 1, t[2] as u64 + 1)?;
     }
     Ok(())
 }
@@ -165,11 +136,7 @@ pub fn obj_string(positions: &[[f64; 3]], triangles: &[[u32; 3]]) -> String {
 ///
 /// Returns an error (and writes nothing) if a position is non-finite or an index is out of
 /// range, so that the file can always be read back by [`read_obj`].
-pub fn write_obj(
-    path: &Path,
-    positions: &[[f64; 3]],
-    triangles: &[[u32; 3]],
-) -> Result<(), IoError> {
+pub fn write_obj(path: &Path, positions: &[[f64; 3]], triangles: &[[u32; 3]]) -> Result<(), IoError> {
     let ctx = |e: IoError| e.context(path.display());
     validate_mesh(positions, triangles, "triangle").map_err(ctx)?;
     let file = File::create(path).map_err(|e| ctx(e.into()))?;
@@ -191,10 +158,7 @@ mod tests {
         let m = parse_obj(text).expect("parse");
         assert_eq!(m.positions.len(), 4);
         assert_eq!(m.positions[1], [1.0, 0.0, 0.0]);
-        assert_eq!(
-            m.triangles,
-            vec![[0, 1, 2], [0, 2, 3], [0, 1, 2], [0, 2, 3]]
-        );
+        assert_eq!(m.triangles, vec![[0, 1, 2], [0, 2, 3], [0, 1, 2], [0, 2, 3]]);
     }
 
     #[test]
@@ -224,10 +188,7 @@ mod tests {
             ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 a\n", "line 4"),
             ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3/x\n", "line 4"),
             ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3/1/1/1\n", "line 4"),
-            (
-                "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999\n",
-                "line 4",
-            ),
+            ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99999999999999999999\n", "line 4"),
         ];
         for (text, want) in cases {
             match parse_obj(text) {
@@ -239,11 +200,8 @@ mod tests {
 
     #[test]
     fn string_round_trip_is_exact() {
-        let positions = vec![
-            [0.1, -2.5e-7, 1.0 / 3.0],
-            [1e300, -0.0, 123456.789],
-            [std::f64::consts::PI, 2.0, -1e-300],
-        ];
+        let positions =
+            vec![[0.1, -2.5e-7, 1.0 / 3.0], [1e300, -0.0, 123456.789], [std::f64::consts::PI, 2.0, -1e-300]];
         let triangles = vec![[0, 1, 2], [2, 1, 0]];
         let text = obj_string(&positions, &triangles);
         let m = parse_obj(&text).expect("parse");

@@ -11,6 +11,8 @@ use std::io::BufWriter;
 use std::path::Path;
 
 /// Background colour of rendered images (RGB8).
+///
+/// cbindgen:ignore
 pub const BACKGROUND: [u8; 3] = [235, 235, 235];
 
 /// One mesh to draw: positions (m), 0-based triangles and a base colour (RGB8).
@@ -48,11 +50,7 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
 }
 
 fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 fn add(a: [f64; 3], b: [f64; 3], s: f64) -> [f64; 3] {
@@ -132,11 +130,7 @@ impl Camera {
             up: cam_up,
             back,
             center: [0.5 * (plo[0] + phi[0]), 0.5 * (plo[1] + phi[1])],
-            scale: if scale.is_finite() && scale > 0.0 {
-                scale
-            } else {
-                1.0
-            },
+            scale: if scale.is_finite() && scale > 0.0 { scale } else { 1.0 },
         }
     }
 
@@ -172,13 +166,10 @@ pub fn render_rgb(meshes: &[PreviewMesh], camera: &Camera) -> Vec<u8> {
                 n = n.map(|x| -x); // two-sided: light the side facing the viewer
             }
             let shade = (0.3 + 0.7 * dot(n, light).max(0.0)) * if facing { 1.0 } else { 0.85 };
-            let col = mesh
-                .color
-                .map(|c| (c as f64 * shade).round().clamp(0.0, 255.0) as u8);
+            let col = mesh.color.map(|c| (c as f64 * shade).round().clamp(0.0, 255.0) as u8);
             let [p0, p1, p2] = [a, b, c].map(|p| camera.project(p));
-            let edge = |p: [f64; 3], q: [f64; 3], x: f64, y: f64| {
-                (q[0] - p[0]) * (y - p[1]) - (q[1] - p[1]) * (x - p[0])
-            };
+            let edge =
+                |p: [f64; 3], q: [f64; 3], x: f64, y: f64| (q[0] - p[0]) * (y - p[1]) - (q[1] - p[1]) * (x - p[0]);
             let area = edge(p0, p1, p2[0], p2[1]);
             if area.is_nan() || area.abs() <= 1e-12 {
                 return; // edge-on, or not finite
@@ -246,17 +237,9 @@ mod tests {
 
     #[test]
     fn single_triangle_covers_centre_not_corners() {
-        let mesh = PreviewMesh {
-            positions: &TRI,
-            triangles: &[[0, 1, 2]],
-            color: [200, 60, 40],
-        };
+        let mesh = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [200, 60, 40] };
         let cam = Camera::fit(&[mesh], [0.0, 1.0, 0.0], 64, 48);
-        let mesh = PreviewMesh {
-            positions: &TRI,
-            triangles: &[[0, 1, 2]],
-            color: [200, 60, 40],
-        };
+        let mesh = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [200, 60, 40] };
         let rgb = render_rgb(&[mesh], &cam);
         assert_eq!(rgb.len(), 64 * 48 * 3);
         let c = pixel(&rgb, &cam, 32, 24);
@@ -266,27 +249,16 @@ mod tests {
             assert_eq!(pixel(&rgb, &cam, x, y), BACKGROUND);
         }
         // The back side is lit too (two-sided shading), just a little darker.
-        let flipped = PreviewMesh {
-            positions: &TRI,
-            triangles: &[[0, 2, 1]],
-            color: [200, 60, 40],
-        };
+        let flipped = PreviewMesh { positions: &TRI, triangles: &[[0, 2, 1]], color: [200, 60, 40] };
         let back = pixel(&render_rgb(&[flipped], &cam), &cam, 32, 24);
-        assert!(
-            back != BACKGROUND && back[0] > 60 && back[0] <= c[0],
-            "{back:?} vs {c:?}"
-        );
+        assert!(back != BACKGROUND && back[0] > 60 && back[0] <= c[0], "{back:?} vs {c:?}");
     }
 
     #[test]
     fn z_buffer_keeps_nearest_surface() {
         let near: Vec<[f64; 3]> = TRI.iter().map(|p| [p[0], p[1], 0.5]).collect();
         let cam = Camera::fit(
-            &[PreviewMesh {
-                positions: &TRI,
-                triangles: &[[0, 1, 2]],
-                color: [0; 3],
-            }],
+            &[PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [0; 3] }],
             [0.0, 1.0, 0.0],
             40,
             40,
@@ -296,25 +268,13 @@ mod tests {
         let centroid = [0.0, -1.0 / 3.0, 0.25];
         let [px, py, _] = cam.project(centroid);
         for m in [&TRI[..], &near[..]] {
-            let alone = PreviewMesh {
-                positions: m,
-                triangles: &[[0, 1, 2]],
-                color: [0; 3],
-            };
+            let alone = PreviewMesh { positions: m, triangles: &[[0, 1, 2]], color: [0; 3] };
             let c = pixel(&render_rgb(&[alone], &cam), &cam, px as u32, py as u32);
             assert_ne!(c, BACKGROUND, "both triangles must cover the test pixel");
         }
         for order in [false, true] {
-            let a = PreviewMesh {
-                positions: &TRI,
-                triangles: &[[0, 1, 2]],
-                color: [250, 0, 0],
-            };
-            let b = PreviewMesh {
-                positions: &near,
-                triangles: &[[0, 1, 2]],
-                color: [0, 0, 250],
-            };
+            let a = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [250, 0, 0] };
+            let b = PreviewMesh { positions: &near, triangles: &[[0, 1, 2]], color: [0, 0, 250] };
             let meshes = if order { [a, b] } else { [b, a] };
             let c = pixel(&render_rgb(&meshes, &cam), &cam, px as u32, py as u32);
             assert_eq!(c[2] > c[0], near_is_front, "{c:?}");
@@ -323,39 +283,16 @@ mod tests {
 
     #[test]
     fn bad_input_never_panics() {
-        let pos = [
-            [0.0, 0.0, 0.0],
-            [f64::NAN, 0.0, 0.0],
-            [1.0, 1.0, 0.0],
-            [1e300, -1e300, 0.0],
-        ];
+        let pos = [[0.0, 0.0, 0.0], [f64::NAN, 0.0, 0.0], [1.0, 1.0, 0.0], [1e300, -1e300, 0.0]];
         let tris = [[0, 1, 2], [0, 2, 7], [u32::MAX, 0, 1], [0, 2, 3], [0, 0, 0]];
-        let mesh = PreviewMesh {
-            positions: &pos,
-            triangles: &tris,
-            color: [10, 20, 30],
-        };
+        let mesh = PreviewMesh { positions: &pos, triangles: &tris, color: [10, 20, 30] };
         let cam = Camera::fit(&[mesh], [0.0, 0.0, 0.0], 16, 16);
-        let mesh = PreviewMesh {
-            positions: &pos,
-            triangles: &tris,
-            color: [10, 20, 30],
-        };
+        let mesh = PreviewMesh { positions: &pos, triangles: &tris, color: [10, 20, 30] };
         assert_eq!(render_rgb(&[mesh], &cam).len(), 16 * 16 * 3);
-        let empty = PreviewMesh {
-            positions: &[],
-            triangles: &[[0, 1, 2]],
-            color: [0; 3],
-        };
+        let empty = PreviewMesh { positions: &[], triangles: &[[0, 1, 2]], color: [0; 3] };
         let cam = Camera::fit(&[empty], [0.0, 0.0, 1.0], 8, 8);
-        let empty = PreviewMesh {
-            positions: &[],
-            triangles: &[[0, 1, 2]],
-            color: [0; 3],
-        };
-        assert!(render_rgb(&[empty], &cam)
-            .chunks(3)
-            .all(|c| c == BACKGROUND));
+        let empty = PreviewMesh { positions: &[], triangles: &[[0, 1, 2]], color: [0; 3] };
+        assert!(render_rgb(&[empty], &cam).chunks(3).all(|c| c == BACKGROUND));
         let zero = Camera { width: 0, ..cam };
         assert!(render_rgb(&[], &zero).is_empty());
         assert!(render_png(&std::env::temp_dir().join("grip_zero.png"), &[], &zero).is_err());
@@ -366,11 +303,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("grip_png_test_{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("mkdir");
         let path = dir.join("tri.png");
-        let mesh = || PreviewMesh {
-            positions: &TRI,
-            triangles: &[[0, 1, 2]],
-            color: [90, 160, 220],
-        };
+        let mesh = || PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [90, 160, 220] };
         let cam = Camera::fit(&[mesh()], [0.0, 0.0, 1.0], 50, 30);
         render_png(&path, &[mesh()], &cam).expect("render");
         let file = std::io::BufReader::new(File::open(&path).expect("open"));

@@ -32,9 +32,7 @@ struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// Describes the current position for error messages.
     fn at(&self) -> String {
-        let line = self.b[..self.pos.min(self.b.len())]
-            .iter()
-            .filter(|&&c| c == b'\n');
+        let line = self.b[..self.pos.min(self.b.len())].iter().filter(|&&c| c == b'\n');
         format!("line {}", line.count() + 1)
     }
 
@@ -53,28 +51,21 @@ impl<'a> Cursor<'a> {
 
     /// Returns the next token or an error naming what was expected.
     fn expect(&mut self, what: &str) -> Result<&'a str, IoError> {
-        self.token()
-            .ok_or_else(|| err(format!("unexpected end of file, expected {what}")))
+        self.token().ok_or_else(|| err(format!("unexpected end of file, expected {what}")))
     }
 
     /// Parses the next token as a count.
     fn count(&mut self, what: &str) -> Result<usize, IoError> {
         let t = self.expect(what)?;
-        t.parse()
-            .map_err(|_| err(format!("{}: expected {what}, found '{t}'", self.at())))
+        t.parse().map_err(|_| err(format!("{}: expected {what}, found '{t}'", self.at())))
     }
 
     /// Consumes the rest of the current line (including the newline) and returns it trimmed.
     fn line(&mut self) -> &'a str {
         let start = self.pos.min(self.b.len());
-        let end = self.b[start..]
-            .iter()
-            .position(|&c| c == b'\n')
-            .map_or(self.b.len(), |i| start + i);
+        let end = self.b[start..].iter().position(|&c| c == b'\n').map_or(self.b.len(), |i| start + i);
         self.pos = (end + 1).min(self.b.len());
-        std::str::from_utf8(&self.b[start..end])
-            .unwrap_or("")
-            .trim()
+        std::str::from_utf8(&self.b[start..end]).unwrap_or("").trim()
     }
 
     /// Reads `n` numbers of VTK data type `ty` (ASCII text or big-endian binary) as `f64`.
@@ -83,22 +74,14 @@ impl<'a> Cursor<'a> {
             "char" | "unsigned_char" | "vtktypeint8" | "vtktypeuint8" => 1,
             "short" | "unsigned_short" | "vtktypeint16" | "vtktypeuint16" => 2,
             "int" | "unsigned_int" | "float" | "vtktypeint32" | "vtktypeuint32" => 4,
-            "long" | "unsigned_long" | "double" | "vtktypeint64" | "vtktypeuint64"
-            | "vtkidtype" => 8,
-            _ => {
-                return Err(err(format!(
-                    "{}: unsupported data type '{ty}' in {what}",
-                    self.at()
-                )))
-            }
+            "long" | "unsigned_long" | "double" | "vtktypeint64" | "vtktypeuint64" | "vtkidtype" => 8,
+            _ => return Err(err(format!("{}: unsupported data type '{ty}' in {what}", self.at()))),
         };
         let ty = ty.to_ascii_lowercase();
         let mut out = Vec::with_capacity(n.min(self.b.len()));
         if self.binary {
             self.line(); // binary data starts after the keyword line
-            let len = n
-                .checked_mul(size)
-                .filter(|&l| l <= self.b.len() - self.pos);
+            let len = n.checked_mul(size).filter(|&l| l <= self.b.len() - self.pos);
             let len = len.ok_or_else(|| err(format!("{what}: binary data truncated")))?;
             for c in self.b[self.pos..self.pos + len].chunks_exact(size) {
                 let mut w = [0u8; 8];
@@ -116,10 +99,7 @@ impl<'a> Cursor<'a> {
         } else {
             for _ in 0..n {
                 let t = self.expect(what)?;
-                out.push(
-                    t.parse()
-                        .map_err(|_| err(format!("{}: cannot parse '{t}' in {what}", self.at())))?,
-                );
+                out.push(t.parse().map_err(|_| err(format!("{}: cannot parse '{t}' in {what}", self.at())))?);
             }
         }
         Ok(out)
@@ -131,8 +111,7 @@ impl<'a> Cursor<'a> {
         vals.iter()
             .map(|&v| {
                 let ok = v >= 0.0 && v.fract() == 0.0 && v < 2f64.powi(53);
-                ok.then_some(v as u64)
-                    .ok_or_else(|| err(format!("{what}: invalid integer {v}")))
+                ok.then_some(v as u64).ok_or_else(|| err(format!("{what}: invalid integer {v}")))
             })
             .collect()
     }
@@ -140,31 +119,18 @@ impl<'a> Cursor<'a> {
     /// Reads a cell array header's data (`n size` already parsed) in either layout.
     fn cells(&mut self, n: usize, size: usize, what: &str) -> Result<Vec<Vec<u64>>, IoError> {
         let save = self.pos;
-        if self
-            .token()
-            .is_some_and(|t| t.eq_ignore_ascii_case("OFFSETS"))
-        {
+        if self.token().is_some_and(|t| t.eq_ignore_ascii_case("OFFSETS")) {
             let ty = self.expect("offset type")?;
             let offsets = self.ints(n, ty, what)?;
-            if !self
-                .expect("CONNECTIVITY")?
-                .eq_ignore_ascii_case("CONNECTIVITY")
-            {
-                return Err(err(format!(
-                    "{}: expected CONNECTIVITY in {what}",
-                    self.at()
-                )));
+            if !self.expect("CONNECTIVITY")?.eq_ignore_ascii_case("CONNECTIVITY") {
+                return Err(err(format!("{}: expected CONNECTIVITY in {what}", self.at())));
             }
             let ty = self.expect("connectivity type")?;
             let conn = self.ints(size, ty, what)?;
             let mut cells = Vec::new();
             for w in offsets.windows(2) {
                 let (a, b) = (w[0] as usize, w[1] as usize);
-                cells.push(
-                    conn.get(a..b)
-                        .ok_or_else(|| err(format!("{what}: bad offsets")))?
-                        .to_vec(),
-                );
+                cells.push(conn.get(a..b).ok_or_else(|| err(format!("{what}: bad offsets")))?.to_vec());
             }
             return Ok(cells);
         }
@@ -172,16 +138,9 @@ impl<'a> Cursor<'a> {
         let flat = self.ints(size, "int", what)?;
         let (mut cells, mut i) = (Vec::new(), 0usize);
         for _ in 0..n {
-            let k = *flat
-                .get(i)
-                .ok_or_else(|| err(format!("{what}: fewer cells than declared")))?
-                as usize;
+            let k = *flat.get(i).ok_or_else(|| err(format!("{what}: fewer cells than declared")))? as usize;
             let slice = flat.get(i + 1..i.saturating_add(1).saturating_add(k));
-            cells.push(
-                slice
-                    .ok_or_else(|| err(format!("{what}: cell list truncated")))?
-                    .to_vec(),
-            );
+            cells.push(slice.ok_or_else(|| err(format!("{what}: cell list truncated")))?.to_vec());
             i += 1 + k;
         }
         if i != flat.len() {
@@ -194,9 +153,7 @@ impl<'a> Cursor<'a> {
 /// Converts a cell's vertex list to `u32` indices after checking them against `n_points`.
 fn check(cell: &[u64], n_points: usize, ci: usize, what: &str) -> Result<Vec<u32>, IoError> {
     match cell.iter().find(|&&v| v >= n_points as u64) {
-        Some(v) => Err(err(format!(
-            "{what} cell {ci}: index {v} out of range ({n_points} points)"
-        ))),
+        Some(v) => Err(err(format!("{what} cell {ci}: index {v} out of range ({n_points} points)"))),
         None => Ok(cell.iter().map(|&v| v as u32).collect()),
     }
 }
@@ -204,10 +161,7 @@ fn check(cell: &[u64], n_points: usize, ci: usize, what: &str) -> Result<Vec<u32
 /// Appends the fan triangulation of polygon `p` (at least 3 vertices) to `out`.
 fn fan(p: &[u32], ci: usize, out: &mut Vec<[u32; 3]>) -> Result<(), IoError> {
     if p.len() < 3 {
-        return Err(err(format!(
-            "polygon cell {ci} has only {} vertices",
-            p.len()
-        )));
+        return Err(err(format!("polygon cell {ci} has only {} vertices", p.len())));
     }
     out.extend((1..p.len() - 1).map(|k| [p[0], p[k], p[k + 1]]));
     Ok(())
@@ -215,38 +169,23 @@ fn fan(p: &[u32], ci: usize, out: &mut Vec<[u32; 3]>) -> Result<(), IoError> {
 
 /// Parses a legacy VTK file (ASCII or BINARY) from memory.
 pub fn parse_vtk(bytes: &[u8]) -> Result<VolumeMesh, IoError> {
-    let mut c = Cursor {
-        b: bytes,
-        pos: 0,
-        binary: false,
-    };
+    let mut c = Cursor { b: bytes, pos: 0, binary: false };
     let version = c.line();
-    if !version
-        .to_ascii_lowercase()
-        .starts_with("# vtk datafile version")
-    {
-        return Err(err(
-            "not a legacy VTK file (missing '# vtk DataFile Version' header)",
-        ));
+    if !version.to_ascii_lowercase().starts_with("# vtk datafile version") {
+        return Err(err("not a legacy VTK file (missing '# vtk DataFile Version' header)"));
     }
     let _title = c.line();
     c.binary = match c.line().to_ascii_uppercase().as_str() {
         "ASCII" => false,
         "BINARY" => true,
-        f => {
-            return Err(err(format!(
-                "line 3: expected ASCII or BINARY, found '{f}'"
-            )))
-        }
+        f => return Err(err(format!("line 3: expected ASCII or BINARY, found '{f}'"))),
     };
     if !c.expect("DATASET")?.eq_ignore_ascii_case("DATASET") {
         return Err(err(format!("{}: expected DATASET", c.at())));
     }
     let kind = c.expect("dataset type")?.to_ascii_uppercase();
     if kind != "UNSTRUCTURED_GRID" && kind != "POLYDATA" {
-        return Err(err(format!(
-            "unsupported dataset type {kind} (need UNSTRUCTURED_GRID or POLYDATA)"
-        )));
+        return Err(err(format!("unsupported dataset type {kind} (need UNSTRUCTURED_GRID or POLYDATA)")));
     }
     let (mut points, mut cells, mut types) = (None, None, None);
     let mut mesh = VolumeMesh::default();
@@ -256,15 +195,10 @@ pub fn parse_vtk(bytes: &[u8]) -> Result<VolumeMesh, IoError> {
             "POINTS" => {
                 let n = c.count("point count")?;
                 let ty = c.expect("point data type")?;
-                let n3 = n
-                    .checked_mul(3)
-                    .ok_or_else(|| err("POINTS count too large"))?;
+                let n3 = n.checked_mul(3).ok_or_else(|| err("POINTS count too large"))?;
                 let v = c.values(n3, ty, "POINTS")?;
                 if let Some(i) = v.iter().position(|x| !x.is_finite()) {
-                    return Err(err(format!(
-                        "POINTS: point {} has a non-finite coordinate",
-                        i / 3
-                    )));
+                    return Err(err(format!("POINTS: point {} has a non-finite coordinate", i / 3)));
                 }
                 points = Some(v);
             }
@@ -286,9 +220,7 @@ pub fn parse_vtk(bytes: &[u8]) -> Result<VolumeMesh, IoError> {
                     let name = c.expect("array name")?;
                     let (comp, tuples) = (c.count("components")?, c.count("tuples")?);
                     let ty = c.expect("array type")?;
-                    let n = comp
-                        .checked_mul(tuples)
-                        .ok_or_else(|| err("FIELD array too large"))?;
+                    let n = comp.checked_mul(tuples).ok_or_else(|| err("FIELD array too large"))?;
                     c.values(n, ty, name)?;
                 }
             }
@@ -297,12 +229,7 @@ pub fn parse_vtk(bytes: &[u8]) -> Result<VolumeMesh, IoError> {
                 while c.pos < c.b.len() && !c.line().is_empty() {}
             }
             "POINT_DATA" | "CELL_DATA" => break,
-            other => {
-                return Err(err(format!(
-                    "{}: unexpected keyword '{other}' in {kind}",
-                    c.at()
-                )))
-            }
+            other => return Err(err(format!("{}: unexpected keyword '{other}' in {kind}", c.at()))),
         }
     }
     let pts = points.ok_or_else(|| err("missing POINTS section"))?;
@@ -330,11 +257,7 @@ pub fn parse_vtk(bytes: &[u8]) -> Result<VolumeMesh, IoError> {
     let cells = cells.unwrap_or_default();
     let types = types.unwrap_or_default();
     if cells.len() != types.len() {
-        return Err(err(format!(
-            "{} cells but {} cell types",
-            cells.len(),
-            types.len()
-        )));
+        return Err(err(format!("{} cells but {} cell types", cells.len(), types.len())));
     }
     for (ci, (cell, &ty)) in cells.iter().zip(&types).enumerate() {
         let p = check(cell, np, ci, "CELLS")?;
@@ -372,10 +295,7 @@ pub fn write_vtk(
     validate_mesh(positions, triangles, "triangle").map_err(ctx)?;
     let write = || -> std::io::Result<()> {
         let mut w = BufWriter::new(File::create(path)?);
-        writeln!(
-            w,
-            "# vtk DataFile Version 4.2\nwritten by grip\nASCII\nDATASET UNSTRUCTURED_GRID"
-        )?;
+        writeln!(w, "# vtk DataFile Version 4.2\nwritten by grip\nASCII\nDATASET UNSTRUCTURED_GRID")?;
         writeln!(w, "POINTS {} double", positions.len())?;
         for p in positions {
             writeln!(w, "{} {} {}", p[0], p[1], p[2])?;
@@ -402,14 +322,8 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    const TUBE: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/softy-tube/tube.vtk"
-    );
-    const CLOTH: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/softy-tube/tube_cloth.vtk"
-    );
+    const TUBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/softy-tube/tube.vtk");
+    const CLOTH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/softy-tube/tube_cloth.vtk");
 
     /// Counts how often each directed edge occurs.
     fn directed_edges(tris: &[[u32; 3]]) -> HashMap<(u32, u32), usize> {
@@ -431,9 +345,7 @@ mod tests {
         assert_eq!(m.triangles.len(), 187 * 2 + 2 * 9);
         let e = directed_edges(&m.triangles);
         // Closed and consistently oriented: each directed edge once, its twin once.
-        assert!(e
-            .iter()
-            .all(|(&(a, b), &n)| n == 1 && e.get(&(b, a)) == Some(&1)));
+        assert!(e.iter().all(|(&(a, b), &n)| n == 1 && e.get(&(b, a)) == Some(&1)));
         assert_eq!(e.len(), 3 * m.triangles.len());
         for p in &m.positions {
             assert!(p[0].abs() <= 3.0 + 1e-6 && (p[1] * p[1] + p[2] * p[2]).sqrt() <= 0.5 + 1e-6);
@@ -458,14 +370,7 @@ mod tests {
         let m = parse_vtk(text.as_bytes()).expect("parse");
         assert_eq!(m.positions[4], [1.0, 1.0, 1.0]);
         assert_eq!(m.tets, vec![[0, 1, 2, 3]]);
-        let want = [
-            [0, 1, 2],
-            [0, 1, 4],
-            [0, 4, 2],
-            [0, 1, 4],
-            [0, 4, 2],
-            [0, 2, 3],
-        ];
+        let want = [[0, 1, 2], [0, 1, 4], [0, 4, 2], [0, 1, 4], [0, 4, 2], [0, 2, 3]];
         assert_eq!(m.triangles, want.to_vec());
     }
 
@@ -475,10 +380,7 @@ mod tests {
             0 0 0 1 0 0 1 1 0 0 1 0\nLINES 1 3\n2 0 1\nPOLYGONS 1 5\n4 0 1 2 3\n\
             TRIANGLE_STRIPS 1 5\n4 0 1 3 2\nCELL_DATA 3\n";
         let m = parse_vtk(text.as_bytes()).expect("polydata");
-        assert_eq!(
-            m.triangles,
-            vec![[0, 1, 2], [0, 2, 3], [0, 1, 3], [3, 1, 2]]
-        );
+        assert_eq!(m.triangles, vec![[0, 1, 2], [0, 2, 3], [0, 1, 3], [3, 1, 2]]);
         let text = "# vtk DataFile Version 5.1\nt\nASCII\nDATASET UNSTRUCTURED_GRID\n\
             POINTS 4 double\n0 0 0 1 0 0 0 1 0 0 0 1\nMETADATA\nINFORMATION 0\n\n\
             CELLS 3 7\nOFFSETS vtktypeint64\n0 4 7\nCONNECTIVITY vtktypeint64\n0 1 2 3 1 2 3\n\
@@ -495,10 +397,7 @@ mod tests {
             b.extend_from_slice(&v.to_be_bytes());
         }
         b.extend_from_slice(b"\nCELLS 2 3\nOFFSETS vtktypeint64\n");
-        (0i64..)
-            .step_by(3)
-            .take(2)
-            .for_each(|v| b.extend_from_slice(&v.to_be_bytes()));
+        (0i64..).step_by(3).take(2).for_each(|v| b.extend_from_slice(&v.to_be_bytes()));
         b.extend_from_slice(b"\nCONNECTIVITY vtktypeint64\n");
         (0i64..3).for_each(|v| b.extend_from_slice(&v.to_be_bytes()));
         b.extend_from_slice(b"\nCELL_TYPES 1\n");
@@ -510,14 +409,9 @@ mod tests {
 
     #[test]
     fn errors_and_no_panics_on_bad_input() {
-        let head =
-            "# vtk DataFile Version 4.2\nt\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 3 double\n\
+        let head = "# vtk DataFile Version 4.2\nt\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 3 double\n\
             0 0 0 1 0 0 0 1 0\n";
-        let bad = |tail: &str| {
-            parse_vtk(format!("{head}{tail}").as_bytes())
-                .expect_err(tail)
-                .message
-        };
+        let bad = |tail: &str| parse_vtk(format!("{head}{tail}").as_bytes()).expect_err(tail).message;
         assert!(bad("CELLS 1 4\n3 0 1 3\nCELL_TYPES 1\n5\n").contains("out of range"));
         assert!(bad("CELLS 1 4\n3 0 1 2\nCELL_TYPES 1\n12\n").contains("cell type 12"));
         assert!(bad("CELLS 1 4\n3 0 1 2\nCELL_TYPES 2\n5 5\n").contains("cell"));
@@ -534,9 +428,7 @@ mod tests {
         for _ in 0..300 {
             let mut t = tube.clone();
             for _ in 0..4 {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let i = (seed >> 33) as usize % t.len();
                 t[i] = (seed >> 13) as u8;
             }
@@ -549,24 +441,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("grip_vtk_test_{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("mkdir");
         let path = dir.join("m.vtk");
-        let p = [
-            [0.1, 0.0, 1.0 / 3.0],
-            [1.0, -1e-12, 0.0],
-            [0.0, 1.0, 0.0],
-            [0.0, 0.0, 7.5],
-        ];
+        let p = [[0.1, 0.0, 1.0 / 3.0], [1.0, -1e-12, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 7.5]];
         let (tets, tris) = ([[0, 1, 2, 3]], [[0, 2, 1], [1, 2, 3]]);
         write_vtk(&path, &p, &tets, &tris).expect("write");
         let m = read_vtk(&path).expect("read");
-        assert_eq!(
-            (m.positions, m.tets, m.triangles),
-            (p.to_vec(), tets.to_vec(), tris.to_vec())
-        );
+        assert_eq!((m.positions, m.tets, m.triangles), (p.to_vec(), tets.to_vec(), tris.to_vec()));
         assert!(write_vtk(&path, &p, &[[0, 1, 2, 4]], &[]).is_err());
-        assert!(read_vtk(&dir.join("nope.vtk"))
-            .expect_err("missing")
-            .message
-            .contains("nope.vtk"));
+        assert!(read_vtk(&dir.join("nope.vtk")).expect_err("missing").message.contains("nope.vtk"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

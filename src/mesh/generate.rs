@@ -39,14 +39,8 @@ pub fn grid_cloth(width: f64, height: f64, nx: usize, ny: usize) -> (Vec<f64>, V
 }
 
 /// Axis permutations of the Kuhn (Freudenthal) subdivision with their parity (+1 even).
-const KUHN: [([usize; 3], f64); 6] = [
-    ([0, 1, 2], 1.0),
-    ([1, 2, 0], 1.0),
-    ([2, 0, 1], 1.0),
-    ([0, 2, 1], -1.0),
-    ([2, 1, 0], -1.0),
-    ([1, 0, 2], -1.0),
-];
+const KUHN: [([usize; 3], f64); 6] =
+    [([0, 1, 2], 1.0), ([1, 2, 0], 1.0), ([2, 0, 1], 1.0), ([0, 2, 1], -1.0), ([2, 1, 0], -1.0), ([1, 0, 2], -1.0)];
 
 /// A box of `cells[0] × cells[1] × cells[2]` cubes (cells clamped to ≥ 1), each split into six
 /// tets by the Kuhn/Freudenthal subdivision along its (0,0,0)–(1,1,1) diagonal, so neighbouring
@@ -102,11 +96,7 @@ pub fn top_vertices(positions: &[f64], axis: usize, tolerance: f64) -> Vec<usize
         return Vec::new();
     }
     let coord = |v: &[f64]| v[axis];
-    let max = positions
-        .chunks_exact(3)
-        .map(coord)
-        .filter(|x| x.is_finite())
-        .fold(f64::NEG_INFINITY, f64::max);
+    let max = positions.chunks_exact(3).map(coord).filter(|x| x.is_finite()).fold(f64::NEG_INFINITY, f64::max);
     positions
         .chunks_exact(3)
         .enumerate()
@@ -124,8 +114,7 @@ mod tests {
         let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
         let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
         let w = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
-        u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
-            + u[2] * (v[0] * w[1] - v[1] * w[0])
+        u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0])
     }
 
     fn vertex(p: &[f64], i: u32) -> [f64; 3] {
@@ -175,10 +164,7 @@ mod tests {
             volume += det / 6.0;
         }
         let want = size[0] * size[1] * size[2];
-        assert!(
-            (volume - want).abs() < 1e-12 * want.max(1.0),
-            "volume {volume}"
-        );
+        assert!((volume - want).abs() < 1e-12 * want.max(1.0), "volume {volume}");
     }
 
     #[test]
@@ -186,10 +172,7 @@ mod tests {
         // In a conforming mesh every interior face is shared by exactly two tets, so the
         // boundary consists of 2 triangles per boundary quad.
         let (_, t) = box_tets([1.0; 3], [2, 2, 3], [0.0; 3]);
-        let tets: Vec<[u32; 4]> = t
-            .chunks_exact(4)
-            .map(|c| [c[0], c[1], c[2], c[3]])
-            .collect();
+        let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
         let boundary = crate::mesh::boundary_triangles(&tets);
         assert_eq!(boundary.len(), 2 * 2 * (2 * 2 + 2 * 3 + 2 * 3));
     }

@@ -18,7 +18,10 @@ impl fmt::Display for MeshError {
 /// Largest vertex count one object may have (indices are `u32`).
 pub(crate) const MAX_VERTICES: usize = u32::MAX as usize / 4;
 
-/// Positions as `[x, y, z]` triples: at least one vertex, all finite.
+/// Largest coordinate magnitude accepted [m]: beyond it squared lengths lose all precision.
+pub(crate) const MAX_COORDINATE: f64 = 1e9;
+
+/// Positions as `[x, y, z]` triples: at least one vertex, all finite and within ±`MAX_COORDINATE` m.
 pub fn validate_positions(positions: &[f64]) -> Result<Vec<[f64; 3]>, MeshError> {
     if positions.is_empty() || !positions.len().is_multiple_of(3) {
         return Err(MeshError(format!("positions must hold 3 coordinates per vertex, got {}", positions.len())));
@@ -28,6 +31,13 @@ pub fn validate_positions(positions: &[f64]) -> Result<Vec<[f64; 3]>, MeshError>
     }
     if let Some(i) = positions.iter().position(|v| !v.is_finite()) {
         return Err(MeshError(format!("position of vertex {} is not finite ({})", i / 3, positions[i])));
+    }
+    if let Some(i) = positions.iter().position(|v| v.abs() > MAX_COORDINATE) {
+        return Err(MeshError(format!(
+            "position of vertex {} is {} m, beyond the limit of {MAX_COORDINATE:e} m",
+            i / 3,
+            positions[i]
+        )));
     }
     Ok(positions.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect())
 }

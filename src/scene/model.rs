@@ -83,10 +83,7 @@ impl Model {
 
     /// The object with `id`.
     pub fn object(&self, id: u32) -> Result<&Object> {
-        self.objects
-            .iter()
-            .find(|o| o.id == id)
-            .ok_or_else(|| Error::UnknownObject(format!("no object with id {id}")))
+        self.objects.iter().find(|o| o.id == id).ok_or_else(|| Error::UnknownObject(format!("no object with id {id}")))
     }
 
     fn next_id(&self) -> u32 {

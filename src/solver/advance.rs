@@ -51,10 +51,8 @@ impl Solver {
 
     fn run(&mut self, substeps: usize, h: f64) -> Result<()> {
         let started = Instant::now();
-        let mut report = GripStepReport {
-            pinned_vertices: self.pinned.iter().filter(|p| **p).count() as u32,
-            ..Default::default()
-        };
+        let mut report =
+            GripStepReport { pinned_vertices: self.pinned.iter().filter(|p| **p).count() as u32, ..Default::default() };
         let pool = self.pool.clone();
         let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>)> {
             if self.layout.is_none() {
@@ -89,11 +87,9 @@ impl Solver {
             for s in 0..substeps {
                 let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
                 stepper.interval(&mut q, &mut v, f0, f1, h, 0)?;
-                if s + 1 < substeps {
-                    if let Some(cb) = stepper.progress.as_mut() {
-                        if cb(f1) {
-                            return Err(Error::Cancelled("cancelled by the progress callback".into()));
-                        }
+                if let Some(cb) = stepper.progress.as_mut() {
+                    if cb(f1) {
+                        return Err(Error::Cancelled("cancelled by the progress callback".into()));
                     }
                 }
             }

@@ -5,13 +5,13 @@
 //! and commits only when every substep converged.
 
 mod advance;
-mod substep;
 pub mod report;
+mod substep;
 
 use crate::error::{Error, Result};
 use crate::integrate::SystemLayout;
-use crate::solve::DirectLu;
 use crate::scene::{GripMaterial, GripSolverParams, Model, Object};
+use crate::solve::DirectLu;
 pub use report::GripStepReport;
 
 /// Called between Newton iterations with the fraction of the call done; `true` cancels.
@@ -108,10 +108,7 @@ impl Solver {
     fn object_range(&self, id: u32, count: usize) -> Result<std::ops::Range<usize>> {
         let o = self.model.object(id)?;
         if count != o.vertex_count {
-            return Err(Error::invalid(format!(
-                "object {id} has {} vertices, but {count} were given",
-                o.vertex_count
-            )));
+            return Err(Error::invalid(format!("object {id} has {} vertices, but {count} were given", o.vertex_count)));
         }
         Ok(o.first_vertex..o.first_vertex + o.vertex_count)
     }

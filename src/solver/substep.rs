@@ -67,7 +67,8 @@ impl Substepper<'_> {
             v_new[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
         }
         let damping = DampingMatrices::new(self.model, q);
-        let mut system = BackwardEuler::new(self.model, self.layout, q, v, h, self.gravity, self.pinned, &v_fixed, &damping);
+        let mut system =
+            BackwardEuler::new(self.model, self.layout, q, v, h, self.gravity, self.pinned, &v_fixed, &damping);
         let max_it = self.settings.max_iterations as f64;
         let progress = &mut self.progress;
         let mut on_iteration = |k: u32| match progress.as_mut() {
@@ -79,6 +80,7 @@ impl Substepper<'_> {
         match outcome {
             Ok(o) => {
                 self.report.add_substep(&o.stats);
+                self.report.simulated_time += h;
                 let q_new = system.positions(&v_new);
                 *q = q_new;
                 *v = v_new;

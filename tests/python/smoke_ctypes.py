@@ -30,6 +30,7 @@ class GripSolverParams(ctypes.Structure):
         ("gravity", ctypes.c_double * 3),
         ("max_newton_iterations", ctypes.c_uint32),
         ("max_line_search_steps", ctypes.c_uint32),
+        ("max_substep_halvings", ctypes.c_uint32),
         ("residual_tolerance", ctypes.c_double),
         ("velocity_tolerance", ctypes.c_double),
         ("linear_solver", ctypes.c_uint32),
@@ -61,6 +62,7 @@ class GripStepReport(ctypes.Structure):
         ("line_search_backtracks", ctypes.c_uint32),
         ("converged", ctypes.c_uint32),
         ("pinned_vertices", ctypes.c_uint32),
+        ("substep_halvings", ctypes.c_uint32),
         ("residual", ctypes.c_double),
         ("residual_abs", ctypes.c_double),
         ("simulated_time", ctypes.c_double),
@@ -219,6 +221,7 @@ def main():
     check(report.substeps == expected_substeps, f"report.substeps {report.substeps}, expected {expected_substeps}")
     check(report.converged == 1, "report.converged")
     check(report.pinned_vertices == 2, f"report.pinned_vertices {report.pinned_vertices}")
+    check(abs(report.simulated_time - 0.1) < 1e-12, f"report.simulated_time {report.simulated_time}, expected 0.1")
 
     # One error path: an unknown object id.
     st = lib.grip_solver_get_positions(solver, 999, out, nv)
