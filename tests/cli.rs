@@ -221,3 +221,19 @@ fn default_demo_swings_down_and_decays() {
     assert!(late < 0.5 * early, "kinetic energy did not decay: {late} J vs {early} J");
     assert!(ke[48] < 0.2 * early, "last {} J vs peak {early} J", ke[48]);
 }
+
+/// `grip bench` prints one row per scene with its size and Newton work (timings are not checked).
+#[test]
+fn bench_prints_a_row_per_scene() {
+    let o = grip(&["bench", "hanging-bar", "--frames", "1"]);
+    assert_ok(&o);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let row = out.lines().find(|l| l.starts_with("hanging-bar")).unwrap_or_else(|| panic!("no row: {out}"));
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cols.len(), 12, "{row}");
+    assert_eq!(cols[1], "567", "3 x 189 vertices: {row}");
+    assert_eq!(cols[2], "1");
+    assert_eq!(cols[3], "10", "1/24 s in substeps of 1/240 s: {row}");
+    assert!(cols[4..].iter().all(|c| c.parse::<f64>().map(|x| x.is_finite() && x >= 0.0).unwrap_or(false)), "{row}");
+    assert_fails_with(&grip(&["bench", "no-such-demo"]), &["unknown demo"]);
+}

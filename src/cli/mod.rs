@@ -3,8 +3,10 @@
 //! Both simulate frame by frame and write, into the output directory,
 //! `<object>_<frame:04>.obj` per object per frame (frame 0 is the initial state), `stats.csv`
 //! (one row per frame, frame 0 included) and `preview_first.png` / `preview_last.png`.
+//! `grip bench` times the demos without writing output.
 //! Exit codes: 0 success, 1 simulation or input error, 2 usage error.
 
+pub mod bench;
 pub mod demo;
 pub mod output;
 pub mod run;
@@ -69,6 +71,14 @@ enum Command {
         #[command(flatten)]
         options: FrameOptions,
     },
+    /// Time the built-in scenes (no output written) and print a table of phase timings
+    Bench {
+        /// Demo names [default: all]
+        names: Vec<String>,
+        /// Frames per scene [default: the scene's, 48]
+        #[arg(long, short, value_name = "N")]
+        frames: Option<usize>,
+    },
 }
 
 /// Runs the command line of this process; returns the exit code.
@@ -87,6 +97,7 @@ pub fn main() -> i32 {
         }
         Command::Demo { name, options, .. } => (demo::scene(name.as_deref().unwrap_or(demo::DEFAULT_DEMO)), options),
         Command::Run { scene, options } => (scene_file::load(&scene), options),
+        Command::Bench { names, frames } => return bench::run(&names, frames),
     };
     let mut scene = match scene {
         Ok(s) => s,
