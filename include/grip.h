@@ -13,6 +13,33 @@
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
 #define GRIP_ABI_VERSION 1
 
+// Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
+#define GRIP_FRICTION_SMOOTHING_QUADRATIC 0
+
+// Friction smoothing s_b(x) = x/(x + ε) (paper Eq. 15; C∞, never quite reaches μλ).
+#define GRIP_FRICTION_SMOOTHING_RATIONAL 1
+
+// Sliding basis and contact force at the end of the step: fully implicit (paper Eq. 23).
+#define GRIP_FRICTION_COUPLING_IMPLICIT 0
+
+// Sliding basis and contact force at the start of the step: lagged, as IPC (paper Eq. 25–26).
+#define GRIP_FRICTION_COUPLING_LAGGED 1
+
+// Half-space {a·(y − c) ≤ 0}: a platen (the normal `axis` points out of the material).
+#define GRIP_SHAPE_PLANE 0
+
+// Ball of `radius` about `center`.
+#define GRIP_SHAPE_SPHERE 1
+
+// Points within `radius` of the segment `center ± half_length · axis` (infinite when 0).
+#define GRIP_SHAPE_CAPSULE 2
+
+// Cylinder of `radius` about `axis` through `center`, flat caps at ±`half_length` (infinite when 0).
+#define GRIP_SHAPE_CYLINDER 3
+
+// Value of `GripShape::struct_tag` written by `grip_shape_default()`.
+#define GRIP_SHAPE_TAG 1196577585
+
 // Membrane model of a shell: rest-stable neo-Hookean.
 #define GRIP_MEMBRANE_NEO_HOOKEAN 0
 
@@ -68,6 +95,26 @@ typedef struct GripSolver GripSolver;
 // Identifies an object inside one solver; 0 is never a valid id.
 typedef uint32_t GripObjectId;
 
+// A kinematic collider's shape, in its definition frame (the pose set by
+// `grip_solver_set_collider_transform` moves it rigidly). Start from `grip_shape_default()`.
+typedef struct GripShape {
+    // One of `GRIP_SHAPE_*`. Default `GRIP_SHAPE_PLANE`.
+    uint32_t kind;
+    // 0: objects stay outside the shape; 1: objects stay inside it (a pipe, a bowl). Default 0.
+    uint32_t inside;
+    // A point on the plane, or the centre of the sphere, capsule or cylinder [m]. Default 0.
+    double center[3];
+    // Plane normal (pointing away from the material) or the capsule/cylinder axis; any nonzero
+    // length, normalised by the solver. Default (0, 0, 1).
+    double axis[3];
+    // Radius of sphere, capsule and cylinder [m] (> 0; ignored for planes). Default 0.5 m.
+    double radius;
+    // Half length along the axis of capsule and cylinder [m] (≥ 0; 0 = infinite). Default 0.
+    double half_length;
+    // Written by `grip_shape_default()`; do not change.
+    uint32_t struct_tag;
+} GripShape;
+
 // Outcome of the last `grip_solver_step` / `grip_solver_advance`, failed ones included.
 typedef struct GripStepReport {
     // Substeps completed (after any halvings).
@@ -84,6 +131,15 @@ typedef struct GripStepReport {
     uint32_t pinned_vertices;
     // Times a substep was split in two after Newton failed on it.
     uint32_t substep_halvings;
+    // (vertex, collider) pairs closer than the contact thickness at the end.
+    uint32_t active_contacts;
+    // Substeps redone with a stiffer contact penalty because they ended with a negative gap.
+    uint32_t contact_retries;
+    // Smallest gap between a free vertex and a collider at the end [m] (+∞ without colliders);
+    // negative means penetration.
+    double deepest_gap;
+    // Penalty stiffness κ in use at the end [N/m²] (0 before the first step with colliders).
+    double contact_stiffness;
     // Largest final relative residual ‖r‖/‖r(v₀)‖ over completed substeps.
     double residual;
     // Largest final absolute residual ‖r‖₂ over completed substeps [kg·m/s].
@@ -131,6 +187,25 @@ typedef struct GripSolverParams {
     uint32_t integrator;
     // Threads for assembly (0 = all cores). Results do not depend on it.
     uint32_t worker_count;
+    // Contact thickness δ [m] (> 0): the penalty b(d) = κ(δ − d)³ acts where the gap d < δ
+    // (paper §3.2). Resting contacts settle near δ/2. Default 0.001 m.
+    double contact_thickness;
+    // Initial penalty stiffness κ [N/m²] (≥ 0; 0 = automatic: the weight of the heaviest
+    // contact vertex held at gap δ/2). Raised after any step that ends with a negative gap
+    // (paper §4.4), and back to this value once no contact is active. Default 0.
+    double contact_stiffness;
+    // Stick–slip velocity ε [m/s] (> 0) of the smoothed Coulomb law: below it friction fades
+    // (paper Eq. 14–15); a sticking vertex creeps at a fraction of ε. Default 1e-4 m/s.
+    double friction_epsilon;
+    // Friction coefficient μ (≥ 0) of pairs without `grip_solver_set_friction`. Default 0.3.
+    double default_friction;
+    // One of `GRIP_FRICTION_SMOOTHING_*`. Default quadratic (Eq. 14).
+    uint32_t friction_smoothing;
+    // One of `GRIP_FRICTION_COUPLING_*`. Default implicit (Eq. 23).
+    uint32_t friction_coupling;
+    // Times a substep is redone with a stiffer κ when it ends with a negative gap (0..=50).
+    // Default 8.
+    uint32_t max_contact_retries;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;
 } GripSolverParams;
@@ -187,6 +262,44 @@ GripStatus grip_solver_set_vertex_attribute(struct GripSolver *solver,
                                             const double *values,
                                             size_t vertex_count,
                                             size_t components);
+
+// Default shape: a ground plane through the origin with normal +Z (see each field).
+struct GripShape grip_shape_default(void);
+
+// `sizeof(GripShape)` as compiled into the library.
+size_t grip_sizeof_shape(void);
+
+// Adds a kinematic collider (infinite mass, moved only by the host) of the given shape at the
+// identity pose. Every shell vertex and every boundary vertex of a solid is kept at gap ≥ 0
+// from it (penalty contact, paper §3.2) with friction (`grip_solver_set_friction`, default
+// `params.default_friction`). Writes the collider's id (shared numbering with objects) to `*out_id`.
+//
+// # Safety
+// `shape` must point to a `GripShape`; `out_id` to writable storage.
+GripStatus grip_solver_add_collider_shape(struct GripSolver *solver,
+                                          const struct GripShape *shape,
+                                          GripObjectId *out_id);
+
+// Sets the pose collider `id` reaches at the end of the next step/advance: a column-major 4×4
+// rigid transform `matrix` (16 doubles; translation in elements 12–14 [m]) applied to the shape
+// as defined. Over the substeps the collider moves there (rotation slerped, translation linear),
+// and its surface velocity enters the friction. Scale and shear are refused.
+//
+// # Safety
+// `matrix` must point to 16 doubles.
+GripStatus grip_solver_set_collider_transform(struct GripSolver *solver,
+                                              GripObjectId id,
+                                              const double *matrix);
+
+// Sets the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or colliders `a`
+// and `b` (in either order).
+//
+// # Safety
+// `solver` must be a handle from `grip_solver_create` (or NULL).
+GripStatus grip_solver_set_friction(struct GripSolver *solver,
+                                    GripObjectId a,
+                                    GripObjectId b,
+                                    double mu);
 
 // Writes the vertex count of object `id` to `*out_count`.
 //

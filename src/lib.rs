@@ -2,7 +2,7 @@
 //! (Larionov et al. 2022, "Fully implicit frictional dynamics with soft constraints").
 //!
 //! Layout: `energy` (element energies with exact derivatives), `mesh` (validation and topology),
-//! `scene` (parameters, materials, the model), `integrate` (time-stepping residuals),
+//! `scene` (parameters, materials, the model), `contact` (colliders, contact and friction laws), `integrate` (time-stepping residuals),
 //! `solve` (Newton and linear solvers), `solver` (the Rust API), `capi` (the C API in
 //! `include/grip.h`), `io` (OBJ, VTK, PNG previews), `cli` (the `grip` command).
 //! Units are SI throughout: m, kg, s, N, Pa.
@@ -13,8 +13,10 @@
 // Units are written in brackets ("[m]", "[Pa]") in docs; they are not intra-doc links.
 #![allow(rustdoc::broken_intra_doc_links)]
 
+pub mod analytic;
 pub mod capi;
 pub mod cli;
+pub mod contact;
 pub mod energy;
 pub mod error;
 pub mod integrate;

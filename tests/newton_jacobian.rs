@@ -29,31 +29,18 @@ fn model() -> Model {
     m
 }
 
-#[test]
-fn assembled_jacobian_matches_finite_differences_of_the_residual() {
-    let m = model();
-    let layout = SystemLayout::new(&m);
-    let n = 3 * m.vertex_count();
-    let mut rng = Lcg(11);
-    let q0: Vec<f64> = m.rest.iter().flatten().map(|x| x + rng.range(-0.02, 0.02)).collect();
-    let v0: Vec<f64> = (0..n).map(|_| rng.range(-0.5, 0.5)).collect();
-    let mut fixed = vec![false; m.vertex_count()];
-    fixed[0] = true;
-    fixed[m.vertex_count() - 1] = true;
-    let v_fixed: Vec<f64> = (0..n).map(|_| rng.range(-0.1, 0.1)).collect();
-    let damping = DampingMatrices::new(&m, &q0);
-    let h = 0.01;
-    let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping);
-    let v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.3, 0.3)).collect();
+/// Largest difference between the assembled Jacobian and central differences of the residual,
+/// relative to the largest Jacobian entry; checks that pinned rows and columns are eliminated.
+fn jacobian_error(be: &mut BackwardEuler, layout: &SystemLayout, fixed: &[bool], v: &[f64], eps: f64) -> f64 {
+    let n = v.len();
     let mut jac = vec![0.0; layout.pattern.nnz()];
-    be.jacobian(&v, &mut jac);
-    let eps = 1e-6;
+    be.jacobian(v, &mut jac);
     let (mut rp, mut rm) = (vec![0.0; n], vec![0.0; n]);
     let mut worst = 0.0f64;
     let mut col_vals = vec![0.0; n];
     let jmax = jac.iter().fold(0.0f64, |a, b| a.max(b.abs()));
     for col in 0..n {
-        let (mut vp, mut vm) = (v.clone(), v.clone());
+        let (mut vp, mut vm) = (v.to_vec(), v.to_vec());
         vp[col] += eps;
         vm[col] -= eps;
         be.residual(&vp, &mut rp);
@@ -73,5 +60,86 @@ fn assembled_jacobian_matches_finite_differences_of_the_residual() {
             worst = worst.max((fd - col_vals[row]).abs() / jmax);
         }
     }
+    worst
+}
+
+#[test]
+fn assembled_jacobian_matches_finite_differences_of_the_residual() {
+    let m = model();
+    let layout = SystemLayout::new(&m);
+    let n = 3 * m.vertex_count();
+    let mut rng = Lcg(11);
+    let q0: Vec<f64> = m.rest.iter().flatten().map(|x| x + rng.range(-0.02, 0.02)).collect();
+    let v0: Vec<f64> = (0..n).map(|_| rng.range(-0.5, 0.5)).collect();
+    let mut fixed = vec![false; m.vertex_count()];
+    fixed[0] = true;
+    fixed[m.vertex_count() - 1] = true;
+    let v_fixed: Vec<f64> = (0..n).map(|_| rng.range(-0.1, 0.1)).collect();
+    let damping = DampingMatrices::new(&m, &q0);
+    let h = 0.01;
+    let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping);
+    let v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.3, 0.3)).collect();
+    let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-6);
     assert!(worst < 1e-6, "Jacobian differs from finite differences by {worst:e} (relative)");
+}
+
+/// With a tilted plane and a moving sphere under a cloth: contact and friction (implicit and
+/// lagged, both smoothings) in the assembled Jacobian equal finite differences.
+#[test]
+fn jacobian_with_contact_and_friction_matches_finite_differences() {
+    use grip::contact::law::*;
+    use grip::contact::shape::{GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
+    use grip::contact::vertex_collider::ColliderMotion;
+    use grip::contact::{ContactLaw, GripShape, Pose, Shape};
+    use grip::integrate::contact_terms::{ContactPair, ContactTerms};
+
+    let mut m = Model::default();
+    let (p, t) = grid_cloth(0.3, 0.3, 3, 3);
+    // Lay the cloth flat at z = 0 (grid_cloth builds it in the XZ plane).
+    let p: Vec<f64> = p.chunks_exact(3).flat_map(|x| [x[0], x[2], 0.0]).collect();
+    m.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-4, ..Default::default() }).unwrap();
+    let layout = SystemLayout::new(&m);
+    let nv = m.vertex_count();
+    let plane =
+        Shape::new(&GripShape { kind: GRIP_SHAPE_PLANE, axis: [0.1, -0.05, 1.0], ..Default::default() }).unwrap();
+    let sphere = Shape::new(&GripShape {
+        kind: GRIP_SHAPE_SPHERE,
+        center: [0.15, 0.15, -0.2],
+        radius: 0.2,
+        ..Default::default()
+    })
+    .unwrap();
+    let h = 0.01;
+    let moved = Pose { translation: nalgebra::Vector3::new(0.002, -0.001, 0.003), ..Pose::default() };
+    let motions = vec![
+        ColliderMotion::new(plane, Pose::default(), Pose::default(), h),
+        ColliderMotion::new(sphere, Pose::default(), moved, h),
+    ];
+    let pairs: Vec<ContactPair> =
+        (0..nv as u32).flat_map(|v| [0, 1].map(|c| ContactPair { vertex: v, collider: c, mu: 0.4 })).collect();
+    let mut rng = Lcg(5);
+    // Vertices within the contact layer of the plane, moving at speeds around ε.
+    let q0: Vec<f64> = m.rest.iter().flat_map(|x| [x[0], x[1], rng.range(-0.004, 0.012)]).collect();
+    let v0: Vec<f64> = (0..3 * nv).map(|_| rng.range(-0.05, 0.05)).collect();
+    let mut fixed = vec![false; nv];
+    fixed[0] = true;
+    let v_fixed = vec![0.0; 3 * nv];
+    let damping = DampingMatrices::new(&m, &q0);
+    let mut checked = 0;
+    for smoothing in [GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_SMOOTHING_RATIONAL] {
+        for coupling in [GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED] {
+            let law = ContactLaw { kappa: 1e5, delta: 0.01, epsilon: 0.02, smoothing, coupling };
+            let terms = ContactTerms::new(law, motions.clone(), &pairs, &q0);
+            let v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.02, 0.02)).collect();
+            let q_end: Vec<f64> = q0.iter().zip(&v).map(|(q, v)| q + h * v).collect();
+            let (_, active) = terms.gap_summary(&q_end, &fixed);
+            assert!(active >= 4, "only {active} active contacts");
+            let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping)
+                .with_contact(Some(&terms));
+            let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-7);
+            assert!(worst < 1e-5, "smoothing {smoothing}, coupling {coupling}: relative error {worst:e}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4);
 }

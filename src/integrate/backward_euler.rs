@@ -1,12 +1,14 @@
 //! Backward Euler in velocity form (paper Eq. 23):
 //! r(v) = M(v − vₜ) − h f(qₜ + h v, v), f = −∇W(q) − (αM + βK⁺ₜ) v + M g,
-//! J(v) = M + h(αM + βK⁺ₜ) + h² ∇²W(q).
+//! J(v) = M + h(αM + βK⁺ₜ) + h² ∇²W(q) − h dF_c/dv, with F_c the contact and friction forces
+//! (paper Eq. 3, 16), whose sliding basis and normal force are functions of q = qₜ + h v.
 //!
 //! Rayleigh damping D = αM + βK (paper §3.1) uses K⁺ₜ, the element stiffness at the start of the
 //! step projected onto the PSD cone: damping is then linear in v (the Newton Jacobian is exact)
 //! and never injects energy when the neo-Hookean stiffness is indefinite.
 //! Pinned vertices are eliminated: their rows read v − v_pin = 0, their columns are dropped.
 
+use super::contact_terms::ContactTerms;
 use super::element_terms as terms;
 use super::layout::SystemLayout;
 use crate::scene::Model;
@@ -52,6 +54,8 @@ pub struct BackwardEuler<'a> {
     pub v_fixed: &'a [f64],
     /// Damping matrices at the start of the step.
     pub damping: &'a DampingMatrices,
+    /// Contact and friction against colliders, if any.
+    pub contact: Option<&'a ContactTerms<'a>>,
     q: Vec<f64>,
 }
 
@@ -69,7 +73,25 @@ impl<'a> BackwardEuler<'a> {
         v_fixed: &'a [f64],
         damping: &'a DampingMatrices,
     ) -> Self {
-        Self { model, layout, q_start, v_start, h, gravity, fixed, v_fixed, damping, q: vec![0.0; q_start.len()] }
+        Self {
+            model,
+            layout,
+            q_start,
+            v_start,
+            h,
+            gravity,
+            fixed,
+            v_fixed,
+            damping,
+            contact: None,
+            q: vec![0.0; q_start.len()],
+        }
+    }
+
+    /// Adds contact and friction forces (paper Eq. 3 and 16) to the step.
+    pub fn with_contact(mut self, contact: Option<&'a ContactTerms<'a>>) -> Self {
+        self.contact = contact;
+        self
     }
 
     /// End-of-step positions q = qₜ + h v.
@@ -101,6 +123,9 @@ impl NonlinearSystem for BackwardEuler<'_> {
         terms::add_matrix_products(&m.tets.elements, &d.tets, v, h, out);
         terms::add_matrix_products(&m.membranes.elements, &d.membranes, v, h, out);
         terms::add_matrix_products(&m.hinges.elements, &d.hinges, v, h, out);
+        if let Some(c) = self.contact {
+            c.add_forces(&self.q, v, h, out);
+        }
         for (i, _) in self.fixed.iter().enumerate().filter(|(_, f)| **f) {
             for k in 0..3 {
                 out[3 * i + k] = v[3 * i + k] - self.v_fixed[3 * i + k];
@@ -123,6 +148,9 @@ impl NonlinearSystem for BackwardEuler<'_> {
         terms::add_matrices(&m.tets.elements, &d.tets, &l.tet_slots, h, self.fixed, jac);
         terms::add_matrices(&m.membranes.elements, &d.membranes, &l.membrane_slots, h, self.fixed, jac);
         terms::add_matrices(&m.hinges.elements, &d.hinges, &l.hinge_slots, h, self.fixed, jac);
+        if let Some(c) = self.contact {
+            c.add_jacobian(self.q_start, &self.q, v, h, self.fixed, &l.diagonal_slots, jac);
+        }
         for (i, slot) in l.diagonal_slots.iter().enumerate() {
             let diag = if self.fixed[i] { 1.0 } else { m.mass[i] * (1.0 + h * m.alpha[i]) };
             for k in 0..3u32 {

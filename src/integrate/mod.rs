@@ -2,6 +2,7 @@
 //! residual built from them.
 
 pub mod backward_euler;
+pub mod contact_terms;
 pub mod element_terms;
 pub mod layout;
 

@@ -2,6 +2,7 @@
 //! Building an object validates everything first and changes the model only when all is well.
 
 use super::material::GripMaterial;
+use crate::contact::Shape;
 use crate::energy::dihedral_bending::BendingHinge;
 use crate::energy::membrane::MembraneTriangle;
 use crate::energy::stable_neo_hookean::NeoHookeanTet;
@@ -32,6 +33,15 @@ pub struct Object {
     pub material: GripMaterial,
     /// Surface triangles in object-local indices (the shell itself, or the solid's boundary).
     pub surface: Vec<[u32; 3]>,
+}
+
+/// A kinematic collider: a shape moved rigidly by the host (its pose is solver state).
+#[derive(Clone, Debug)]
+pub struct Collider {
+    /// Host-visible id (never 0; shared numbering with objects).
+    pub id: u32,
+    /// The shape in its definition frame.
+    pub shape: Shape,
 }
 
 /// Elements of one kind with the Rayleigh β [s] of each.
@@ -73,6 +83,10 @@ pub struct Model {
     pub alpha: Vec<f64>,
     /// Rest positions per vertex [m].
     pub rest: Vec<[f64; 3]>,
+    /// Kinematic colliders in creation order.
+    pub colliders: Vec<Collider>,
+    /// Friction coefficients set per pair of ids (smaller id first).
+    pub friction: Vec<((u32, u32), f64)>,
 }
 
 impl Model {
@@ -87,7 +101,68 @@ impl Model {
     }
 
     fn next_id(&self) -> u32 {
-        self.objects.len() as u32 + 1
+        (self.objects.len() + self.colliders.len()) as u32 + 1
+    }
+
+    /// Adds a kinematic collider; returns its id.
+    pub fn add_collider(&mut self, shape: Shape) -> u32 {
+        let id = self.next_id();
+        self.colliders.push(Collider { id, shape });
+        id
+    }
+
+    /// Index of collider `id` in `colliders`.
+    pub fn collider_index(&self, id: u32) -> Result<usize> {
+        self.colliders.iter().position(|c| c.id == id).ok_or_else(|| {
+            let what = if self.objects.iter().any(|o| o.id == id) { "is not a collider" } else { "does not exist" };
+            Error::UnknownObject(format!("collider {id} {what}"))
+        })
+    }
+
+    /// Whether `id` names an object or a collider.
+    pub fn has_id(&self, id: u32) -> bool {
+        self.objects.iter().any(|o| o.id == id) || self.colliders.iter().any(|c| c.id == id)
+    }
+
+    /// Sets μ between ids `a` and `b` (either order; `a == b` is the self-contact of one object).
+    pub fn set_friction(&mut self, a: u32, b: u32, mu: f64) -> Result<()> {
+        for id in [a, b] {
+            if !self.has_id(id) {
+                return Err(Error::UnknownObject(format!("no object or collider with id {id}")));
+            }
+        }
+        if !(mu >= 0.0 && mu <= 100.0) {
+            return Err(Error::invalid(format!("friction coefficient must be in [0, 100], got {mu}")));
+        }
+        let key = (a.min(b), a.max(b));
+        match self.friction.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = mu,
+            None => self.friction.push((key, mu)),
+        }
+        Ok(())
+    }
+
+    /// μ between ids `a` and `b`, or `default` when it was never set.
+    pub fn friction(&self, a: u32, b: u32, default: f64) -> f64 {
+        let key = (a.min(b), a.max(b));
+        self.friction.iter().find(|(k, _)| *k == key).map_or(default, |e| e.1)
+    }
+
+    /// Vertices that can touch colliders, in increasing order, with their object's id: every
+    /// vertex of a shell, the boundary vertices of a solid.
+    pub fn contact_vertices(&self) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for o in &self.objects {
+            let mut on_surface = vec![o.kind == ObjectKind::Shell; o.vertex_count];
+            for t in &o.surface {
+                for &v in t {
+                    on_surface[v as usize] = true;
+                }
+            }
+            let first = o.first_vertex as u32;
+            out.extend(on_surface.iter().enumerate().filter(|(_, s)| **s).map(|(v, _)| (first + v as u32, o.id)));
+        }
+        out
     }
 
     /// Adds a tet solid; returns its id. Rejects inverted or flat tets by index.

@@ -1,5 +1,6 @@
 //! Solver parameters, shared by the Rust API and the C API (`GripSolverParams` in `grip.h`).
 
+use crate::contact::law::{GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_RATIONAL};
 use crate::error::{Error, Result};
 
 /// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
@@ -36,6 +37,25 @@ pub struct GripSolverParams {
     pub integrator: u32,
     /// Threads for assembly (0 = all cores). Results do not depend on it.
     pub worker_count: u32,
+    /// Contact thickness δ [m] (> 0): the penalty b(d) = κ(δ − d)³ acts where the gap d < δ
+    /// (paper §3.2). Resting contacts settle near δ/2. Default 0.001 m.
+    pub contact_thickness: f64,
+    /// Initial penalty stiffness κ [N/m²] (≥ 0; 0 = automatic: the weight of the heaviest
+    /// contact vertex held at gap δ/2). Raised after any step that ends with a negative gap
+    /// (paper §4.4), and back to this value once no contact is active. Default 0.
+    pub contact_stiffness: f64,
+    /// Stick–slip velocity ε [m/s] (> 0) of the smoothed Coulomb law: below it friction fades
+    /// (paper Eq. 14–15); a sticking vertex creeps at a fraction of ε. Default 1e-4 m/s.
+    pub friction_epsilon: f64,
+    /// Friction coefficient μ (≥ 0) of pairs without `grip_solver_set_friction`. Default 0.3.
+    pub default_friction: f64,
+    /// One of `GRIP_FRICTION_SMOOTHING_*`. Default quadratic (Eq. 14).
+    pub friction_smoothing: u32,
+    /// One of `GRIP_FRICTION_COUPLING_*`. Default implicit (Eq. 23).
+    pub friction_coupling: u32,
+    /// Times a substep is redone with a stiffer κ when it ends with a negative gap (0..=50).
+    /// Default 8.
+    pub max_contact_retries: u32,
     /// Written by `grip_solver_params_default()`; do not change.
     pub struct_tag: u32,
 }
@@ -53,6 +73,13 @@ impl Default for GripSolverParams {
             linear_solver: GRIP_LINEAR_SOLVER_DIRECT_LU,
             integrator: GRIP_INTEGRATOR_BACKWARD_EULER,
             worker_count: 0,
+            contact_thickness: 1e-3,
+            contact_stiffness: 0.0,
+            friction_epsilon: 1e-4,
+            default_friction: 0.3,
+            friction_smoothing: 0,
+            friction_coupling: 0,
+            max_contact_retries: 8,
             struct_tag: GRIP_SOLVER_PARAMS_TAG,
         }
     }
@@ -108,6 +135,46 @@ impl GripSolverParams {
         }
         if self.worker_count > 1024 {
             return Err(Error::invalid(format!("params.worker_count must be <= 1024, got {}", self.worker_count)));
+        }
+        self.validate_contact()
+    }
+
+    fn validate_contact(&self) -> Result<()> {
+        let positive = |name: &str, x: f64, unit: &str, max: f64| {
+            if x > 0.0 && x <= max {
+                Ok(())
+            } else {
+                Err(Error::invalid(format!("params.{name} must be > 0 {unit} and <= {max:e}, got {x}")))
+            }
+        };
+        positive("contact_thickness", self.contact_thickness, "m", 1e3)?;
+        positive("friction_epsilon", self.friction_epsilon, "m/s", 1e3)?;
+        if !(self.contact_stiffness >= 0.0 && self.contact_stiffness <= 1e30) {
+            return Err(Error::invalid(format!(
+                "params.contact_stiffness must be >= 0 N/m² (0 = automatic) and <= 1e30, got {}",
+                self.contact_stiffness
+            )));
+        }
+        if !(self.default_friction >= 0.0 && self.default_friction <= 100.0) {
+            return Err(Error::invalid(format!(
+                "params.default_friction must be in [0, 100], got {}",
+                self.default_friction
+            )));
+        }
+        if self.friction_smoothing > GRIP_FRICTION_SMOOTHING_RATIONAL {
+            return Err(Error::invalid(format!(
+                "params.friction_smoothing: unknown value {}",
+                self.friction_smoothing
+            )));
+        }
+        if self.friction_coupling > GRIP_FRICTION_COUPLING_LAGGED {
+            return Err(Error::invalid(format!("params.friction_coupling: unknown value {}", self.friction_coupling)));
+        }
+        if self.max_contact_retries > 50 {
+            return Err(Error::invalid(format!(
+                "params.max_contact_retries must be in 0..=50, got {}",
+                self.max_contact_retries
+            )));
         }
         Ok(())
     }

@@ -2,10 +2,13 @@
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
 //! the state and commits only when every substep converged.
 
-use super::substep::Substepper;
+use super::substep::{CollidersOverCall, Substepper};
 use super::{GripStepReport, Solver};
+use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
+use crate::integrate::contact_terms::ContactPair;
 use crate::integrate::{element_terms, SystemLayout};
+use crate::scene::GripSolverParams;
 use crate::scene::Model;
 use crate::solve::{DirectLu, NewtonSettings};
 use std::time::Instant;
@@ -23,6 +26,32 @@ pub fn elastic_energy(model: &Model, q: &[f64]) -> f64 {
     element_terms::energy(&model.tets.elements, q)
         + element_terms::energy(&model.membranes.elements, q)
         + element_terms::energy(&model.hinges.elements, q)
+}
+
+/// Every (contact vertex, collider) pair with its friction coefficient, vertex-major.
+fn contact_pairs(model: &Model, default_friction: f64) -> Vec<ContactPair> {
+    if model.colliders.is_empty() {
+        return Vec::new();
+    }
+    let mut pairs = Vec::new();
+    for (vertex, object) in model.contact_vertices() {
+        for (i, c) in model.colliders.iter().enumerate() {
+            pairs.push(ContactPair { vertex, collider: i as u32, mu: model.friction(object, c.id, default_friction) });
+        }
+    }
+    pairs
+}
+
+/// κ₀ [N/m²]: `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g of
+/// the heaviest contact vertex at gap δ/2: 3κ(δ/2)² = m g (g at least 9.81 m/s²).
+fn initial_contact_stiffness(model: &Model, params: &GripSolverParams) -> f64 {
+    if params.contact_stiffness > 0.0 {
+        return params.contact_stiffness;
+    }
+    let heaviest = model.contact_vertices().iter().map(|(v, _)| model.mass[*v as usize]).fold(0.0, f64::max);
+    let g = params.gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
+    let delta = params.contact_thickness;
+    (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
 }
 
 impl Solver {
@@ -54,7 +83,7 @@ impl Solver {
         let mut report =
             GripStepReport { pinned_vertices: self.pinned.iter().filter(|p| **p).count() as u32, ..Default::default() };
         let pool = self.pool.clone();
-        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>)> {
+        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, f64)> {
             if self.layout.is_none() {
                 let t = Instant::now();
                 let layout = SystemLayout::new(&self.model);
@@ -62,7 +91,14 @@ impl Solver {
                 self.layout = Some((layout, lu));
                 report.seconds_factorization += t.elapsed().as_secs_f64();
             }
-            let Solver { params, model, q, v, pinned, target, layout, progress, .. } = &mut *self;
+            let pairs = contact_pairs(&self.model, self.params.default_friction);
+            let kappa = match self.contact_stiffness {
+                Some(k) => k,
+                None => initial_contact_stiffness(&self.model, &self.params),
+            };
+            let Solver {
+                params, model, q, v, pinned, target, layout, progress, collider_pose, collider_target, ..
+            } = &mut *self;
             let (layout, lu) = layout.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
             let q_begin = q.clone();
             let (mut q, mut v) = (q.clone(), v.clone());
@@ -81,6 +117,20 @@ impl Solver {
                 target,
                 q_begin: &q_begin,
                 max_halvings: params.max_substep_halvings,
+                colliders: CollidersOverCall {
+                    shapes: model.colliders.iter().map(|c| c.shape).collect(),
+                    poses: collider_pose,
+                    targets: collider_target,
+                    pairs: &pairs,
+                    law: ContactLaw {
+                        kappa,
+                        delta: params.contact_thickness,
+                        epsilon: params.friction_epsilon,
+                        smoothing: params.friction_smoothing,
+                        coupling: params.friction_coupling,
+                    },
+                    max_retries: params.max_contact_retries,
+                },
                 progress: progress.as_mut(),
                 report: &mut report,
             };
@@ -93,13 +143,22 @@ impl Solver {
                     }
                 }
             }
-            Ok((q, v))
+            let kappa = stepper.colliders.law.kappa;
+            Ok((q, v, kappa))
         });
         let outcome = match result {
-            Ok((q, v)) => {
+            Ok((q, v, kappa)) => {
                 self.q = q;
                 self.v = v;
                 self.target.iter_mut().for_each(|t| *t = None);
+                for (pose, target) in self.collider_pose.iter_mut().zip(&mut self.collider_target) {
+                    if let Some(t) = target.take() {
+                        *pose = t;
+                    }
+                }
+                // §4.4: κ is never lowered while contacts are active; once none is, it restarts.
+                self.contact_stiffness = (report.active_contacts > 0).then_some(kappa);
+                report.contact_stiffness = if self.model.colliders.is_empty() { 0.0 } else { kappa };
                 report.converged = 1;
                 Ok(())
             }

@@ -8,6 +8,7 @@ mod advance;
 pub mod report;
 mod substep;
 
+use crate::contact::{GripShape, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::integrate::SystemLayout;
 use crate::scene::{GripMaterial, GripSolverParams, Model, Object};
@@ -29,6 +30,13 @@ pub struct Solver {
     pinned: Vec<bool>,
     /// Where each pinned vertex must be at the end of the next step/advance [m].
     target: Vec<Option<[f64; 3]>>,
+    /// Pose of each collider (same order as `model.colliders`).
+    collider_pose: Vec<Pose>,
+    /// Where each collider must be at the end of the next step/advance.
+    collider_target: Vec<Option<Pose>>,
+    /// Contact penalty stiffness κ [N/m²] in use; `None` until contacts first need it and after
+    /// a call that ends with no active contact (it then restarts from the initial value).
+    contact_stiffness: Option<f64>,
     /// Pattern, slots and symbolic LU; rebuilt after objects are added.
     layout: Option<(SystemLayout, DirectLu)>,
     report: GripStepReport,
@@ -58,6 +66,9 @@ impl Solver {
             v: Vec::new(),
             pinned: Vec::new(),
             target: Vec::new(),
+            collider_pose: Vec::new(),
+            collider_target: Vec::new(),
+            contact_stiffness: None,
             layout: None,
             report: GripStepReport::default(),
             progress: None,
@@ -88,6 +99,34 @@ impl Solver {
         let id = model.add_shell(positions, triangles, material)?;
         self.commit_object(model, positions);
         Ok(id)
+    }
+
+    /// Adds a kinematic collider of the given shape at the identity pose; returns its id.
+    pub fn add_collider_shape(&mut self, shape: &GripShape) -> Result<u32> {
+        let shape = Shape::new(shape)?;
+        let id = self.model.add_collider(shape);
+        self.collider_pose.push(Pose::default());
+        self.collider_target.push(None);
+        Ok(id)
+    }
+
+    /// Sets the rigid pose (column-major 4×4, relative to the shape's definition) that collider
+    /// `id` reaches at the end of the next step/advance; it moves there along the substeps.
+    pub fn set_collider_transform(&mut self, id: u32, matrix: &[f64; 16]) -> Result<()> {
+        let index = self.model.collider_index(id)?;
+        let pose = Pose::from_column_major(matrix)?;
+        self.collider_target[index] = Some(pose);
+        Ok(())
+    }
+
+    /// The current pose of collider `id`.
+    pub fn collider_pose(&self, id: u32) -> Result<Pose> {
+        Ok(self.collider_pose[self.model.collider_index(id)?])
+    }
+
+    /// Sets the friction coefficient μ (≥ 0) between objects or colliders `a` and `b`.
+    pub fn set_friction(&mut self, a: u32, b: u32, mu: f64) -> Result<()> {
+        self.model.set_friction(a, b, mu)
     }
 
     fn commit_object(&mut self, model: Model, positions: &[f64]) {

@@ -2,7 +2,7 @@
 
 /// Outcome of the last `grip_solver_step` / `grip_solver_advance`, failed ones included.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GripStepReport {
     /// Substeps completed (after any halvings).
     pub substeps: u32,
@@ -18,6 +18,15 @@ pub struct GripStepReport {
     pub pinned_vertices: u32,
     /// Times a substep was split in two after Newton failed on it.
     pub substep_halvings: u32,
+    /// (vertex, collider) pairs closer than the contact thickness at the end.
+    pub active_contacts: u32,
+    /// Substeps redone with a stiffer contact penalty because they ended with a negative gap.
+    pub contact_retries: u32,
+    /// Smallest gap between a free vertex and a collider at the end [m] (+∞ without colliders);
+    /// negative means penetration.
+    pub deepest_gap: f64,
+    /// Penalty stiffness κ in use at the end [N/m²] (0 before the first step with colliders).
+    pub contact_stiffness: f64,
     /// Largest final relative residual ‖r‖/‖r(v₀)‖ over completed substeps.
     pub residual: f64,
     /// Largest final absolute residual ‖r‖₂ over completed substeps [kg·m/s].
@@ -38,6 +47,34 @@ pub struct GripStepReport {
     pub kinetic_energy: f64,
     /// Elastic energy W(q) at the end [J].
     pub elastic_energy: f64,
+}
+
+impl Default for GripStepReport {
+    fn default() -> Self {
+        Self {
+            substeps: 0,
+            newton_iterations: 0,
+            max_substep_iterations: 0,
+            line_search_backtracks: 0,
+            converged: 0,
+            pinned_vertices: 0,
+            substep_halvings: 0,
+            active_contacts: 0,
+            contact_retries: 0,
+            deepest_gap: f64::INFINITY,
+            contact_stiffness: 0.0,
+            residual: 0.0,
+            residual_abs: 0.0,
+            simulated_time: 0.0,
+            seconds_total: 0.0,
+            seconds_assembly: 0.0,
+            seconds_factorization: 0.0,
+            seconds_solve: 0.0,
+            seconds_residual: 0.0,
+            kinetic_energy: 0.0,
+            elastic_energy: 0.0,
+        }
+    }
 }
 
 impl GripStepReport {

@@ -1,13 +1,50 @@
 //! One substep of backward Euler from fraction f₀ to f₁ of a step/advance call, retried as two
 //! half substeps when Newton fails (paper §4.2: singular Jacobians "can often be eliminated by
-//! decreasing the time step"), up to `params.max_substep_halvings` times.
+//! decreasing the time step"), up to `params.max_substep_halvings` times, and redone with a
+//! stiffer contact penalty when it ends with a negative gap (paper §4.4).
 
 use super::{GripStepReport, ProgressFn};
+use crate::contact::vertex_collider::ColliderMotion;
+use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::integrate::backward_euler::{BackwardEuler, DampingMatrices};
+use crate::integrate::contact_terms::{ContactPair, ContactTerms};
 use crate::integrate::SystemLayout;
 use crate::scene::Model;
-use crate::solve::{newton, DirectLu, NewtonSettings};
+use crate::solve::{newton, DirectLu, NewtonSettings, NewtonStats};
+
+/// The colliders over a call: shapes, poses at its start, host targets for its end, the
+/// potential contacts and the contact law (whose κ the substeps raise when needed).
+pub(super) struct CollidersOverCall<'a> {
+    /// Shape of each collider.
+    pub shapes: Vec<Shape>,
+    /// Pose of each collider at the start of the call.
+    pub poses: &'a [Pose],
+    /// Pose of each collider at the end of the call, if the host moved it.
+    pub targets: &'a [Option<Pose>],
+    /// Every (contact vertex, collider) pair.
+    pub pairs: &'a [ContactPair],
+    /// Contact and friction law; `kappa` is the stiffness in use.
+    pub law: ContactLaw,
+    /// Retries with a stiffer κ allowed per substep.
+    pub max_retries: u32,
+}
+
+impl CollidersOverCall<'_> {
+    fn pose(&self, i: usize, f: f64) -> Pose {
+        match &self.targets[i] {
+            Some(t) => self.poses[i].interpolate(t, f),
+            None => self.poses[i],
+        }
+    }
+
+    /// Each collider's motion over fractions [f0, f1] of the call, `h` seconds.
+    fn motions(&self, f0: f64, f1: f64, h: f64) -> Vec<ColliderMotion> {
+        (0..self.shapes.len())
+            .map(|i| ColliderMotion::new(self.shapes[i], self.pose(i, f0), self.pose(i, f1), h))
+            .collect()
+    }
+}
 
 /// Everything a substep needs that does not change during a call.
 pub(super) struct Substepper<'a> {
@@ -21,11 +58,12 @@ pub(super) struct Substepper<'a> {
     /// Positions at the start of the call (pin goals interpolate from here).
     pub q_begin: &'a [f64],
     pub max_halvings: u32,
+    pub colliders: CollidersOverCall<'a>,
     pub progress: Option<&'a mut ProgressFn>,
     pub report: &'a mut GripStepReport,
 }
 
-impl Substepper<'_> {
+impl<'a> Substepper<'a> {
     /// Integrates `(q, v)` over fractions `[f0, f1]` of the call, `h` seconds, halving on failure.
     /// On error `(q, v)` are unspecified (the caller discards them).
     pub fn interval(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64, depth: u32) -> Result<()> {
@@ -60,15 +98,61 @@ impl Substepper<'_> {
         v_fixed
     }
 
+    /// One substep, redone with a stiffer κ while it ends with a negative gap.
     fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
+        let motions = self.colliders.motions(f0, f1, h);
+        let mut retries = 0;
+        loop {
+            let law = self.colliders.law;
+            let pairs = self.colliders.pairs;
+            let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions.clone(), pairs, q));
+            let solved = self.solve_substep(q, v, f0, f1, h, terms.as_ref());
+            let gaps = match (&solved, &terms) {
+                (Ok((q_new, _, _)), Some(t)) => Some(t.gap_summary(q_new, self.pinned)),
+                _ => None,
+            };
+            let (q_new, v_new, stats) = solved?;
+            match gaps {
+                Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
+                    retries += 1;
+                    self.report.contact_retries += 1;
+                    self.report.add_failed_attempt(&stats);
+                    self.colliders.law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
+                }
+                _ => {
+                    let (deepest, active) = gaps.unwrap_or((f64::INFINITY, 0));
+                    self.report.deepest_gap = deepest;
+                    self.report.active_contacts = active;
+                    self.report.add_substep(&stats);
+                    self.report.simulated_time += h;
+                    *q = q_new;
+                    *v = v_new;
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Newton on one substep from (q, v); returns the end positions and velocities and Newton's
+    /// statistics (a failed attempt is already in the report).
+    fn solve_substep(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        f0: f64,
+        f1: f64,
+        h: f64,
+        contact: Option<&ContactTerms>,
+    ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats)> {
         let v_fixed = self.pin_velocities(q, f1, h);
-        let mut v_new = v.clone();
+        let mut v_new = v.to_vec();
         for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
             v_new[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
         }
         let damping = DampingMatrices::new(self.model, q);
         let mut system =
-            BackwardEuler::new(self.model, self.layout, q, v, h, self.gravity, self.pinned, &v_fixed, &damping);
+            BackwardEuler::new(self.model, self.layout, q, v, h, self.gravity, self.pinned, &v_fixed, &damping)
+                .with_contact(contact);
         let max_it = self.settings.max_iterations as f64;
         let progress = &mut self.progress;
         let mut on_iteration = |k: u32| match progress.as_mut() {
@@ -76,16 +160,8 @@ impl Substepper<'_> {
             None => false,
         };
         let nnz = self.layout.pattern.nnz();
-        let outcome = newton::solve(&mut system, self.lu, nnz, &mut v_new, &self.settings, &mut on_iteration);
-        match outcome {
-            Ok(o) => {
-                self.report.add_substep(&o.stats);
-                self.report.simulated_time += h;
-                let q_new = system.positions(&v_new);
-                *q = q_new;
-                *v = v_new;
-                Ok(())
-            }
+        match newton::solve(&mut system, self.lu, nnz, &mut v_new, &self.settings, &mut on_iteration) {
+            Ok(o) => Ok((system.positions(&v_new), v_new, o.stats)),
             Err((e, stats)) => {
                 self.report.add_failed_attempt(&stats);
                 Err(e)
@@ -93,3 +169,6 @@ impl Substepper<'_> {
         }
     }
 }
+
+/// Ceiling on the adaptive contact stiffness [N/m²] (beyond it the Jacobian is numerically singular).
+const MAX_CONTACT_STIFFNESS: f64 = 1e30;

@@ -36,6 +36,13 @@ class GripSolverParams(ctypes.Structure):
         ("linear_solver", ctypes.c_uint32),
         ("integrator", ctypes.c_uint32),
         ("worker_count", ctypes.c_uint32),
+        ("contact_thickness", ctypes.c_double),
+        ("contact_stiffness", ctypes.c_double),
+        ("friction_epsilon", ctypes.c_double),
+        ("default_friction", ctypes.c_double),
+        ("friction_smoothing", ctypes.c_uint32),
+        ("friction_coupling", ctypes.c_uint32),
+        ("max_contact_retries", ctypes.c_uint32),
         ("struct_tag", ctypes.c_uint32),
     ]
 
@@ -63,6 +70,10 @@ class GripStepReport(ctypes.Structure):
         ("converged", ctypes.c_uint32),
         ("pinned_vertices", ctypes.c_uint32),
         ("substep_halvings", ctypes.c_uint32),
+        ("active_contacts", ctypes.c_uint32),
+        ("contact_retries", ctypes.c_uint32),
+        ("deepest_gap", ctypes.c_double),
+        ("contact_stiffness", ctypes.c_double),
         ("residual", ctypes.c_double),
         ("residual_abs", ctypes.c_double),
         ("simulated_time", ctypes.c_double),
@@ -75,6 +86,20 @@ class GripStepReport(ctypes.Structure):
         ("elastic_energy", ctypes.c_double),
     ]
 
+
+class GripShape(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_uint32),
+        ("inside", ctypes.c_uint32),
+        ("center", ctypes.c_double * 3),
+        ("axis", ctypes.c_double * 3),
+        ("radius", ctypes.c_double),
+        ("half_length", ctypes.c_double),
+        ("struct_tag", ctypes.c_uint32),
+    ]
+
+
+SHAPE_PLANE = 0
 
 passed = 0
 failed = 0
@@ -100,6 +125,10 @@ def declare(lib):
         "grip_sizeof_solver_params": (ctypes.c_size_t, []),
         "grip_sizeof_material": (ctypes.c_size_t, []),
         "grip_sizeof_step_report": (ctypes.c_size_t, []),
+        "grip_sizeof_shape": (ctypes.c_size_t, []),
+        "grip_shape_default": (GripShape, []),
+        "grip_solver_add_collider_shape": (ctypes.c_uint32, [solver_p, ctypes.POINTER(GripShape), c_uint32_p]),
+        "grip_solver_set_friction": (ctypes.c_uint32, [solver_p, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_double]),
         "grip_solver_params_default": (GripSolverParams, []),
         "grip_material_default": (GripMaterial, []),
         "grip_solver_create": (ctypes.c_uint32, [ctypes.POINTER(GripSolverParams), ctypes.POINTER(solver_p)]),
@@ -163,6 +192,7 @@ def main():
         (GripSolverParams, lib.grip_sizeof_solver_params),
         (GripMaterial, lib.grip_sizeof_material),
         (GripStepReport, lib.grip_sizeof_step_report),
+        (GripShape, lib.grip_sizeof_shape),
     ]:
         layouts_match &= check(ctypes.sizeof(struct) == fn(),
                                f"sizeof {struct.__name__}: ctypes {ctypes.sizeof(struct)}, library {fn()}")
@@ -222,6 +252,27 @@ def main():
     check(report.converged == 1, "report.converged")
     check(report.pinned_vertices == 2, f"report.pinned_vertices {report.pinned_vertices}")
     check(abs(report.simulated_time - 0.1) < 1e-12, f"report.simulated_time {report.simulated_time}, expected 0.1")
+
+    # A floor 2 cm below the lowest vertex: the cloth lands on it and stays above it.
+    floor_z = min(out[3 * v + 2] for v in range(nv)) - 0.02
+    shape = lib.grip_shape_default()
+    shape.kind = SHAPE_PLANE
+    shape.center[2] = floor_z
+    floor = ctypes.c_uint32(0)
+    st = lib.grip_solver_add_collider_shape(solver, ctypes.byref(shape), ctypes.byref(floor))
+    check(st == STATUS_OK and floor.value not in (0, cloth.value), f"add_collider_shape: {st} {last_error(lib)}")
+    st = lib.grip_solver_set_friction(solver, cloth, floor, 0.5)
+    check(st == STATUS_OK, f"set_friction: {st} {last_error(lib)}")
+    st = lib.grip_solver_advance(solver, 0.3)
+    check(st == STATUS_OK, f"advance onto the floor: {st} {last_error(lib)}")
+    lib.grip_solver_get_positions(solver, cloth, out, nv)
+    lowest = min(out[3 * v + 2] for v in range(nv))
+    check(lowest >= floor_z - 1e-9, f"a vertex is below the floor: {lowest} < {floor_z}")
+    lib.grip_solver_get_report(solver, ctypes.byref(report))
+    check(report.active_contacts > 0 and report.deepest_gap >= 0.0,
+          f"contacts {report.active_contacts}, deepest gap {report.deepest_gap}")
+    st = lib.grip_solver_set_friction(solver, cloth, floor, -1.0)
+    check(st == STATUS_INVALID_ARGUMENT, f"negative friction: status {st}")
 
     # One error path: an unknown object id.
     st = lib.grip_solver_get_positions(solver, 999, out, nv)

@@ -1,0 +1,133 @@
+//! Contact and friction forces of every (vertex, collider) pair in the time-stepping residual and
+//! Jacobian. Pairs are evaluated in parallel into per-pair slots and summed serially in pair order,
+//! so results do not depend on the thread count.
+
+use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
+use crate::contact::vertex_collider::{self, ColliderMotion, LaggedFriction};
+use crate::contact::ContactLaw;
+use crate::solve::pattern::BlockSlot;
+use nalgebra::Matrix3;
+use rayon::prelude::*;
+
+/// A potential contact: a simulated vertex against a collider, with their friction coefficient.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPair {
+    /// Global vertex index.
+    pub vertex: u32,
+    /// Index of the collider in the substep's motions.
+    pub collider: u32,
+    /// Friction coefficient μ.
+    pub mu: f64,
+}
+
+/// Everything the contact terms need for one substep.
+pub struct ContactTerms<'a> {
+    /// Penalty and friction laws.
+    pub law: ContactLaw,
+    /// Each collider's motion over the substep.
+    pub motions: Vec<ColliderMotion>,
+    /// The potential contacts.
+    pub pairs: &'a [ContactPair],
+    /// Per pair, friction frozen at the start of the substep (lagged coupling only).
+    pub lagged: Vec<LaggedFriction>,
+}
+
+fn position(q: &[f64], i: u32) -> [f64; 3] {
+    let i = 3 * i as usize;
+    [q[i], q[i + 1], q[i + 2]]
+}
+
+impl<'a> ContactTerms<'a> {
+    /// Sets up the substep starting at positions `q_start`.
+    pub fn new(law: ContactLaw, motions: Vec<ColliderMotion>, pairs: &'a [ContactPair], q_start: &[f64]) -> Self {
+        let lagged = if law.coupling == GRIP_FRICTION_COUPLING_LAGGED {
+            pairs.par_iter().map(|p| motions[p.collider as usize].lagged(&law, position(q_start, p.vertex))).collect()
+        } else {
+            Vec::new()
+        };
+        Self { law, motions, pairs, lagged }
+    }
+
+    fn lagged(&self, pair: usize) -> Option<&LaggedFriction> {
+        self.lagged.get(pair)
+    }
+
+    /// out −= scale · F(q, v) for every pair (F: contact plus friction force on the vertex).
+    pub fn add_forces(&self, q: &[f64], v: &[f64], scale: f64, out: &mut [f64]) {
+        let forces: Vec<Option<[f64; 3]>> = (0..self.pairs.len())
+            .into_par_iter()
+            .map(|k| {
+                let p = &self.pairs[k];
+                let m = &self.motions[p.collider as usize];
+                let x = position(q, p.vertex);
+                vertex_collider::is_active(&self.law, m, p.mu, self.lagged(k), x)
+                    .then(|| vertex_collider::force(&self.law, m, p.mu, self.lagged(k), x, position(v, p.vertex)))
+            })
+            .collect();
+        for (p, f) in self.pairs.iter().zip(&forces) {
+            if let Some(f) = f {
+                for k in 0..3 {
+                    out[3 * p.vertex as usize + k] -= scale * f[k];
+                }
+            }
+        }
+    }
+
+    /// jac −= scale · dF/dv for every pair, into the vertices' diagonal blocks (fixed vertices
+    /// skipped). `q_start` and `h` define x = q_start + h v.
+    pub fn add_jacobian(
+        &self,
+        q_start: &[f64],
+        q: &[f64],
+        v: &[f64],
+        scale: f64,
+        fixed: &[bool],
+        diagonal: &[BlockSlot],
+        jac: &mut [f64],
+    ) {
+        let blocks: Vec<Option<Matrix3<f64>>> = (0..self.pairs.len())
+            .into_par_iter()
+            .map(|k| {
+                let p = &self.pairs[k];
+                let m = &self.motions[p.collider as usize];
+                if fixed[p.vertex as usize]
+                    || !vertex_collider::is_active(&self.law, m, p.mu, self.lagged(k), position(q, p.vertex))
+                {
+                    return None;
+                }
+                let (_, j) = vertex_collider::force_and_jacobian(
+                    &self.law,
+                    m,
+                    p.mu,
+                    self.lagged(k),
+                    position(q_start, p.vertex),
+                    position(v, p.vertex),
+                );
+                Some(j)
+            })
+            .collect();
+        for (p, b) in self.pairs.iter().zip(&blocks) {
+            if let Some(b) = b {
+                let slot = diagonal[p.vertex as usize];
+                for col in 0..3u32 {
+                    for row in 0..3u32 {
+                        jac[(slot.start + col * slot.stride + row) as usize] -= scale * b[(row as usize, col as usize)];
+                    }
+                }
+            }
+        }
+    }
+
+    /// The smallest gap [m] over pairs of free vertices at end positions `q` (∞ without pairs),
+    /// and how many pairs are within the contact thickness.
+    pub fn gap_summary(&self, q: &[f64], fixed: &[bool]) -> (f64, u32) {
+        let gaps: Vec<f64> = self
+            .pairs
+            .par_iter()
+            .filter(|p| !fixed[p.vertex as usize])
+            .map(|p| self.motions[p.collider as usize].gap(position(q, p.vertex)).0)
+            .collect();
+        let deepest = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+        (deepest, gaps.iter().filter(|&&d| d < self.law.delta).count() as u32)
+    }
+}
