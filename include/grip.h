@@ -176,7 +176,9 @@ typedef struct GripSolverParams {
     // A substep whose Newton solve fails is split into two halves, at most this many times
     // (0..=20); then the call fails with `GRIP_STATUS_NOT_CONVERGED`. Default 4 (h/16).
     uint32_t max_substep_halvings;
-    // Newton stops when ‖r‖₂ ≤ residual_tolerance · ‖r(v₀)‖₂ (> 0, dimensionless). Default 1e-6.
+    // Newton stops when ‖r‖₂ ≤ residual_tolerance · ‖r(vₜ)‖₂, relative to the residual at the
+    // start-of-step velocities (or at Newton's predicted initial guess, if larger) (in (0, 1),
+    // dimensionless). Default 1e-6.
     double residual_tolerance;
     // Newton also stops after a full step whose largest velocity change is below this [m/s]
     // (≥ 0; 0 disables). Default 1e-6 m/s.

@@ -28,6 +28,9 @@ pub struct NewtonSettings {
     pub residual_tolerance: f64,
     /// Velocity-change tolerance [m/s] (0 disables).
     pub velocity_tolerance: f64,
+    /// Residual norm the tolerance is relative to when it exceeds ‖r‖ at the initial guess (a
+    /// predicted guess can be so good that a tolerance relative to it is below round-off).
+    pub reference_residual: f64,
 }
 
 /// What one Newton solve did.
@@ -83,11 +86,12 @@ pub fn solve(
     let t = Instant::now();
     system.residual(v, &mut r);
     stats.seconds_residual += t.elapsed().as_secs_f64();
-    let r0 = norm(&r);
-    if !r0.is_finite() {
+    let r_guess = norm(&r);
+    let r0 = r_guess.max(settings.reference_residual);
+    if !r_guess.is_finite() {
         return Err((Error::NotConverged("residual at the initial guess is not finite".into()), stats));
     }
-    let mut r_norm = r0;
+    let mut r_norm = r_guess;
     let relative = |rn: f64| if r0 > 0.0 { rn / r0 } else { 0.0 };
     loop {
         stats.residual = r_norm;
@@ -147,6 +151,11 @@ pub fn solve(
             return Err((Error::NotConverged(msg), stats));
         }
         let dv_max = p.iter().fold(0.0f64, |m, x| m.max(x.abs())) * alpha;
+        log::debug!(
+            "Newton iteration {}: relative residual {:.3e}, step {alpha}, largest velocity change {dv_max:.3e} m/s",
+            stats.iterations,
+            relative(r_norm)
+        );
         v.copy_from_slice(&v_trial);
         std::mem::swap(&mut r, &mut r_trial);
         if progress(stats.iterations) {

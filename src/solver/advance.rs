@@ -83,7 +83,7 @@ impl Solver {
         let mut report =
             GripStepReport { pinned_vertices: self.pinned.iter().filter(|p| **p).count() as u32, ..Default::default() };
         let pool = self.pool.clone();
-        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, f64)> {
+        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, f64, Vec<f64>)> {
             if self.layout.is_none() {
                 let t = Instant::now();
                 let layout = SystemLayout::new(&self.model);
@@ -96,6 +96,7 @@ impl Solver {
                 Some(k) => k,
                 None => initial_contact_stiffness(&self.model, &self.params),
             };
+            let mut acceleration = self.acceleration.clone();
             let Solver {
                 params, model, q, v, pinned, target, layout, progress, collider_pose, collider_target, ..
             } = &mut *self;
@@ -111,6 +112,7 @@ impl Solver {
                     max_line_search_steps: params.max_line_search_steps,
                     residual_tolerance: params.residual_tolerance,
                     velocity_tolerance: params.velocity_tolerance,
+                    reference_residual: 0.0,
                 },
                 gravity: params.gravity,
                 pinned,
@@ -133,6 +135,7 @@ impl Solver {
                 },
                 progress: progress.as_mut(),
                 report: &mut report,
+                acceleration: &mut acceleration,
             };
             for s in 0..substeps {
                 let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
@@ -144,10 +147,11 @@ impl Solver {
                 }
             }
             let kappa = stepper.colliders.law.kappa;
-            Ok((q, v, kappa))
+            Ok((q, v, kappa, acceleration))
         });
         let outcome = match result {
-            Ok((q, v, kappa)) => {
+            Ok((q, v, kappa, acceleration)) => {
+                self.acceleration = acceleration;
                 self.q = q;
                 self.v = v;
                 self.target.iter_mut().for_each(|t| *t = None);

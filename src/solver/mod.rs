@@ -37,6 +37,9 @@ pub struct Solver {
     /// Contact penalty stiffness κ [N/m²] in use; `None` until contacts first need it and after
     /// a call that ends with no active contact (it then restarts from the initial value).
     contact_stiffness: Option<f64>,
+    /// Acceleration of the last substep [m/s²], per coordinate (empty after the model changed):
+    /// Newton's initial guess continues it.
+    acceleration: Vec<f64>,
     /// Pattern, slots and symbolic LU; rebuilt after objects are added.
     layout: Option<(SystemLayout, DirectLu)>,
     report: GripStepReport,
@@ -69,6 +72,7 @@ impl Solver {
             collider_pose: Vec::new(),
             collider_target: Vec::new(),
             contact_stiffness: None,
+            acceleration: Vec::new(),
             layout: None,
             report: GripStepReport::default(),
             progress: None,
@@ -137,6 +141,7 @@ impl Solver {
         self.pinned.extend(std::iter::repeat_n(false, n));
         self.target.extend(std::iter::repeat_n(None, n));
         self.layout = None;
+        self.acceleration.clear();
     }
 
     /// The object `id`.

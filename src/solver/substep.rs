@@ -11,7 +11,7 @@ use crate::integrate::backward_euler::{BackwardEuler, DampingMatrices};
 use crate::integrate::contact_terms::{ContactPair, ContactTerms};
 use crate::integrate::SystemLayout;
 use crate::scene::Model;
-use crate::solve::{newton, DirectLu, NewtonSettings, NewtonStats};
+use crate::solve::{newton, DirectLu, NewtonSettings, NewtonStats, NonlinearSystem};
 
 /// The colliders over a call: shapes, poses at its start, host targets for its end, the
 /// potential contacts and the contact law (whose κ the substeps raise when needed).
@@ -61,6 +61,8 @@ pub(super) struct Substepper<'a> {
     pub colliders: CollidersOverCall<'a>,
     pub progress: Option<&'a mut ProgressFn>,
     pub report: &'a mut GripStepReport,
+    /// Acceleration [m/s²] of the last accepted substep: the predictor of the next Newton guess.
+    pub acceleration: &'a mut Vec<f64>,
 }
 
 impl<'a> Substepper<'a> {
@@ -125,6 +127,7 @@ impl<'a> Substepper<'a> {
                     self.report.active_contacts = active;
                     self.report.add_substep(&stats);
                     self.report.simulated_time += h;
+                    *self.acceleration = v_new.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
                     *q = q_new;
                     *v = v_new;
                     return Ok(());
@@ -145,7 +148,13 @@ impl<'a> Substepper<'a> {
         contact: Option<&ContactTerms>,
     ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats)> {
         let v_fixed = self.pin_velocities(q, f1, h);
-        let mut v_new = v.to_vec();
+        // Predictor: continue the last substep's acceleration (smooth motion needs fewer Newton
+        // iterations, sticking contacts in particular); pinned vertices are overwritten below.
+        let mut v_new: Vec<f64> = if self.acceleration.len() == v.len() {
+            v.iter().zip(self.acceleration.iter()).map(|(v, a)| v + h * a).collect()
+        } else {
+            v.to_vec()
+        };
         for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
             v_new[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
         }
@@ -159,8 +168,17 @@ impl<'a> Substepper<'a> {
             Some(cb) => cb(f0 + (f1 - f0) * (k as f64 / max_it).min(1.0)),
             None => false,
         };
+        // Tolerances stay relative to the residual of the unpredicted guess (start-of-step velocities).
+        let mut settings = self.settings;
+        let mut v_plain = v.to_vec();
+        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
+            v_plain[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
+        }
+        let mut r_plain = vec![0.0; v.len()];
+        system.residual(&v_plain, &mut r_plain);
+        settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
         let nnz = self.layout.pattern.nnz();
-        match newton::solve(&mut system, self.lu, nnz, &mut v_new, &self.settings, &mut on_iteration) {
+        match newton::solve(&mut system, self.lu, nnz, &mut v_new, &settings, &mut on_iteration) {
             Ok(o) => Ok((system.positions(&v_new), v_new, o.stats)),
             Err((e, stats)) => {
                 self.report.add_failed_attempt(&stats);
