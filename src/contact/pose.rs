@@ -103,3 +103,48 @@ pub fn to_local<T: Real>(r: &Matrix3<f64>, t: &Vector3<f64>, x: V3<T>) -> V3<T> 
 pub fn rotate<T: Real>(r: &Matrix3<f64>, v: V3<T>) -> V3<T> {
     [0, 1, 2].map(|i| v[0] * r[(i, 0)] + v[1] * r[(i, 1)] + v[2] * r[(i, 2)])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Column-major matrix of a rotation by `angle` about z and a translation.
+    fn rz(angle: f64, t: [f64; 3]) -> [f64; 16] {
+        let (s, c) = angle.sin_cos();
+        [c, s, 0.0, 0.0, -s, c, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, t[0], t[1], t[2], 1.0]
+    }
+
+    #[test]
+    fn parses_rigid_matrices_and_refuses_others() {
+        let p = Pose::from_column_major(&rz(0.5, [1.0, 2.0, 3.0])).expect("rigid");
+        let x = p.rotation * Vector3::new(1.0, 0.0, 0.0) + p.translation;
+        assert!((x - Vector3::new(1.0 + 0.5f64.cos(), 2.0 + 0.5f64.sin(), 3.0)).norm() < 1e-15);
+        let mut scaled = rz(0.5, [0.0; 3]);
+        scaled[0] *= 1.01;
+        assert!(Pose::from_column_major(&scaled).unwrap_err().message().contains("not rigid"));
+        let mut mirror = rz(0.0, [0.0; 3]);
+        mirror[10] = -1.0;
+        assert!(Pose::from_column_major(&mirror).unwrap_err().message().contains("det"));
+        let mut projective = rz(0.0, [0.0; 3]);
+        projective[3] = 0.1;
+        assert!(Pose::from_column_major(&projective).unwrap_err().message().contains("bottom row"));
+        let mut nan = rz(0.0, [0.0; 3]);
+        nan[13] = f64::NAN;
+        assert!(Pose::from_column_major(&nan).is_err());
+    }
+
+    #[test]
+    fn interpolates_and_maps_between_poses() {
+        let a = Pose::from_column_major(&rz(0.2, [0.0, 0.0, 0.0])).unwrap();
+        let b = Pose::from_column_major(&rz(0.6, [1.0, 0.0, 2.0])).unwrap();
+        let mid = a.interpolate(&b, 0.5);
+        assert!((mid.rotation.angle() - 0.4).abs() < 1e-12);
+        assert!((mid.translation - Vector3::new(0.5, 0.0, 1.0)).norm() < 1e-15);
+        // A body point carried from pose a to pose b.
+        let body = Vector3::new(0.3, -0.2, 0.1);
+        let (xa, xb) = (a.rotation * body + a.translation, b.rotation * body + b.translation);
+        let m = a.map_to(&b);
+        let mapped = m.apply([xa.x, xa.y, xa.z]);
+        assert!((Vector3::from(mapped) - xb).norm() < 1e-14);
+    }
+}
