@@ -1,6 +1,7 @@
 //! The C API from C and C++: `include/grip.h` compiles stand-alone as C99, C11, C17 and C++17
-//! with warnings as errors, and `tests/c/api_test.c` (compiled as C99 and linked against the
-//! cdylib) passes. Build artefacts go to a fresh directory under the system temp dir.
+//! with warnings as errors, and the C program in `tests/c/` (every `*.c` there, compiled as C99
+//! and linked against the cdylib) passes. Build artefacts go to a fresh directory under the
+//! system temp dir.
 //!
 //! Run with `cargo test --release --test c_api` (the solver is slow unoptimised).
 
@@ -82,6 +83,19 @@ fn header_compiles_as_cpp17() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The sources of the C test program: every `*.c` file in `tests/c/`, in sorted order.
+fn c_program_sources() -> Vec<PathBuf> {
+    let dir = manifest_dir().join("tests").join("c");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "c"))
+        .collect();
+    sources.sort();
+    assert!(!sources.is_empty(), "no C sources in {}", dir.display());
+    sources
+}
+
 #[test]
 fn c_program_passes() {
     let lib = cdylib::cdylib_path().parent().expect("library dir").to_path_buf();
@@ -90,7 +104,7 @@ fn c_program_passes() {
     run(Command::new("gcc")
         .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-I"])
         .arg(include_dir())
-        .arg(manifest_dir().join("tests").join("c").join("api_test.c"))
+        .args(c_program_sources())
         .arg("-o")
         .arg(&exe)
         .arg(format!("-L{}", lib.display()))

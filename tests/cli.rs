@@ -237,3 +237,126 @@ fn bench_prints_a_row_per_scene() {
     assert!(cols[4..].iter().all(|c| c.parse::<f64>().map(|x| x.is_finite() && x >= 0.0).unwrap_or(false)), "{row}");
     assert_fails_with(&grip(&["bench", "no-such-demo"]), &["unknown demo"]);
 }
+
+/// Mean of an OBJ's vertices [m].
+fn centroid(m: &grip::io::obj::SurfaceMesh) -> [f64; 3] {
+    let n = m.positions.len() as f64;
+    [0, 1, 2].map(|k| m.positions.iter().map(|p| p[k]).sum::<f64>() / n)
+}
+
+/// The incline demo: a block on a 10° plane started at 0.1 m/s down the slope keeps sliding
+/// (Coulomb friction only slows it by 0.007 m/s² here), so after 6 frames (0.25 s) it has moved
+/// about v₀ t = 25 mm along the slope, which runs along +x and down.
+#[test]
+fn incline_demo_slides_down_the_slope() {
+    let dir = TempDir::new("incline");
+    let o = grip(&["demo", "incline", "--frames", "6", "--out", dir.0.to_str().unwrap()]);
+    assert_ok(&o);
+    let (a, b) = (
+        centroid(&read_obj(&dir.0.join("block_0000.obj")).unwrap()),
+        centroid(&read_obj(&dir.0.join("block_0006.obj")).unwrap()),
+    );
+    let (s, c) = 10f64.to_radians().sin_cos();
+    let along = (b[0] - a[0]) * c - (b[2] - a[2]) * s;
+    let across = (b[0] - a[0]) * s + (b[2] - a[2]) * c;
+    assert!(along > 0.02 && along < 0.03, "moved {along} m down the slope");
+    assert!(across.abs() < 1e-3 && (b[1] - a[1]).abs() < 1e-6, "left the slope: {across} m");
+    assert_eq!(stats(&dir.0).len(), 7);
+    check_png(&dir.0.join("preview_last.png"));
+    // The contact options reach it; demos that do not use one refuse it by name.
+    let o = grip(&[
+        "demo",
+        "incline",
+        "--frames",
+        "1",
+        "--coupling",
+        "lagged",
+        "--h",
+        "0.02",
+        "--angle",
+        "20",
+        "--mu",
+        "0.1",
+        "--out",
+        dir.0.to_str().unwrap(),
+    ]);
+    assert_ok(&o);
+    assert_fails_with(&grip(&["demo", "pinch", "--v0", "1", "--out", dir.0.to_str().unwrap()]), &["pinch", "--v0"]);
+    assert_fails_with(&grip(&["demo", "hanging-bar", "--coupling", "lagged"]), &["hanging-bar", "--coupling"]);
+    assert_fails_with(&grip(&["demo", "incline", "--h", "0", "--out", dir.0.to_str().unwrap()]), &["--h"]);
+}
+
+#[test]
+fn pinch_demo_runs() {
+    let dir = TempDir::new("pinch");
+    let o = grip(&["demo", "pinch", "--frames", "2", "--out", dir.0.to_str().unwrap()]);
+    assert_ok(&o);
+    let m = read_obj(&dir.0.join("block_0002.obj")).expect("block OBJ");
+    assert_eq!(m.positions.len(), 4 * 4 * 4);
+    // The plates move in along x, the block stays between them, above the floor.
+    assert!(m.positions.iter().all(|p| p.iter().all(|x| x.is_finite()) && p[2] > -1e-3 && p[0].abs() < 0.06));
+    assert_eq!(stats(&dir.0).len(), 3);
+    check_png(&dir.0.join("preview_first.png"));
+}
+
+#[test]
+fn accuracy_quick_writes_the_report() {
+    let dir = TempDir::new("accuracy");
+    let path = dir.0.join("ACCURACY.md");
+    let o = grip(&["accuracy", "--quick", "--out", path.to_str().unwrap()]);
+    assert_ok(&o);
+    let text = std::fs::read_to_string(&path).expect("report written");
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&text), "the report is also printed");
+    for needle in [
+        "| coupling | h [s] | measured | analytic | error % |",
+        "## Block slide",
+        "## Sliding acceleration",
+        "## Sticking",
+        "## Conveyor",
+        "## Pinch",
+        "x_T = v₀²/(2a)",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    // One row per coupling in each of the 7 tables, at h = 0.05 s only.
+    assert_eq!(text.lines().filter(|l| l.starts_with("| implicit | 0.05 |")).count(), 7, "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("| lagged | 0.05 |")).count(), 7, "{text}");
+    assert!(!text.contains("| 0.01 |"));
+}
+
+/// The cloth-on-sphere example: after 2 frames the cloth has reached the ball, and no cloth
+/// vertex is inside it by more than the contact thickness.
+#[test]
+fn cloth_on_sphere_example_stays_outside_the_ball() {
+    let dir = TempDir::new("cloth_on_sphere");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/scenes/cloth-on-sphere.toml");
+    let scene = grip::cli::scene_file::load(&path).expect("scene loads");
+    let ball = scene.colliders.iter().find(|c| c.name == "ball").expect("a ball").shape;
+    let delta = scene.params.contact_thickness;
+    let o = grip(&["run", path.to_str().unwrap(), "--frames", "2", "--out", dir.0.to_str().unwrap()]);
+    assert_ok(&o);
+    let m = read_obj(&dir.0.join("cloth_0002.obj")).expect("cloth OBJ");
+    let gap = |p: &[f64; 3]| (0..3).map(|k| (p[k] - ball.center[k]).powi(2)).sum::<f64>().sqrt() - ball.radius;
+    let deepest = m.positions.iter().map(gap).fold(f64::INFINITY, f64::min);
+    assert!(deepest < 5e-3, "the cloth should have landed on the ball, smallest gap {deepest} m");
+    assert!(deepest > -delta, "a cloth vertex is {deepest} m inside the ball (thickness {delta} m)");
+    check_png(&dir.0.join("preview_last.png"));
+}
+
+#[test]
+fn bad_colliders_fail_naming_the_key() {
+    let dir = TempDir::new("bad_collider");
+    let out = dir.0.join("out");
+    let out = out.to_str().unwrap();
+    let cases: [(&str, &[&str]); 5] = [
+        ("[[collider]]\nkind = \"cone\"\nradius = 1.0", &["kind", "cone", "sphere"]),
+        ("[[collider]]\nkind = \"sphere\"\nradius = 1.0\nscale = 2.0", &["scale", "collider"]),
+        ("[[collider]]\nkind = \"capsule\"", &["radius", "capsule"]),
+        ("[[collider]]\nkind = \"plane\"\naxis = [0.0, 0.0, 0.0]", &["axis"]),
+        ("[solver]\nfriction_coupling = \"sideways\"", &["friction_coupling", "lagged"]),
+    ];
+    for (extra, needles) in cases {
+        let scene = scene_file(&dir, extra, "cloth.obj");
+        assert_fails_with(&grip(&["run", scene.to_str().unwrap(), "--out", out]), needles);
+    }
+}

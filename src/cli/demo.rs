@@ -1,5 +1,7 @@
-//! Built-in demo scenes for `grip demo`.
+//! Built-in demo scenes for `grip demo`; the contact demos (`incline`, `pinch`) are in
+//! `demo_contact.rs`.
 
+use super::demo_contact;
 use super::scene::{Elements, Scene, SceneObject, DEFAULT_FPS, DEFAULT_FRAMES};
 use crate::mesh::generate::{box_tets, grid_cloth, top_vertices};
 use crate::{GripMaterial, GripSolverParams};
@@ -8,21 +10,87 @@ use crate::{GripMaterial, GripSolverParams};
 pub(crate) const DEFAULT_DEMO: &str = "hanging-cloth";
 
 /// Every demo: (name, one-line description).
-pub(crate) const DEMOS: [(&str, &str); 2] = [
+pub(crate) const DEMOS: [(&str, &str); 4] = [
     ("hanging-cloth", "1 m x 1 m cloth (20x20 grid), horizontal, pinned at two corners: swings down and settles"),
     ("hanging-bar", "0.1 x 0.1 x 1 m rubber-like tet bar (E = 1 MPa, nu = 0) hanging from its top face"),
+    (
+        "incline",
+        "stiff 0.1 m tet block sliding down a 10 deg plane at 0.1 m/s, mu = 0.177: stops after 0.77 m \
+         [--angle --mu --v0 --h --coupling]",
+    ),
+    ("pinch", "soft 0.1 m tet block squeezed by two plates that lift it 0.1 m by friction alone [--mu --h --coupling]"),
 ];
+
+/// The `grip demo` options of the contact demos; `None` keeps the demo's value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DemoOptions {
+    /// Slope angle [degrees] (`--angle`).
+    pub angle_deg: Option<f64>,
+    /// Friction coefficient (`--mu`).
+    pub mu: Option<f64>,
+    /// Initial speed down the slope [m/s] (`--v0`).
+    pub v0: Option<f64>,
+    /// Time step [s] (`--h`).
+    pub h: Option<f64>,
+    /// `GRIP_FRICTION_COUPLING_*` (`--coupling`).
+    pub coupling: Option<u32>,
+    /// Output frame rate [frames/s] (`--fps`), which timed collider motions need.
+    pub fps: Option<f64>,
+}
+
+impl DemoOptions {
+    /// The contact options given, as (flag, value) with finite-number checks.
+    fn given(&self) -> Vec<(&'static str, f64)> {
+        let flags = [("angle", self.angle_deg), ("mu", self.mu), ("v0", self.v0), ("h", self.h)];
+        let mut v: Vec<_> = flags.into_iter().filter_map(|(f, x)| x.map(|x| (f, x))).collect();
+        v.extend(self.coupling.map(|c| ("coupling", c as f64)));
+        v
+    }
+}
+
+/// The contact options each demo uses.
+fn accepted(name: &str) -> &'static [&'static str] {
+    match name {
+        "incline" => &["angle", "mu", "v0", "h", "coupling"],
+        "pinch" => &["mu", "h", "coupling"],
+        _ => &[],
+    }
+}
 
 /// Lines printed by `grip demo --list`: the name, padded, then the description.
 pub fn list() -> String {
     DEMOS.iter().map(|(n, d)| format!("{n:<16}{d}\n")).collect()
 }
 
-/// The demo scene `name`; the error lists the known names.
+/// The demo scene `name` with its default parameters; the error lists the known names.
 pub fn scene(name: &str) -> Result<Scene, String> {
+    scene_with(name, &DemoOptions::default())
+}
+
+/// The demo scene `name` with `options`; refuses options the demo does not use, and values out
+/// of range, naming the flag.
+pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
+    if DEMOS.iter().any(|d| d.0 == name) {
+        let ok = accepted(name);
+        for (flag, x) in options.given() {
+            if !ok.contains(&flag) {
+                let uses =
+                    if ok.is_empty() { "none of them".to_string() } else { format!("only --{}", ok.join(", --")) };
+                return Err(format!(
+                    "demo \"{name}\" does not use --{flag} (--angle, --mu, --v0, --h and --coupling apply to \
+                     incline and pinch; {name} takes {uses})"
+                ));
+            }
+            if !x.is_finite() {
+                return Err(format!("--{flag} must be finite, got {x}"));
+            }
+        }
+    }
     match name {
         "hanging-cloth" => Ok(hanging_cloth()),
         "hanging-bar" => Ok(hanging_bar()),
+        "incline" => demo_contact::incline(options),
+        "pinch" => demo_contact::pinch(options),
         _ => {
             let known: Vec<&str> = DEMOS.iter().map(|d| d.0).collect();
             Err(format!("unknown demo \"{name}\" (known: {})", known.join(", ")))
@@ -57,6 +125,7 @@ fn hanging_cloth() -> Scene {
             pinned: vec![0, nx],
             velocity: [0.0; 3],
         }],
+        colliders: Vec::new(),
     }
 }
 
@@ -87,6 +156,7 @@ fn hanging_bar() -> Scene {
             pinned,
             velocity: [0.0; 3],
         }],
+        colliders: Vec::new(),
     }
 }
 
@@ -103,5 +173,9 @@ mod tests {
         }
         assert!(scene("nope").unwrap_err().contains("hanging-cloth"));
         assert!(list().contains("hanging-bar"));
+        let angle = DemoOptions { angle_deg: Some(5.0), ..Default::default() };
+        assert!(scene_with("incline", &angle).is_ok());
+        assert!(scene_with("pinch", &angle).unwrap_err().contains("--angle"));
+        assert!(scene_with("hanging-bar", &angle).unwrap_err().contains("--angle"));
     }
 }

@@ -3,11 +3,16 @@
 //! Both simulate frame by frame and write, into the output directory,
 //! `<object>_<frame:04>.obj` per object per frame (frame 0 is the initial state), `stats.csv`
 //! (one row per frame, frame 0 included) and `preview_first.png` / `preview_last.png`.
-//! `grip bench` times the demos without writing output.
+//! `grip bench` times the demos without writing output; `grip accuracy` compares the friction
+//! experiments with their closed-form answers and writes ACCURACY.md.
 //! Exit codes: 0 success, 1 simulation or input error, 2 usage error.
 
+pub mod accuracy;
 pub mod bench;
+pub mod collider;
+pub mod collider_mesh;
 pub mod demo;
+pub mod demo_contact;
 pub mod output;
 pub mod run;
 pub mod scene;
@@ -27,14 +32,28 @@ struct Cli {
 /// Summary of the scene-file keys, shown by `grip run --help`.
 const SCENE_HELP: &str = "\
 Scene file keys (SI units; unknown keys are errors):
-  [solver]    time_step, gravity, max_newton_iterations, max_line_search_steps,
-              residual_tolerance, velocity_tolerance, linear_solver, integrator, worker_count
-  [output]    frames, fps
-  [[object]]  kind = \"shell\" | \"solid\", mesh = \"file.obj\" | \"file.vtk\", name,
-              translate = [x, y, z], scale = s | [sx, sy, sz],
-              density, youngs_modulus, poisson_ratio, thickness, bending_stiffness,
-              damping_alpha, damping_beta, membrane_model = \"neo-hookean\" | \"stvk\",
-              pin = \"top\", pin_tolerance, pin_vertices = [i, ...], velocity = [x, y, z]
+  [solver]      time_step [s], gravity [m/s^2], max_newton_iterations, max_line_search_steps,
+                max_substep_halvings, residual_tolerance, velocity_tolerance [m/s],
+                linear_solver, integrator, worker_count,
+                contact_thickness [m], contact_stiffness [N/m^2, 0 = automatic],
+                friction_epsilon [m/s], default_friction,
+                friction_smoothing = \"quadratic\" | \"rational\",
+                friction_coupling = \"implicit\" | \"lagged\", max_contact_retries
+  [output]      frames, fps
+  [[object]]    kind = \"shell\" | \"solid\", mesh = \"file.obj\" | \"file.vtk\", name,
+                scale = s | [sx, sy, sz], rotate = [x, y, z] (degrees, about x then y then z),
+                translate = [x, y, z] (applied in that order: scale, rotate, translate),
+                density, youngs_modulus, poisson_ratio, thickness, bending_stiffness,
+                damping_alpha, damping_beta, membrane_model = \"neo-hookean\" | \"stvk\",
+                pin = \"top\", pin_tolerance, pin_vertices = [i, ...], velocity = [x, y, z]
+  [[collider]]  kind = \"plane\" | \"sphere\" | \"capsule\" | \"cylinder\", name,
+                center = [x, y, z] (a point on a plane), axis = [x, y, z] (plane normal out of
+                the material, or the capsule/cylinder axis; default [0, 0, 1]),
+                radius [m] (required except for planes), half_length [m] (0 = infinite),
+                inside = true | false (keep objects inside: a bowl, a pipe),
+                mu (friction against every object; default [solver] default_friction),
+                velocity = [x, y, z] [m/s] and angular_velocity = [x, y, z] [rad/s, about
+                center]: a constant rigid motion, given to the solver as one pose per frame
 See examples/scenes/*.toml.";
 
 /// Options shared by `demo` and `run`.
@@ -51,6 +70,26 @@ struct FrameOptions {
     fps: Option<f64>,
 }
 
+/// Options of the contact demos (incline, pinch); other demos refuse them.
+#[derive(Args, Debug)]
+struct ContactOptions {
+    /// incline: slope angle [degrees] [default: 10]
+    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
+    angle: Option<f64>,
+    /// incline, pinch: friction coefficient [default: 0.177 (incline), 0.5 (pinch)]
+    #[arg(long, value_name = "MU")]
+    mu: Option<f64>,
+    /// incline: initial speed down the slope [m/s] [default: 0.1]
+    #[arg(long, value_name = "M/S", allow_negative_numbers = true)]
+    v0: Option<f64>,
+    /// incline, pinch: solver time step [s] [default: 0.01]
+    #[arg(long = "h", value_name = "S")]
+    h: Option<f64>,
+    /// incline, pinch: friction coupling [default: implicit]
+    #[arg(long, value_name = "MODE", value_parser = ["implicit", "lagged"])]
+    coupling: Option<String>,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Simulate a built-in scene (default: hanging-cloth)
@@ -62,6 +101,8 @@ enum Command {
         list: bool,
         #[command(flatten)]
         options: FrameOptions,
+        #[command(flatten)]
+        contact: ContactOptions,
     },
     /// Simulate a TOML scene file
     #[command(after_help = SCENE_HELP)]
@@ -79,6 +120,16 @@ enum Command {
         #[arg(long, short, value_name = "N")]
         frames: Option<usize>,
     },
+    /// Compare friction experiments (block slide, sliding, sticking, conveyor, pinch) with their
+    /// closed-form answers for both couplings and h = 0.01, 0.025, 0.05 s; write a Markdown report
+    Accuracy {
+        /// Where to write the report
+        #[arg(long, short, value_name = "FILE", default_value = "ACCURACY.md")]
+        out: PathBuf,
+        /// Only h = 0.05 s (a quick check)
+        #[arg(long)]
+        quick: bool,
+    },
 }
 
 /// Runs the command line of this process; returns the exit code.
@@ -95,9 +146,26 @@ pub fn main() -> i32 {
             print!("{}", demo::list());
             return 0;
         }
-        Command::Demo { name, options, .. } => (demo::scene(name.as_deref().unwrap_or(demo::DEFAULT_DEMO)), options),
+        Command::Demo { name, options, contact, .. } => {
+            let demo_options = demo::DemoOptions {
+                angle_deg: contact.angle,
+                mu: contact.mu,
+                v0: contact.v0,
+                h: contact.h,
+                coupling: contact.coupling.map(|c| {
+                    if c == "lagged" {
+                        crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED
+                    } else {
+                        crate::contact::law::GRIP_FRICTION_COUPLING_IMPLICIT
+                    }
+                }),
+                fps: options.fps,
+            };
+            (demo::scene_with(name.as_deref().unwrap_or(demo::DEFAULT_DEMO), &demo_options), options)
+        }
         Command::Run { scene, options } => (scene_file::load(&scene), options),
         Command::Bench { names, frames } => return bench::run(&names, frames),
+        Command::Accuracy { out, quick } => return accuracy::run(&out, quick),
     };
     let mut scene = match scene {
         Ok(s) => s,

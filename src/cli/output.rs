@@ -1,6 +1,13 @@
 //! Files written by `grip demo` and `grip run`: one OBJ per object per frame, `stats.csv`, and
-//! the `preview_first.png` / `preview_last.png` images.
+//! the `preview_first.png` / `preview_last.png` images (objects and colliders; planes and
+//! infinite capsules and cylinders are drawn cut around the objects; planes seen from their
+//! material side are left out, and so is the near half of colliders that hold objects inside
+//! them, so that colliders do not hide the objects).
 
+use super::collider::{pose_matrix, IDENTITY};
+use super::collider_mesh::{collider_mesh, ColliderMesh};
+use crate::contact::shape::GRIP_SHAPE_PLANE;
+use crate::contact::GripShape;
 use crate::io::obj::write_obj;
 use crate::io::preview::{render_png, Camera, PreviewMesh};
 use crate::solver::{GripStepReport, Solver};
@@ -14,6 +21,8 @@ pub(crate) const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual
 pub(crate) const PREVIEW_SIZE: (u32, u32) = (640, 480);
 /// Colours of the objects in the previews, cycled.
 const COLORS: [[u8; 3]; 4] = [[70, 130, 200], [220, 120, 60], [90, 170, 90], [190, 80, 160]];
+/// Colour of the colliders in the previews.
+const COLLIDER_COLOR: [u8; 3] = [200, 195, 180];
 
 /// One object's output: file-name stem, solver id, surface triangles, first and last positions.
 struct Track {
@@ -24,11 +33,20 @@ struct Track {
     last: Vec<[f64; 3]>,
 }
 
+/// One collider's shape as the solver holds it and its first and last poses (column-major).
+struct ColliderTrack {
+    id: u32,
+    shape: GripShape,
+    first: [f64; 16],
+    last: [f64; 16],
+}
+
 /// The output directory of one simulation.
 pub struct Output {
     dir: PathBuf,
     stats: BufWriter<File>,
     tracks: Vec<Track>,
+    colliders: Vec<ColliderTrack>,
 }
 
 fn triples(flat: &[f64]) -> Vec<[f64; 3]> {
@@ -37,8 +55,14 @@ fn triples(flat: &[f64]) -> Vec<[f64; 3]> {
 
 impl Output {
     /// Creates `dir` (and parents) and `stats.csv` with its header, for the objects `ids` of
-    /// `solver` named `names` (file-name stems).
-    pub fn create(dir: &Path, solver: &Solver, names: &[String], ids: &[u32]) -> Result<Self, String> {
+    /// `solver` named `names` (file-name stems) and its colliders `(id, shape as added)`.
+    pub fn create(
+        dir: &Path,
+        solver: &Solver,
+        names: &[String],
+        ids: &[u32],
+        colliders: &[(u32, GripShape)],
+    ) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
         let path = dir.join("stats.csv");
         let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -50,7 +74,14 @@ impl Output {
             let q = triples(solver.positions(id).map_err(|e| e.to_string())?);
             tracks.push(Track { name: name.clone(), id, surface, first: q.clone(), last: q });
         }
-        Ok(Self { dir: dir.to_path_buf(), stats, tracks })
+        let colliders = colliders
+            .iter()
+            .map(|&(id, shape)| {
+                let pose = solver.collider_pose(id).map_err(|e| e.to_string())?;
+                Ok(ColliderTrack { id, shape, first: pose_matrix(&pose), last: pose_matrix(&pose) })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Self { dir: dir.to_path_buf(), stats, tracks, colliders })
     }
 
     /// The output directory.
@@ -71,6 +102,9 @@ impl Output {
             let path = self.dir.join(format!("{}_{frame:04}.obj", t.name));
             write_obj(&path, &t.last, &t.surface).map_err(|e| e.to_string())?;
         }
+        for c in &mut self.colliders {
+            c.last = solver.collider_pose(c.id).map(|p| pose_matrix(&p)).unwrap_or(IDENTITY);
+        }
         let r = report.copied().unwrap_or_default();
         let (ke, ee) = match report {
             Some(r) => (r.kinetic_energy, r.elastic_energy),
@@ -87,24 +121,71 @@ impl Output {
     /// Renders `preview_first.png` (initial positions) and `preview_last.png` (the last frame
     /// written) with one camera fitted to both, looking with world `up` [any length] upwards.
     pub fn write_previews(&self, up: [f64; 3]) -> Result<(), String> {
-        let meshes = |last: bool| -> Vec<PreviewMesh> {
-            self.tracks
+        let (focus, extent) = self.object_bounds();
+        let shapes = |last: bool| -> Vec<ColliderMesh> {
+            self.colliders
                 .iter()
-                .enumerate()
-                .map(|(i, t)| PreviewMesh {
-                    positions: if last { &t.last } else { &t.first },
-                    triangles: &t.surface,
-                    color: COLORS[i % COLORS.len()],
-                })
+                .map(|c| collider_mesh(&c.shape, if last { &c.last } else { &c.first }, focus, extent))
                 .collect()
         };
-        let mut both = meshes(false);
-        both.extend(meshes(true));
+        let solids = [shapes(false), shapes(true)];
+        let mut both = self.meshes(false, &solids[0]);
+        both.extend(self.meshes(true, &solids[1]));
         let (w, h) = PREVIEW_SIZE;
         let camera = Camera::fit(&both, up, w, h);
         for (last, file) in [(false, "preview_first.png"), (true, "preview_last.png")] {
-            render_png(&self.dir.join(file), &meshes(last), &camera).map_err(|e| e.to_string())?;
+            // Hide what would hide the objects: a plane seen from its material side, and the near
+            // half (outward normals facing the viewer) of a shape holding objects inside it.
+            let toward_viewer = |n: &[f64; 3]| (0..3).map(|i| n[i] * camera.back[i]).sum::<f64>() > 0.0;
+            let visible: Vec<ColliderMesh> = solids[last as usize]
+                .iter()
+                .zip(&self.colliders)
+                .map(|(m, c)| {
+                    let inside = c.shape.inside != 0;
+                    let keep: Vec<bool> = if c.shape.kind == GRIP_SHAPE_PLANE {
+                        m.normals.iter().map(|n| toward_viewer(n) != inside).collect()
+                    } else {
+                        m.normals.iter().map(|n| !inside || !toward_viewer(n)).collect()
+                    };
+                    let triangles = m.triangles.iter().zip(keep).filter(|(_, k)| *k).map(|(t, _)| *t).collect();
+                    ColliderMesh { triangles, ..m.clone() }
+                })
+                .collect();
+            render_png(&self.dir.join(file), &self.meshes(last, &visible), &camera).map_err(|e| e.to_string())?;
         }
         Ok(())
+    }
+
+    /// The objects at their first or `last` positions, then the collider meshes.
+    fn meshes<'a>(&'a self, last: bool, colliders: &'a [ColliderMesh]) -> Vec<PreviewMesh<'a>> {
+        let objects = self.tracks.iter().enumerate().map(|(i, t)| PreviewMesh {
+            positions: if last { &t.last } else { &t.first },
+            triangles: &t.surface,
+            color: COLORS[i % COLORS.len()],
+        });
+        let shapes = colliders.iter().map(|m| PreviewMesh {
+            positions: &m.positions,
+            triangles: &m.triangles,
+            color: COLLIDER_COLOR,
+        });
+        objects.chain(shapes).collect()
+    }
+
+    /// Centre [m] of the box around every object's first and last positions, and the extent
+    /// [m] drawn of unbounded colliders around it (1.2 × its half diagonal, at least 0.1 m).
+    fn object_bounds(&self) -> ([f64; 3], f64) {
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        let points = self.tracks.iter().flat_map(|t| t.first.iter().chain(&t.last));
+        for p in points.filter(|p| p.iter().all(|x| x.is_finite())) {
+            for k in 0..3 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        if lo[0] > hi[0] {
+            return ([0.0; 3], 1.0);
+        }
+        let half = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt() * 0.5;
+        ([0, 1, 2].map(|k| 0.5 * (lo[k] + hi[k])), (1.2 * half).max(0.1))
     }
 }

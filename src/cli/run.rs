@@ -1,5 +1,6 @@
-//! The frame loop shared by `grip demo` and `grip run`: build the solver, advance 1/fps s per
-//! frame, write the outputs after every frame, show progress, print a summary.
+//! The frame loop shared by `grip demo` and `grip run`: build the solver, move the colliders to
+//! their pose for the frame and advance 1/fps s, write the outputs after every frame, show
+//! progress, print a summary.
 
 use super::output::Output;
 use super::scene::{file_stem, Scene};
@@ -69,9 +70,11 @@ pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
     let mut summary = Summary::default();
     let fail = |message: String, summary: &Summary| RunError { message, summary: summary.clone() };
     scene.validate().map_err(|m| fail(m, &summary))?;
-    let (mut solver, ids) = scene.build_solver().map_err(|m| fail(m, &summary))?;
+    let (mut solver, ids, collider_ids) = scene.build_solver().map_err(|m| fail(m, &summary))?;
     let names = unique_names(scene);
-    let mut output = Output::create(out, &solver, &names, &ids).map_err(|m| fail(m, &summary))?;
+    let shapes: Vec<_> =
+        scene.colliders.iter().zip(&collider_ids).map(|(c, &id)| (id, c.initial_shape(scene.fps))).collect();
+    let mut output = Output::create(out, &solver, &names, &ids, &shapes).map_err(|m| fail(m, &summary))?;
     output.write_frame(0, &solver, None).map_err(|m| fail(m, &summary))?;
     let g = scene.params.gravity;
     let up = if g.iter().any(|x| *x != 0.0) { g.map(|x| -x) } else { [0.0, 0.0, 1.0] };
@@ -79,6 +82,10 @@ pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
     let bar = progress_bar(scene.frames);
     let mut error = None;
     for frame in 1..=scene.frames {
+        if let Err(m) = scene.move_colliders(&mut solver, &collider_ids, frame) {
+            error = Some(m);
+            break;
+        }
         if let Err(e) = solver.advance(1.0 / scene.fps) {
             let r = solver.report();
             summary.substeps += r.substeps as u64;

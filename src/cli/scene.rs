@@ -1,6 +1,7 @@
 //! The in-memory scene that both `grip demo` and `grip run` produce, and how it becomes a
 //! [`Solver`]. Units are SI: m, kg, s, Pa.
 
+pub use super::collider::{Motion, SceneCollider};
 use crate::solver::Solver;
 use crate::{GripMaterial, GripSolverParams};
 
@@ -37,7 +38,7 @@ pub struct SceneObject {
     pub velocity: [f64; 3],
 }
 
-/// A complete scene: solver parameters, output timing and objects.
+/// A complete scene: solver parameters, output timing, objects and kinematic colliders.
 #[derive(Clone, Debug)]
 pub struct Scene {
     /// Scene name, used for the default output directory `out/<name>`.
@@ -50,6 +51,8 @@ pub struct Scene {
     pub fps: f64,
     /// The objects.
     pub objects: Vec<SceneObject>,
+    /// Kinematic colliders, moved before every frame's advance.
+    pub colliders: Vec<SceneCollider>,
 }
 
 impl Scene {
@@ -64,12 +67,16 @@ impl Scene {
         if self.objects.is_empty() {
             return Err(format!("scene \"{}\" has no objects", self.name));
         }
+        for c in &self.colliders {
+            c.validate(self.frames, self.fps)?;
+        }
         Ok(())
     }
 
-    /// Builds a solver holding every object, with pins and initial velocities set; returns it
-    /// with the object ids in scene order. Errors name the object.
-    pub fn build_solver(&self) -> Result<(Solver, Vec<u32>), String> {
+    /// Builds a solver holding every object, with pins and initial velocities set, and every
+    /// collider at its frame-0 pose with its friction against every object; returns it with the
+    /// object ids and the collider ids in scene order. Errors name the object or collider.
+    pub fn build_solver(&self) -> Result<(Solver, Vec<u32>, Vec<u32>), String> {
         let mut solver = Solver::new(&self.params).map_err(|e| format!("solver parameters: {e}"))?;
         let mut ids = Vec::with_capacity(self.objects.len());
         for o in &self.objects {
@@ -94,7 +101,29 @@ impl Scene {
             }
             ids.push(id);
         }
-        Ok((solver, ids))
+        let mut colliders = Vec::with_capacity(self.colliders.len());
+        for c in &self.colliders {
+            let fail = |e: crate::Error| format!("collider \"{}\": {e}", c.name);
+            let id = solver.add_collider_shape(&c.initial_shape(self.fps)).map_err(fail)?;
+            for &object in &ids {
+                solver.set_friction(object, id, c.mu).map_err(fail)?;
+            }
+            colliders.push(id);
+        }
+        Ok((solver, ids, colliders))
+    }
+
+    /// Gives every moving collider (ids `colliders` from [`Scene::build_solver`]) the pose it
+    /// must reach at the end of `frame`; call before advancing into that frame.
+    pub fn move_colliders(&self, solver: &mut Solver, colliders: &[u32], frame: usize) -> Result<(), String> {
+        for (c, &id) in self.colliders.iter().zip(colliders) {
+            if c.motion != Motion::Fixed {
+                solver
+                    .set_collider_transform(id, &c.solver_transform(frame, self.fps))
+                    .map_err(|e| format!("collider \"{}\", frame {frame}: {e}", c.name))?;
+            }
+        }
+        Ok(())
     }
 }
 
