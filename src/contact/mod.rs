@@ -3,6 +3,7 @@
 //! with its exact Jacobian. The assembly into the time-stepping residual is in
 //! `crate::integrate::contact_terms`.
 
+pub mod implicit;
 pub mod law;
 pub mod pose;
 pub mod shape;

@@ -1,0 +1,177 @@
+//! The MLS potential of an implicit surface at a query vertex (paper §3.2; Larionov et al. 2021):
+//! φ(x) = Σᵢ wᵢ gᵢ / Σᵢ wᵢ over the samples whose kernel support contains x, with
+//! wᵢ = w(|x − pᵢ|; rᵢ) and gᵢ = nᵢ·(x − pᵢ), differentiated exactly with respect to the query
+//! point and every vertex of the samples involved (the stencil). With N = Σ wᵢgᵢ, D = Σ wᵢ:
+//! ∇φ = Σᵢ [(gᵢ − φ)∇wᵢ + wᵢ∇gᵢ]/D,
+//! ∇²φ = (Σᵢ [(gᵢ − φ)∇²wᵢ + wᵢ∇²gᵢ + ∇wᵢ∇gᵢᵀ + ∇gᵢ∇wᵢᵀ] − ∇φ∇Dᵀ − ∇D∇φᵀ)/D.
+//! It also gives the weight Wⱼ = Σ_{i ∋ j} wᵢ/(3D) of each surface vertex j in the velocity of the
+//! surface point under the query, Σⱼ Wⱼ vⱼ (each sample moves with its centroid), and ∇Wⱼ.
+
+use super::kernel::Kernel;
+use super::sample::{self, Grad12, Hess12};
+use super::surface::ImplicitSurface;
+use nalgebra::{DMatrix, DVector};
+
+/// φ and its derivatives over a stencil.
+#[derive(Clone, Debug)]
+pub struct Potential {
+    /// Global vertices: `stencil[0]` is the query vertex, then the surface vertices.
+    pub stencil: Vec<u32>,
+    /// φ [m].
+    pub phi: f64,
+    /// ∂φ/∂(stencil positions), 3 per stencil vertex.
+    pub gradient: DVector<f64>,
+    /// Wⱼ per stencil vertex (0 for the query vertex); they sum to 1.
+    pub vertex_weights: Vec<f64>,
+    /// Second derivatives, when asked for.
+    pub second: Option<PotentialSecond>,
+}
+
+/// Second-order part of a [`Potential`].
+#[derive(Clone, Debug)]
+pub struct PotentialSecond {
+    /// ∂²φ/∂(stencil positions)² [1/m].
+    pub hessian: DMatrix<f64>,
+    /// Row j: ∂Wⱼ/∂(stencil positions) [1/m].
+    pub vertex_weight_gradients: DMatrix<f64>,
+}
+
+/// One active sample: its stencil blocks (query, a, b, c) and local terms.
+struct Active {
+    blocks: [usize; 4],
+    first: sample::SampleFirst,
+    second: Option<(Hess12, Hess12)>,
+}
+
+/// φ alone at point `x` [m] (`None` when no candidate sample's support contains x).
+pub fn value(surface: &ImplicitSurface, kernel: Kernel, x: &[f64; 3], candidates: &[u32], q: &[f64]) -> Option<f64> {
+    let (mut num, mut den) = (0.0, 0.0);
+    for &i in candidates {
+        let i = i as usize;
+        let z = surface.local(i, x, q);
+        if sample::is_degenerate(&[z[3], z[4], z[5]], &[z[6], z[7], z[8]], &[z[9], z[10], z[11]]) {
+            continue;
+        }
+        let p = surface.centroid(i, q);
+        let y = nalgebra::Vector3::new(x[0] - p[0], x[1] - p[1], x[2] - p[2]);
+        let w = kernel.value(&y, surface.radius[i]);
+        if w > 0.0 {
+            num += w * sample::plane_distance(&z);
+            den += w;
+        }
+    }
+    (den > 0.0).then(|| num / den)
+}
+
+/// φ at query vertex `query` with first derivatives (and second ones when `second`), from the
+/// candidate samples; `None` when no candidate's support contains the query point.
+pub fn evaluate(
+    surface: &ImplicitSurface,
+    kernel: Kernel,
+    query: u32,
+    candidates: &[u32],
+    q: &[f64],
+    second: bool,
+) -> Option<Potential> {
+    let qi = 3 * query as usize;
+    let x = [q[qi], q[qi + 1], q[qi + 2]];
+    let mut stencil = vec![query];
+    let mut active = Vec::with_capacity(candidates.len());
+    for &i in candidates {
+        let i = i as usize;
+        let z = surface.local(i, &x, q);
+        let r = surface.radius[i];
+        let terms = if second {
+            sample::second_order(kernel, r, &z).map(|s| (s.first, Some((s.ddw, s.ddg))))
+        } else {
+            sample::first_order(kernel, r, &z).map(|f| (f, None))
+        };
+        let Some((first, hessians)) = terms else { continue };
+        let mut blocks = [0; 4];
+        for (m, &v) in surface.triangles[i].iter().enumerate() {
+            blocks[m + 1] = match stencil.iter().position(|&s| s == v) {
+                Some(k) => k,
+                None => {
+                    stencil.push(v);
+                    stencil.len() - 1
+                }
+            };
+        }
+        active.push(Active { blocks, first, second: hessians });
+    }
+    if active.is_empty() {
+        return None;
+    }
+    let dim = 3 * stencil.len();
+    let den: f64 = active.iter().map(|a| a.first.w).sum();
+    let phi = active.iter().map(|a| a.first.w * a.first.g).sum::<f64>() / den;
+    let mut gradient = DVector::zeros(dim);
+    let mut vertex_weights = vec![0.0; stencil.len()];
+    for a in &active {
+        let f = &a.first;
+        scatter_vector(&mut gradient, &a.blocks, &(f.dw * ((f.g - phi) / den) + f.dg * (f.w / den)));
+        for &b in &a.blocks[1..] {
+            vertex_weights[b] += f.w / (3.0 * den);
+        }
+    }
+    let second = second.then(|| second_derivatives(&active, stencil.len(), phi, den, &gradient, &vertex_weights));
+    Some(Potential { stencil, phi, gradient, vertex_weights, second })
+}
+
+/// ∇²φ and ∇Wⱼ (see the module formulas); ∇Wⱼ = (Σ_{i ∋ j} ∇wᵢ/3 − Wⱼ∇D)/D.
+fn second_derivatives(
+    active: &[Active],
+    vertices: usize,
+    phi: f64,
+    den: f64,
+    gradient: &DVector<f64>,
+    vertex_weights: &[f64],
+) -> PotentialSecond {
+    let dim = 3 * vertices;
+    let mut hessian = DMatrix::zeros(dim, dim);
+    let mut grad_den = DVector::zeros(dim);
+    let mut weight_sums = DMatrix::zeros(vertices, dim);
+    for a in active {
+        let f = &a.first;
+        let Some((ddw, ddg)) = &a.second else { continue };
+        let local = ddw * (f.g - phi) + ddg * f.w + f.dw * f.dg.transpose() + f.dg * f.dw.transpose();
+        scatter_matrix(&mut hessian, &a.blocks, &(local / den));
+        scatter_vector(&mut grad_den, &a.blocks, &f.dw);
+        let mut dw = DVector::zeros(dim);
+        scatter_vector(&mut dw, &a.blocks, &f.dw);
+        for &b in &a.blocks[1..] {
+            let mut row = weight_sums.row_mut(b);
+            row += dw.transpose() / 3.0;
+        }
+    }
+    hessian -= (gradient * grad_den.transpose() + &grad_den * gradient.transpose()) / den;
+    let mut vertex_weight_gradients = weight_sums;
+    for (j, wj) in vertex_weights.iter().enumerate() {
+        let mut row = vertex_weight_gradients.row_mut(j);
+        row -= grad_den.transpose() * *wj;
+        row /= den;
+    }
+    PotentialSecond { hessian, vertex_weight_gradients }
+}
+
+/// out[blocks] += local (12 entries, 3 per block).
+fn scatter_vector(out: &mut DVector<f64>, blocks: &[usize; 4], local: &Grad12) {
+    for (m, &b) in blocks.iter().enumerate() {
+        for k in 0..3 {
+            out[3 * b + k] += local[3 * m + k];
+        }
+    }
+}
+
+/// out[blocks, blocks] += local.
+fn scatter_matrix(out: &mut DMatrix<f64>, blocks: &[usize; 4], local: &Hess12) {
+    for (mi, &bi) in blocks.iter().enumerate() {
+        for (mj, &bj) in blocks.iter().enumerate() {
+            for r in 0..3 {
+                for c in 0..3 {
+                    out[(3 * bi + r, 3 * bj + c)] += local[(3 * mi + r, 3 * mj + c)];
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The implicit contact surface (issue 4): the MLS potential φ's first and second derivatives with
+//! respect to the query point and to every surface vertex, and the surface-velocity weights'
+//! derivatives, against central finite differences, on random and near-degenerate surfaces, for
+//! both kernels.
+
+use grip::contact::implicit::{potential, ImplicitSurface, Kernel};
+
+/// A deterministic pseudo-random stream in [0, 1).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn signed(&mut self) -> f64 {
+        2.0 * self.next() - 1.0
+    }
+}
+
+/// A bumpy n × n grid patch in z ≈ 0 (vertex 0 is the query point, placed above it), with
+/// random in-plane jitter `jitter` and height noise `bump` [m]; spacing 0.1 m.
+fn patch(rng: &mut Rng, n: usize, jitter: f64, bump: f64, query: [f64; 3]) -> (Vec<f64>, Vec<[u32; 3]>) {
+    let mut q = query.to_vec();
+    for j in 0..=n {
+        for i in 0..=n {
+            let x = 0.1 * i as f64 - 0.05 * n as f64 + jitter * rng.signed();
+            let y = 0.1 * j as f64 - 0.05 * n as f64 + jitter * rng.signed();
+            q.extend_from_slice(&[x, y, bump * rng.signed()]);
+        }
+    }
+    let id = |i: usize, j: usize| (1 + j * (n + 1) + i) as u32;
+    let mut tris = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            tris.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+            tris.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+        }
+    }
+    (q, tris)
+}
+
+/// Whether every sample is clearly inside or outside its support at `q` (finite differences
+/// across a support boundary would measure the kink, not the derivative).
+fn away_from_support_edges(s: &ImplicitSurface, q: &[f64], margin: f64) -> bool {
+    let x = [q[0], q[1], q[2]];
+    (0..s.triangles.len()).all(|i| {
+        let p = s.centroid(i, q);
+        let d = ((0..3).map(|k| (x[k] - p[k]).powi(2)).sum::<f64>()).sqrt();
+        (d - s.radius[i]).abs() > margin
+    })
+}
+
+/// Checks ∇φ, ∇²φ and ∇Wⱼ of `evaluate` against central differences of step `h` [m]; returns the largest
+/// relative errors (gradient, Hessian, weight gradients).
+fn check(s: &ImplicitSurface, kernel: Kernel, q: &[f64], h: f64) -> (f64, f64, f64) {
+    let all: Vec<u32> = (0..s.triangles.len() as u32).collect();
+    let p = potential::evaluate(s, kernel, 0, &all, q, true).expect("query in range");
+    let second = p.second.as_ref().unwrap();
+    let dim = 3 * p.stencil.len();
+    let (mut eg, mut eh, mut ew) = (0.0f64, 0.0f64, 0.0f64);
+    let gscale = p.gradient.amax().max(1e-3);
+    let hscale = second.hessian.amax().max(1e-3);
+    let wscale = second.vertex_weight_gradients.amax().max(1e-3);
+    for col in 0..dim {
+        let global = 3 * p.stencil[col / 3] as usize + col % 3;
+        let eval = |delta: f64| {
+            let mut qq = q.to_vec();
+            qq[global] += delta;
+            potential::evaluate(s, kernel, 0, &all, &qq, false).expect("in range")
+        };
+        let (plus, minus) = (eval(h), eval(-h));
+        assert_eq!(plus.stencil, p.stencil, "the stencil must not change under a tiny perturbation");
+        eg = eg.max(((plus.phi - minus.phi) / (2.0 * h) - p.gradient[col]).abs() / gscale);
+        for row in 0..dim {
+            let fd = (plus.gradient[row] - minus.gradient[row]) / (2.0 * h);
+            eh = eh.max((fd - second.hessian[(row, col)]).abs() / hscale);
+        }
+        for j in 0..p.stencil.len() {
+            let fd = (plus.vertex_weights[j] - minus.vertex_weights[j]) / (2.0 * h);
+            ew = ew.max((fd - second.vertex_weight_gradients[(j, col)]).abs() / wscale);
+        }
+    }
+    // Rigid translation of everything leaves φ unchanged: the gradient's blocks sum to zero.
+    for k in 0..3 {
+        let sum: f64 = (0..p.stencil.len()).map(|b| p.gradient[3 * b + k]).sum();
+        assert!(sum.abs() < 1e-9 * gscale, "translation invariance: {sum}");
+    }
+    let wsum: f64 = p.vertex_weights.iter().sum();
+    assert!((wsum - 1.0).abs() < 1e-12, "surface-velocity weights sum to {wsum}");
+    (eg, eh, ew)
+}
+
+#[test]
+fn potential_derivatives_match_finite_differences_on_random_surfaces() {
+    let mut rng = Rng(11);
+    let mut checked = 0;
+    for kernel in [Kernel::Interpolating, Kernel::Cubic] {
+        for trial in 0..40 {
+            let query = [0.08 * rng.signed(), 0.08 * rng.signed(), 0.002 + 0.03 * rng.next()];
+            let (q, tris) = patch(&mut rng, 4, 0.02, 0.01, query);
+            let rest: Vec<[f64; 3]> = q.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+            let s = ImplicitSurface::new(2, tris, &rest, 1.5 + rng.next(), false);
+            if !away_from_support_edges(&s, &q, 1e-4) {
+                continue;
+            }
+            let (eg, eh, ew) = check(&s, kernel, &q, 1e-6);
+            assert!(eg < 1e-6 && eh < 1e-5 && ew < 1e-5, "{kernel:?} trial {trial}: errors {eg:.2e} {eh:.2e} {ew:.2e}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "too few configurations checked: {checked}");
+}
+
+#[test]
+fn potential_derivatives_hold_on_near_degenerate_surfaces() {
+    let mut rng = Rng(5);
+    let mut checked = 0;
+    for kernel in [Kernel::Interpolating, Kernel::Cubic] {
+        for trial in 0..30 {
+            // Sliver triangles (one row of vertices squeezed almost onto the next), a sharp
+            // crease, and the query point almost exactly at a sample centroid.
+            let (mut q, tris) = patch(&mut rng, 3, 0.0, 0.0, [0.0; 3]);
+            for v in 0..4 {
+                q[3 * (1 + 4 + v) + 1] = q[3 * (1 + v) + 1] + 1e-4 * (1.0 + rng.next());
+            }
+            for v in 0..16 {
+                if q[3 * (1 + v)] > 0.0 {
+                    q[3 * (1 + v) + 2] = 0.6 * q[3 * (1 + v)];
+                }
+            }
+            let rest: Vec<[f64; 3]> = q.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+            let s = ImplicitSurface::new(2, tris, &rest, 2.0, false);
+            let target = 8 + (trial % 6);
+            let c = s.centroid(target, &q);
+            let offset = if trial % 2 == 0 { 1e-7 } else { 0.004 };
+            q[0] = c[0] + 1e-5 * rng.signed();
+            q[1] = c[1] + 1e-5 * rng.signed();
+            q[2] = c[2] + offset;
+            if !away_from_support_edges(&s, &q, 1e-4) {
+                continue;
+            }
+            // Sliver normals turn fast: a smaller step keeps the truncation error down.
+            let (eg, eh, ew) = check(&s, kernel, &q, 1e-8);
+            assert!(eg < 1e-5 && eh < 1e-4 && ew < 1e-4, "{kernel:?} trial {trial}: errors {eg:.2e} {eh:.2e} {ew:.2e}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "too few configurations checked: {checked}");
+}
+
+#[test]
+fn potential_is_the_distance_to_a_flat_surface_and_none_out_of_range() {
+    let mut rng = Rng(3);
+    let (mut q, tris) = patch(&mut rng, 4, 0.0, 0.0, [0.013, -0.021, 0.004]);
+    let rest: Vec<[f64; 3]> = q.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let s = ImplicitSurface::new(2, tris, &rest, 1.5, false);
+    let all: Vec<u32> = (0..s.triangles.len() as u32).collect();
+    for kernel in [Kernel::Interpolating, Kernel::Cubic] {
+        let p = potential::evaluate(&s, kernel, 0, &all, &q, false).unwrap();
+        assert!((p.phi - 0.004).abs() < 1e-14, "φ on a plane is the height: {}", p.phi);
+        assert!((p.gradient[2] - 1.0).abs() < 1e-12 && p.gradient[0].abs() < 1e-12);
+        let x = [0.013, -0.021, -0.002];
+        assert!((potential::value(&s, kernel, &x, &all, &q).unwrap() + 0.002).abs() < 1e-14);
+    }
+    q[2] = 1.0;
+    assert!(potential::evaluate(&s, Kernel::Interpolating, 0, &all, &q, true).is_none());
+}
