@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+"""grip: cloth and soft-body solver with fully implicit frictional contact, from Python.
+
+Pure Python over the C API (ctypes) with numpy arrays; SI units throughout (m, kg, s, Pa)::
+
+    import numpy as np, grip
+    with grip.Solver(time_step=1 / 240) as solver:          # library: GRIP_LIBRARY or beside grip/
+        cloth = solver.add_shell(xyz, triangles, **grip.preset_fields("cotton"))
+        solver.set_pinned(cloth, pinned_mask)
+        for frame in range(48):
+            solver.advance(1 / 24)
+            xyz = solver.positions(cloth)
+
+Every failing call raises a :class:`GripError` subclass carrying ``grip_last_error()``.
+"""
+
+from ._structs import (
+    ABI_VERSION,
+    FRICTION_COUPLING_IMPLICIT,
+    FRICTION_COUPLING_LAGGED,
+    FRICTION_SMOOTHING_QUADRATIC,
+    FRICTION_SMOOTHING_RATIONAL,
+    INTEGRATOR_BACKWARD_EULER,
+    LINEAR_SOLVER_DIRECT_LU,
+    MEMBRANE_NEO_HOOKEAN,
+    MEMBRANE_STVK,
+    SHAPE_CAPSULE,
+    SHAPE_CYLINDER,
+    SHAPE_PLANE,
+    SHAPE_SPHERE,
+    GripMaterial,
+    GripShape,
+    GripSolverParams,
+    GripStepReport,
+)
+from .errors import (
+    CancelledError,
+    GripError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidMeshError,
+    LibraryError,
+    NotConvergedError,
+    NullPointerError,
+    UnknownObjectError,
+)
+from .library import Library, find_library, library_file_name, load
+from .presets import MATERIAL_PRESETS, preset_fields
+from .solver import Solver
+from .tet_mesh import TetMesh, tetrahedralize
+
+__all__ = [
+    "ABI_VERSION", "FRICTION_COUPLING_IMPLICIT", "FRICTION_COUPLING_LAGGED",
+    "FRICTION_SMOOTHING_QUADRATIC", "FRICTION_SMOOTHING_RATIONAL", "INTEGRATOR_BACKWARD_EULER",
+    "LINEAR_SOLVER_DIRECT_LU", "MEMBRANE_NEO_HOOKEAN", "MEMBRANE_STVK", "SHAPE_CAPSULE",
+    "SHAPE_CYLINDER", "SHAPE_PLANE", "SHAPE_SPHERE", "GripMaterial", "GripShape",
+    "GripSolverParams", "GripStepReport", "CancelledError", "GripError", "InternalError",
+    "InvalidArgumentError", "InvalidMeshError", "LibraryError", "NotConvergedError",
+    "NullPointerError", "UnknownObjectError", "Library", "find_library", "library_file_name",
+    "load", "MATERIAL_PRESETS", "preset_fields", "Solver", "TetMesh", "tetrahedralize",
+]

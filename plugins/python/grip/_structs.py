@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: MIT
+"""ctypes mirrors of the public structs and constants of ``include/grip.h``.
+
+Field order, names and C types follow the header exactly; ``tests/python/test_header_mirror.py``
+parses the header and fails (printing the code to paste here) when they drift. At load time the
+library's ``grip_sizeof_*()`` must equal ``ctypes.sizeof`` of each mirror, and its
+``grip_abi_version()`` must equal :data:`ABI_VERSION`.
+"""
+
+import ctypes
+
+#: ``GRIP_ABI_VERSION`` of the header these mirrors follow.
+ABI_VERSION = 1
+
+# GripStatus (uint32): numbers are part of the ABI.
+STATUS_OK = 0
+STATUS_NULL_POINTER = 1
+STATUS_INVALID_ARGUMENT = 2
+STATUS_INVALID_MESH = 3
+STATUS_UNKNOWN_OBJECT = 4
+STATUS_NOT_CONVERGED = 5
+STATUS_CANCELLED = 6
+STATUS_PANIC = 7
+
+FRICTION_SMOOTHING_QUADRATIC = 0
+FRICTION_SMOOTHING_RATIONAL = 1
+FRICTION_COUPLING_IMPLICIT = 0
+FRICTION_COUPLING_LAGGED = 1
+SHAPE_PLANE = 0
+SHAPE_SPHERE = 1
+SHAPE_CAPSULE = 2
+SHAPE_CYLINDER = 3
+SHAPE_TAG = 1196577585
+MEMBRANE_NEO_HOOKEAN = 0
+MEMBRANE_STVK = 1
+MATERIAL_TAG = 1196576049
+LINEAR_SOLVER_DIRECT_LU = 0
+INTEGRATOR_BACKWARD_EULER = 0
+SOLVER_PARAMS_TAG = 1196576817
+
+
+class GripShape(ctypes.Structure):
+    """A kinematic collider's analytic shape (``GripShape``); lengths in metres."""
+
+    _fields_ = [
+        ("kind", ctypes.c_uint32),
+        ("inside", ctypes.c_uint32),
+        ("center", ctypes.c_double * 3),
+        ("axis", ctypes.c_double * 3),
+        ("radius", ctypes.c_double),
+        ("half_length", ctypes.c_double),
+        ("struct_tag", ctypes.c_uint32),
+    ]
+
+
+class GripStepReport(ctypes.Structure):
+    """Outcome of the last step/advance (``GripStepReport``); times in seconds, gaps in metres."""
+
+    _fields_ = [
+        ("substeps", ctypes.c_uint32),
+        ("newton_iterations", ctypes.c_uint32),
+        ("max_substep_iterations", ctypes.c_uint32),
+        ("line_search_backtracks", ctypes.c_uint32),
+        ("converged", ctypes.c_uint32),
+        ("pinned_vertices", ctypes.c_uint32),
+        ("substep_halvings", ctypes.c_uint32),
+        ("active_contacts", ctypes.c_uint32),
+        ("contact_retries", ctypes.c_uint32),
+        ("deepest_gap", ctypes.c_double),
+        ("contact_stiffness", ctypes.c_double),
+        ("residual", ctypes.c_double),
+        ("residual_abs", ctypes.c_double),
+        ("simulated_time", ctypes.c_double),
+        ("seconds_total", ctypes.c_double),
+        ("seconds_assembly", ctypes.c_double),
+        ("seconds_factorization", ctypes.c_double),
+        ("seconds_solve", ctypes.c_double),
+        ("seconds_residual", ctypes.c_double),
+        ("kinetic_energy", ctypes.c_double),
+        ("elastic_energy", ctypes.c_double),
+    ]
+
+
+class GripSolverParams(ctypes.Structure):
+    """Solver parameters (``GripSolverParams``); see include/grip.h for each unit and default."""
+
+    _fields_ = [
+        ("time_step", ctypes.c_double),
+        ("gravity", ctypes.c_double * 3),
+        ("max_newton_iterations", ctypes.c_uint32),
+        ("max_line_search_steps", ctypes.c_uint32),
+        ("max_substep_halvings", ctypes.c_uint32),
+        ("residual_tolerance", ctypes.c_double),
+        ("velocity_tolerance", ctypes.c_double),
+        ("linear_solver", ctypes.c_uint32),
+        ("integrator", ctypes.c_uint32),
+        ("worker_count", ctypes.c_uint32),
+        ("contact_thickness", ctypes.c_double),
+        ("contact_stiffness", ctypes.c_double),
+        ("friction_epsilon", ctypes.c_double),
+        ("default_friction", ctypes.c_double),
+        ("friction_smoothing", ctypes.c_uint32),
+        ("friction_coupling", ctypes.c_uint32),
+        ("max_contact_retries", ctypes.c_uint32),
+        ("struct_tag", ctypes.c_uint32),
+    ]
+
+
+class GripMaterial(ctypes.Structure):
+    """Material of one object (``GripMaterial``): density kg/m³, Young's modulus Pa, lengths m."""
+
+    _fields_ = [
+        ("density", ctypes.c_double),
+        ("youngs_modulus", ctypes.c_double),
+        ("poisson_ratio", ctypes.c_double),
+        ("thickness", ctypes.c_double),
+        ("bending_stiffness", ctypes.c_double),
+        ("damping_alpha", ctypes.c_double),
+        ("damping_beta", ctypes.c_double),
+        ("membrane_model", ctypes.c_uint32),
+        ("struct_tag", ctypes.c_uint32),
+    ]
+
+
+#: Mirrored struct → name of the library function returning its C size.
+SIZEOF_FUNCTIONS = {
+    GripSolverParams: "grip_sizeof_solver_params",
+    GripMaterial: "grip_sizeof_material",
+    GripStepReport: "grip_sizeof_step_report",
+    GripShape: "grip_sizeof_shape",
+}
+
+#: Progress callback type ``GripProgressFn``: (user_data, fraction_done) -> nonzero to cancel.
+GripProgressFn = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_double)

@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: MIT
+"""The :class:`Solver`: one native ``GripSolver``, freed by ``close()`` or a ``with`` block."""
+
+import ctypes
+
+import numpy as np
+
+from . import arrays
+from ._structs import GripProgressFn, GripSolverParams, GripStepReport
+from .errors import CancelledError, GripError
+from .library import Library, _override, load
+
+
+class Solver:
+    """A grip solver. Units are SI (m, kg, s, Pa). Object and collider ids are ints.
+
+    ``params`` is a :class:`GripSolverParams` (from ``library.solver_params()``); keyword
+    arguments override its fields, e.g. ``Solver(time_step=1/480, contact_thickness=0.002)``.
+    ``library`` is a :class:`Library`, a path, or None for :func:`grip.load`'s default.
+    A failed call raises a :class:`GripError` subclass and leaves the solver as it was."""
+
+    def __init__(self, params=None, *, library=None, **overrides):
+        self.library = library if isinstance(library, Library) else load(library)
+        if params is None:
+            params = self.library.solver_params(**overrides)
+        else:
+            params = _override(GripSolverParams.from_buffer_copy(params), overrides)
+        self.params = params
+        self._handle = None
+        handle = ctypes.c_void_p()
+        self.library.call("grip_solver_create", ctypes.byref(params), ctypes.byref(handle))
+        self._handle = handle
+
+    # -- lifetime ---------------------------------------------------------------------------
+
+    def close(self):
+        """Frees the native solver now; later calls raise GripError. Calling it again is fine."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            self.library.call("grip_solver_destroy", handle)
+
+    @property
+    def closed(self):
+        """True once :meth:`close` ran."""
+        return self._handle is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        # A safety net only: use close() or `with` for deterministic freeing.
+        if getattr(self, "_handle", None) is not None:
+            try:
+                self.close()
+            except Exception:
+                pass
+
+    def _h(self):
+        if self._handle is None:
+            raise GripError("the solver is closed")
+        return self._handle
+
+    def _call(self, name, *args):
+        return self.library.call(name, self._h(), *args)
+
+    # -- building the scene -----------------------------------------------------------------
+
+    def _material(self, material, fields):
+        if material is None:
+            return self.library.material(**fields)
+        return _override(type(material).from_buffer_copy(material), fields)
+
+    def add_shell(self, positions, triangles, material=None, **material_fields):
+        """Adds a triangle shell (cloth): rest ``positions`` (n, 3) [m], ``triangles`` (m, 3).
+        Returns the object id."""
+        x = arrays.vectors(positions, "positions")
+        t = arrays.indices(triangles, "triangles", 3)
+        m = self._material(material, material_fields)
+        out = ctypes.c_uint32()
+        self._call("grip_solver_add_shell", arrays.double_ptr(x), len(x), arrays.u32_ptr(t), len(t),
+                   ctypes.byref(m), ctypes.byref(out))
+        return out.value
+
+    def add_solid(self, positions, tets, material=None, **material_fields):
+        """Adds a tet solid: rest ``positions`` (n, 3) [m], positively oriented ``tets`` (m, 4).
+        Returns the object id."""
+        x = arrays.vectors(positions, "positions")
+        t = arrays.indices(tets, "tets", 4)
+        m = self._material(material, material_fields)
+        out = ctypes.c_uint32()
+        self._call("grip_solver_add_solid", arrays.double_ptr(x), len(x), arrays.u32_ptr(t), len(t),
+                   ctypes.byref(m), ctypes.byref(out))
+        return out.value
+
+    def add_collider_shape(self, shape=None, **shape_fields):
+        """Adds a kinematic analytic collider (``library.shape(kind=..., ...)``). Returns its id."""
+        if shape is None:
+            shape = self.library.shape(**shape_fields)
+        else:
+            shape = _override(type(shape).from_buffer_copy(shape), shape_fields)
+        out = ctypes.c_uint32()
+        self._call("grip_solver_add_collider_shape", ctypes.byref(shape), ctypes.byref(out))
+        return out.value
+
+    def set_collider_transform(self, collider, matrix):
+        """Pose an analytic collider reaches at the end of the next step/advance: a rigid 4×4
+        ``matrix`` in the usual layout (translation [m] in the last column)."""
+        m = np.asarray(matrix, dtype=np.float64)
+        if m.shape != (4, 4):
+            raise ValueError(f"matrix: expected shape (4, 4), got {m.shape}")
+        column_major = np.ascontiguousarray(m.T).reshape(16)
+        self._call("grip_solver_set_collider_transform", collider, arrays.double_ptr(column_major))
+
+    def add_collider_mesh(self, positions, triangles):
+        """Adds a kinematic triangle-mesh collider (``positions`` (n, 3) [m], ``triangles``
+        (m, 3)) that the host deforms with :meth:`set_collider_positions`. Returns its id."""
+        x = arrays.vectors(positions, "positions")
+        t = arrays.indices(triangles, "triangles", 3)
+        out = ctypes.c_uint32()
+        self._call("grip_solver_add_collider_mesh", arrays.double_ptr(x), len(x), arrays.u32_ptr(t),
+                   len(t), ctypes.byref(out))
+        return out.value
+
+    def set_collider_positions(self, collider, positions):
+        """Vertex positions [m] a mesh collider reaches at the end of the next step/advance
+        (interpolated over the substeps)."""
+        x = arrays.vectors(positions, "positions")
+        self._call("grip_solver_set_collider_positions", collider, arrays.double_ptr(x), len(x))
+
+    def set_friction(self, a, b, mu):
+        """Friction coefficient μ (dimensionless, ≥ 0) between objects/colliders ``a`` and ``b``."""
+        self._call("grip_solver_set_friction", a, b, float(mu))
+
+    def set_vertex_attribute(self, obj, name, values):
+        """Sets a per-vertex attribute (``values`` of shape (n,) or (n, k)); see grip.h for the
+        names: "velocity" [m/s], "position" [m], "pinned" (nonzero = pinned), "target" [m]."""
+        arr = np.asarray(values, dtype=np.float64)
+        if arr.ndim == 1:
+            arr = arrays.scalars(arr, name)
+            n, k = arr.shape[0], 1
+        elif arr.ndim == 2:
+            arr = arrays.vectors(arr, name, arr.shape[1])
+            n, k = arr.shape
+        else:
+            raise ValueError(f"{name}: expected shape (n,) or (n, k), got {arr.shape}")
+        self._call("grip_solver_set_vertex_attribute", obj, name.encode("utf-8"), arrays.double_ptr(arr), n, k)
+
+    def set_pinned(self, obj, pinned):
+        """Pins the vertices where ``pinned`` (n,) is true/nonzero and frees the others."""
+        self.set_vertex_attribute(obj, "pinned", np.asarray(pinned).astype(np.float64))
+
+    def set_targets(self, obj, positions):
+        """Where the pinned vertices of ``obj`` must be at the end of the next step/advance [m];
+        rows of free vertices are ignored."""
+        self.set_vertex_attribute(obj, "target", arrays.vectors(positions, "target"))
+
+    # -- stepping ---------------------------------------------------------------------------
+
+    def step(self, dt, progress=None):
+        """One implicit step of ``dt`` seconds. See :meth:`advance` for ``progress``."""
+        self._run("grip_solver_step", float(dt), progress)
+
+    def advance(self, duration, progress=None):
+        """Advances ``duration`` seconds in substeps of at most ``params.time_step``.
+        ``progress(fraction_done)`` is called during the call (on a thread of the solver's pool,
+        which may not be the calling one); returning True
+        cancels it (:class:`CancelledError`, solver unchanged). An exception raised by
+        ``progress`` cancels the call and is re-raised."""
+        self._run("grip_solver_advance", float(duration), progress)
+
+    def _run(self, name, seconds, progress):
+        if progress is None:
+            self._call(name, seconds)
+            return
+        raised = []
+
+        def trampoline(_user_data, fraction):
+            try:
+                return 1 if progress(fraction) else 0
+            except BaseException as e:  # noqa: B036 - re-raised after the C call returns
+                raised.append(e)
+                return 1
+
+        callback = GripProgressFn(trampoline)  # kept alive by this frame during the call
+        self._call("grip_solver_set_progress_callback", callback, None)
+        try:
+            self._call(name, seconds)
+        except CancelledError:
+            if raised:
+                raise raised[0] from None
+            raise
+        finally:
+            if self._handle is not None:
+                self._call("grip_solver_set_progress_callback", GripProgressFn(), None)
+
+    # -- results ----------------------------------------------------------------------------
+
+    def vertex_count(self, obj):
+        """Number of vertices of object ``obj``."""
+        n = ctypes.c_size_t()
+        self._call("grip_solver_vertex_count", obj, ctypes.byref(n))
+        return n.value
+
+    def positions(self, obj, out=None):
+        """Current positions [m] of ``obj`` as (n, 3) float64, written into ``out`` if given."""
+        n = self.vertex_count(obj)
+        arr = arrays.output(out, n, 3, "positions")
+        self._call("grip_solver_get_positions", obj, arrays.double_ptr(arr), n)
+        return arr
+
+    def velocities(self, obj, out=None):
+        """Current velocities [m/s] of ``obj`` as (n, 3) float64, written into ``out`` if given."""
+        n = self.vertex_count(obj)
+        arr = arrays.output(out, n, 3, "velocities")
+        self._call("grip_solver_get_velocities", obj, arrays.double_ptr(arr), n)
+        return arr
+
+    def report(self):
+        """The :class:`GripStepReport` of the last step/advance (failed ones included)."""
+        report = GripStepReport()
+        self._call("grip_solver_get_report", ctypes.byref(report))
+        return report

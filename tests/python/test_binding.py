@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Tests of the Python binding (plugins/python/grip) against the built library, outside Blender,
+with only numpy installed. Run by tests/python_binding.rs with GRIP_LIBRARY set; prints unittest's
+summary and exits nonzero on failure."""
+
+import ctypes
+import gc
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "plugins", "python"))
+import grip  # noqa: E402
+from grip import _structs, arrays, library  # noqa: E402
+
+LIB = os.environ["GRIP_LIBRARY"]
+G = 9.81
+
+
+def cloth_grid(n, size, z):
+    """n×n vertices over size × size metres at height z, two triangles per quad."""
+    i, j = np.meshgrid(np.arange(n), np.arange(n))
+    xyz = np.stack([i.ravel() * size / (n - 1), j.ravel() * size / (n - 1), np.full(n * n, z)], axis=1)
+    a = (j[:-1, :-1] * n + i[:-1, :-1]).ravel()
+    tris = np.concatenate([np.stack([a, a + 1, a + n + 1], 1), np.stack([a, a + n + 1, a + n], 1)])
+    return xyz.astype(np.float64), tris.astype(np.uint32)
+
+
+def cube_surface(size):
+    """Closed surface of an axis-aligned cube [0, size]³: 8 vertices, 12 outward triangles."""
+    xyz = np.array([[x, y, z] for z in (0, size) for y in (0, size) for x in (0, size)], dtype=np.float64)
+    quads = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
+    tris = [t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))]
+    return xyz, np.array(tris, dtype=np.uint32)
+
+
+class Loading(unittest.TestCase):
+    def test_load_checks_version_and_sizes(self):
+        lib = grip.load(LIB)
+        self.assertEqual(lib.abi_version, grip.ABI_VERSION)
+        self.assertTrue(lib.version)
+        self.assertIs(grip.load(LIB), lib, "a library file is loaded once")
+        for struct, fn in _structs.SIZEOF_FUNCTIONS.items():
+            self.assertEqual(ctypes.sizeof(struct), lib.call(fn))
+
+    def test_path_argument_directory_and_environment(self):
+        self.assertEqual(grip.find_library(LIB), os.path.abspath(LIB))
+        self.assertEqual(grip.find_library(os.path.dirname(LIB)), os.path.abspath(LIB))
+        old = os.environ.get("GRIP_LIBRARY")
+        try:
+            os.environ["GRIP_LIBRARY"] = LIB
+            self.assertEqual(grip.find_library(), os.path.abspath(LIB))
+        finally:
+            os.environ["GRIP_LIBRARY"] = old
+
+    def test_library_next_to_the_package(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.dirname(grip.__file__), os.path.join(tmp, "grip"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copy(LIB, os.path.join(tmp, grip.library_file_name()))
+            env = {k: v for k, v in os.environ.items() if k != "GRIP_LIBRARY"}
+            env["PYTHONPATH"] = tmp
+            import subprocess
+            out = subprocess.run([sys.executable, "-c", "import grip; print(grip.load().path)"],
+                                 env=env, capture_output=True, text=True, cwd=tmp)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(os.path.realpath(out.stdout.strip()),
+                             os.path.realpath(os.path.join(tmp, grip.library_file_name())))
+
+    def test_missing_library_is_a_readable_error(self):
+        with self.assertRaises(grip.LibraryError) as cm:
+            grip.find_library("/nonexistent/libgrip.so")
+        self.assertIn("/nonexistent/libgrip.so", str(cm.exception))
+        with tempfile.NamedTemporaryFile(suffix=".so") as f:
+            with self.assertRaises(grip.LibraryError):
+                grip.Library(f.name)  # not a shared library
+
+    def test_refuses_other_abi_version(self):
+        saved = _structs.ABI_VERSION
+        try:
+            _structs.ABI_VERSION = saved + 1
+            with self.assertRaises(grip.LibraryError) as cm:
+                grip.Library(LIB)
+            self.assertIn("ABI version", str(cm.exception))
+        finally:
+            _structs.ABI_VERSION = saved
+
+    def test_refuses_struct_size_mismatch(self):
+        class Shorter(ctypes.Structure):
+            _fields_ = [("x", ctypes.c_double)]
+
+        saved = dict(_structs.SIZEOF_FUNCTIONS)
+        try:
+            _structs.SIZEOF_FUNCTIONS[Shorter] = "grip_sizeof_material"
+            with self.assertRaises(grip.LibraryError) as cm:
+                grip.Library(LIB)
+            self.assertIn("Shorter", str(cm.exception))
+        finally:
+            _structs.SIZEOF_FUNCTIONS.clear()
+            _structs.SIZEOF_FUNCTIONS.update(saved)
+
+    def test_unknown_struct_field_is_refused(self):
+        lib = grip.load(LIB)
+        with self.assertRaises(TypeError):
+            lib.material(densty=100.0)
+        with self.assertRaises(TypeError):
+            lib.solver_params(struct_tag=0)
+        params = lib.solver_params(gravity=(0, 0, -1), contact_thickness=0.002)
+        self.assertEqual(list(params.gravity), [0, 0, -1])
+        self.assertEqual(params.contact_thickness, 0.002)
+
+
+class Errors(unittest.TestCase):
+    def setUp(self):
+        self.solver = grip.Solver(library=LIB)
+        xyz, tris = cloth_grid(4, 0.3, 1.0)
+        self.xyz, self.tris = xyz, tris
+        self.cloth = self.solver.add_shell(xyz, tris)
+
+    def tearDown(self):
+        self.solver.close()
+
+    def test_status_becomes_exception_with_last_error(self):
+        with self.assertRaises(grip.UnknownObjectError) as cm:
+            self.solver.positions(999)
+        e = cm.exception
+        self.assertEqual(e.status, _structs.STATUS_UNKNOWN_OBJECT)
+        self.assertIn("999", e.message)
+        self.assertEqual(e.function, "grip_solver_vertex_count")
+        with self.assertRaises(grip.InvalidArgumentError):
+            self.solver.set_friction(self.cloth, self.cloth, -1.0)
+        with self.assertRaises(grip.InvalidArgumentError):
+            grip.Solver(library=LIB, time_step=-1.0)
+        self.solver.vertex_count(self.cloth)
+        self.assertEqual(grip.load(LIB).last_error(), "", "a successful call clears the message")
+
+    def test_bad_mesh_raises_and_changes_nothing(self):
+        bad = self.tris.copy()
+        bad[0, 0] = 10_000
+        with self.assertRaises(grip.InvalidMeshError) as cm:
+            self.solver.add_shell(self.xyz, bad)
+        self.assertIn("10000", cm.exception.message)
+        with self.assertRaises(ValueError):
+            self.solver.add_shell(self.xyz, -np.ones((2, 3), dtype=np.int64))
+        np.testing.assert_array_equal(self.solver.positions(self.cloth), self.xyz)
+
+    def test_closed_solver_refuses_calls(self):
+        self.solver.close()
+        self.assertTrue(self.solver.closed)
+        self.solver.close()  # twice is fine
+        with self.assertRaises(grip.GripError):
+            self.solver.advance(0.01)
+
+
+class Arrays(unittest.TestCase):
+    def test_inputs_are_not_copied(self):
+        x = np.zeros((5, 3))
+        self.assertIs(arrays.vectors(x, "x"), x)
+        flat = np.zeros(15)
+        self.assertTrue(np.shares_memory(arrays.vectors(flat, "x"), flat))
+        t = np.zeros((2, 3), dtype=np.uint32)
+        self.assertIs(arrays.indices(t, "t", 3), t)
+        self.assertEqual(arrays.double_ptr(x)[0], 0.0)
+        self.assertEqual(ctypes.addressof(arrays.double_ptr(x).contents), x.ctypes.data)
+
+    def test_outputs_are_written_in_place(self):
+        xyz, tris = cloth_grid(3, 0.2, 0.5)
+        with grip.Solver(library=LIB) as s:
+            cloth = s.add_shell(xyz, tris)
+            out = np.empty((9, 3))
+            self.assertIs(s.positions(cloth, out=out), out)
+            np.testing.assert_array_equal(out, xyz)
+            with self.assertRaises(ValueError):
+                s.positions(cloth, out=np.empty((8, 3)))
+            with self.assertRaises(TypeError):
+                s.positions(cloth, out=np.empty((9, 3), dtype=np.float32))
+
+
+class Physics(unittest.TestCase):
+    def test_free_fall_matches_backward_euler(self):
+        # A rigidly translating shell has no elastic force: backward Euler with n substeps of h
+        # gives v_n = n h g and x_n = x_0 + h² g n (n + 1) / 2 exactly.
+        h, n = 1.0 / 200.0, 40
+        xyz, tris = cloth_grid(4, 0.3, 2.0)
+        with grip.Solver(library=LIB, time_step=h) as s:
+            cloth = s.add_shell(xyz, tris)
+            s.advance(n * h)
+            drop = xyz[:, 2] - s.positions(cloth)[:, 2]
+            expected = h * h * G * n * (n + 1) / 2
+            np.testing.assert_allclose(drop, expected, rtol=1e-7)
+            np.testing.assert_allclose(s.velocities(cloth)[:, 2], -n * h * G, rtol=1e-7)
+            self.assertEqual(s.report().substeps, n)
+
+    def test_pins_hold_and_follow_targets(self):
+        xyz, tris = cloth_grid(5, 0.4, 1.0)
+        pinned = np.zeros(len(xyz), dtype=bool)
+        pinned[[0, 4]] = True
+        with grip.Solver(library=LIB) as s:
+            cloth = s.add_shell(xyz, tris, **grip.preset_fields("cotton"))
+            s.set_pinned(cloth, pinned)
+            s.advance(0.1)
+            x = s.positions(cloth)
+            np.testing.assert_allclose(x[pinned], xyz[pinned], atol=1e-12)
+            self.assertTrue(np.all(x[~pinned, 2] < 1.0))
+            target = x.copy()
+            target[pinned] += [0.0, 0.0, 0.05]
+            s.set_targets(cloth, target)
+            s.advance(1.0 / 24.0)
+            np.testing.assert_allclose(s.positions(cloth)[pinned], target[pinned], atol=1e-9)
+
+    def test_cloth_rests_above_analytic_floor(self):
+        xyz, tris = cloth_grid(4, 0.3, 0.05)
+        with grip.Solver(library=LIB) as s:
+            cloth = s.add_shell(xyz, tris)
+            floor = s.add_collider_shape(kind=grip.SHAPE_PLANE)
+            s.set_friction(cloth, floor, 0.5)
+            s.advance(0.3)
+            self.assertGreaterEqual(s.positions(cloth)[:, 2].min(), 0.0)
+            report = s.report()
+            self.assertGreater(report.active_contacts, 0)
+            s.set_collider_transform(floor, np.eye(4))
+            with self.assertRaises(grip.InvalidArgumentError):
+                s.set_collider_transform(floor, np.diag([2.0, 1.0, 1.0, 1.0]))
+
+
+class Progress(unittest.TestCase):
+    def setUp(self):
+        xyz, tris = cloth_grid(4, 0.3, 1.0)
+        self.xyz = xyz
+        self.solver = grip.Solver(library=LIB)
+        self.cloth = self.solver.add_shell(xyz, tris)
+
+    def tearDown(self):
+        self.solver.close()
+
+    def test_fractions_rise_to_one(self):
+        seen = []
+        self.solver.advance(0.05, progress=lambda f: seen.append(f) and False)
+        self.assertTrue(seen)
+        self.assertEqual(seen, sorted(seen))
+        self.assertEqual(seen[-1], 1.0)
+
+    def test_cancel_leaves_solver_unchanged(self):
+        with self.assertRaises(grip.CancelledError):
+            self.solver.advance(0.05, progress=lambda f: f > 0.5)
+        np.testing.assert_array_equal(self.solver.positions(self.cloth), self.xyz)
+        self.solver.advance(0.05)  # still usable, callback removed
+        self.assertTrue(np.all(self.solver.positions(self.cloth)[:, 2] < 1.0))
+
+    def test_exception_in_callback_propagates(self):
+        def boom(_fraction):
+            raise KeyError("from the callback")
+
+        with self.assertRaises(KeyError):
+            self.solver.advance(0.05, progress=boom)
+        np.testing.assert_array_equal(self.solver.positions(self.cloth), self.xyz)
+
+    def test_a_call_on_a_worker_thread_never_calls_back_on_the_main_thread(self):
+        # What the Blender bake relies on. (The callback runs on a thread of the solver's pool,
+        # not necessarily the caller's: include/grip.h says "the calling thread".)
+        threads = set()
+        worker = threading.Thread(target=lambda: self.solver.advance(
+            0.02, progress=lambda f: threads.add(threading.get_ident())))
+        worker.start()
+        worker.join()
+        self.assertTrue(threads)
+        self.assertNotIn(threading.main_thread().ident, threads)
+
+
+class Lifetime(unittest.TestCase):
+    def test_context_manager_frees_the_solver(self):
+        with grip.Solver(library=LIB) as s:
+            handle = s._handle.value
+        self.assertTrue(s.closed)
+        # The library refuses the destroyed handle: it is really gone.
+        lib = grip.load(LIB)
+        n = ctypes.c_size_t()
+        with self.assertRaises(grip.InvalidArgumentError):
+            lib.call("grip_solver_vertex_count", ctypes.c_void_p(handle), 1, ctypes.byref(n))
+
+    def test_garbage_collection_frees_an_unclosed_solver(self):
+        s = grip.Solver(library=LIB)
+        handle = s._handle.value
+        del s
+        gc.collect()
+        n = ctypes.c_size_t()
+        with self.assertRaises(grip.InvalidArgumentError):
+            grip.load(LIB).call("grip_solver_vertex_count", ctypes.c_void_p(handle), 1, ctypes.byref(n))
+
+
+@unittest.skipUnless(grip.load(LIB).has("grip_tetrahedralize"), "library has no grip_tetrahedralize yet")
+class Tetrahedralize(unittest.TestCase):
+    def test_unit_cube_is_filled_exactly(self):
+        xyz, tris = cube_surface(1.0)
+        with grip.tetrahedralize(xyz, tris, 0.25, library=LIB) as mesh:
+            p, t = mesh.positions, mesh.tets
+            e = p[t[:, 1:]] - p[t[:, :1]]
+            volumes = np.linalg.det(e) / 6.0
+            self.assertTrue(np.all(volumes > 0), "every tet is positively oriented")
+            self.assertAlmostEqual(volumes.sum(), 1.0, places=9)
+            with grip.Solver(library=LIB) as s:
+                s.add_solid(p, t, **grip.preset_fields("rubber"))
+        self.assertTrue(mesh.closed)
+
+    def test_open_surface_is_an_invalid_mesh(self):
+        xyz, tris = cube_surface(1.0)
+        with self.assertRaises(grip.InvalidMeshError) as cm:
+            grip.tetrahedralize(xyz, tris[:-1], 0.25, library=LIB)
+        self.assertTrue(cm.exception.message)
+
+
+@unittest.skipUnless(grip.load(LIB).has("grip_solver_add_collider_mesh"), "library has no collider meshes yet")
+class ColliderMesh(unittest.TestCase):
+    def test_cloth_rests_on_a_mesh_floor(self):
+        xyz, tris = cloth_grid(4, 0.3, 0.05)
+        floor_xyz = np.array([[-1, -1, 0], [2, -1, 0], [2, 2, 0], [-1, 2, 0]], dtype=np.float64)
+        floor_tris = np.array([[0, 1, 2], [0, 2, 3]], dtype=np.uint32)
+        with grip.Solver(library=LIB) as s:
+            cloth = s.add_shell(xyz, tris)
+            floor = s.add_collider_mesh(floor_xyz, floor_tris)
+            s.set_collider_positions(floor, floor_xyz)
+            s.advance(0.3)
+            self.assertGreaterEqual(s.positions(cloth)[:, 2].min(), 0.0)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
