@@ -11,7 +11,16 @@
 
 // ABI version of this header and library: bumped on any change of a struct layout, a
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 1
+#define GRIP_ABI_VERSION 2
+
+// Near-interpolating kernel w(s) = c·(1/((s/r)² + ε)² − 1/(1 + ε)²) for s < r, with
+// c = ε²(1 + ε)²/(1 + 2ε) so that w(0) = 1 (Larionov et al. 2021). Weights fall off as s⁻⁴, so
+// the potential nearly interpolates each sample's tangent plane.
+#define GRIP_KERNEL_INTERPOLATING 0
+
+// Cubic kernel w(s) = 1 − 3(s/r)² + 2(s/r)³ for s < r (C¹ at the support radius): a smoother,
+// more averaging potential.
+#define GRIP_KERNEL_CUBIC 1
 
 // Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
 #define GRIP_FRICTION_SMOOTHING_QUADRATIC 0
@@ -39,6 +48,24 @@
 
 // Value of `GripShape::struct_tag` written by `grip_shape_default()`.
 #define GRIP_SHAPE_TAG 1196577585
+
+// Guaranteed lower bound [°] on every dihedral angle of the output (the paper's bound for
+// [`ALPHA_LONG`] and [`ALPHA_SHORT`]).
+#define MIN_DIHEDRAL_DEGREES 10.7
+
+// Guaranteed upper bound [°] on every dihedral angle of the output.
+#define MAX_DIHEDRAL_DEGREES 164.8
+
+// Most lattice cubes accepted (2²², e.g. 161³): about 50 million lattice tets, a few GiB at
+// worst. A larger request is refused before anything is allocated.
+#define MAX_LATTICE_CELLS (1 << 22)
+
+// α_long: warp threshold on the long lattice edges, as a fraction of their length (paper's value
+// for the [10.7°, 164.8°] dihedral-angle bound).
+#define ALPHA_LONG 0.24999
+
+// α_short: warp threshold on the short lattice edges, as a fraction of their length.
+#define ALPHA_SHORT 0.41189
 
 // Membrane model of a shell: rest-stable neo-Hookean.
 #define GRIP_MEMBRANE_NEO_HOOKEAN 0
@@ -208,6 +235,14 @@ typedef struct GripSolverParams {
     // Times a substep is redone with a stiffer κ when it ends with a negative gap (0..=50).
     // Default 8.
     uint32_t max_contact_retries;
+    // Kernel radius of the implicit contact surfaces of meshes, as a multiple of each
+    // triangle's size (its largest centroid-to-corner distance at rest) (in [1, 10],
+    // dimensionless). Larger blends more neighbouring triangles into a smoother surface.
+    // Default 2.
+    double contact_radius_multiplier;
+    // One of `GRIP_KERNEL_*`: the weight function of the implicit contact surfaces.
+    // Default `GRIP_KERNEL_INTERPOLATING`.
+    uint32_t contact_kernel;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;
 } GripSolverParams;
@@ -292,6 +327,34 @@ GripStatus grip_solver_add_collider_shape(struct GripSolver *solver,
 GripStatus grip_solver_set_collider_transform(struct GripSolver *solver,
                                               GripObjectId id,
                                               const double *matrix);
+
+// Adds a kinematic collider mesh (a skinned character, a moving prop): `vertex_count` positions
+// [m] and `triangle_count` triangles (`3 × triangle_count` indices), wound counter-clockwise
+// seen from outside (the side objects are kept on). Shells and solids touch it through its
+// smooth implicit surface (paper §3.2) with friction (`grip_solver_set_friction`). It has
+// infinite mass: only `grip_solver_set_collider_positions` moves it. Writes its id to `*out_id`.
+//
+// # Safety
+// `positions` must hold `3 × vertex_count` doubles, `triangles` `3 × triangle_count` indices;
+// `out_id` must be writable.
+GripStatus grip_solver_add_collider_mesh(struct GripSolver *solver,
+                                         const double *positions,
+                                         size_t vertex_count,
+                                         const uint32_t *triangles,
+                                         size_t triangle_count,
+                                         GripObjectId *out_id);
+
+// Sets where the vertices of collider mesh `id` are at the end of the next step/advance
+// (`xyz`: `3 × vertex_count` doubles [m], same vertex order and count as when added). Over the
+// substeps the vertices move there linearly; their velocity (change over the step) enters the
+// friction of what touches them. Without a call the mesh stays where it is.
+//
+// # Safety
+// `xyz` must hold `3 × vertex_count` doubles.
+GripStatus grip_solver_set_collider_positions(struct GripSolver *solver,
+                                              GripObjectId id,
+                                              const double *xyz,
+                                              size_t vertex_count);
 
 // Sets the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or colliders `a`
 // and `b` (in either order).

@@ -1,10 +1,13 @@
-//! Kinematic colliders and friction: analytic shapes, their host-driven rigid poses, and the
-//! friction coefficient of each pair of objects.
+//! Kinematic colliders and friction: analytic shapes and their host-driven rigid poses,
+//! host-animated collider meshes (skinned characters), and the friction coefficient of each pair
+//! of objects.
 
 use super::guard::{self, call};
 use super::handles::{self, GripSolver};
+use super::solver_api::checked_arrays;
 use super::{GripObjectId, GripStatus};
 use crate::contact::GripShape;
+use crate::error::Error;
 
 /// Default shape: a ground plane through the origin with normal +Z (see each field).
 #[no_mangle]
@@ -56,6 +59,53 @@ pub unsafe extern "C" fn grip_solver_set_collider_transform(
         let m = guard::slice(matrix, 16, "matrix")?;
         let m: [f64; 16] = std::array::from_fn(|i| m[i]);
         handles::with_solver(solver, |s| s.set_collider_transform(id, &m))
+    })
+}
+
+/// Adds a kinematic collider mesh (a skinned character, a moving prop): `vertex_count` positions
+/// [m] and `triangle_count` triangles (`3 × triangle_count` indices), wound counter-clockwise
+/// seen from outside (the side objects are kept on). Shells and solids touch it through its
+/// smooth implicit surface (paper §3.2) with friction (`grip_solver_set_friction`). It has
+/// infinite mass: only `grip_solver_set_collider_positions` moves it. Writes its id to `*out_id`.
+///
+/// # Safety
+/// `positions` must hold `3 × vertex_count` doubles, `triangles` `3 × triangle_count` indices;
+/// `out_id` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_add_collider_mesh(
+    solver: *mut GripSolver,
+    positions: *const f64,
+    vertex_count: usize,
+    triangles: *const u32,
+    triangle_count: usize,
+    out_id: *mut GripObjectId,
+) -> GripStatus {
+    call(|| {
+        guard::check_out(out_id, "out_id")?;
+        let (positions, tris) = checked_arrays(positions, vertex_count, triangles, triangle_count, 3, "triangle")?;
+        let id = handles::with_solver(solver, |s| s.add_collider_mesh(positions, tris))?;
+        guard::write(out_id, id, "out_id")
+    })
+}
+
+/// Sets where the vertices of collider mesh `id` are at the end of the next step/advance
+/// (`xyz`: `3 × vertex_count` doubles [m], same vertex order and count as when added). Over the
+/// substeps the vertices move there linearly; their velocity (change over the step) enters the
+/// friction of what touches them. Without a call the mesh stays where it is.
+///
+/// # Safety
+/// `xyz` must hold `3 × vertex_count` doubles.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_set_collider_positions(
+    solver: *mut GripSolver,
+    id: GripObjectId,
+    xyz: *const f64,
+    vertex_count: usize,
+) -> GripStatus {
+    call(|| {
+        let n = vertex_count.checked_mul(3).ok_or_else(|| Error::invalid("vertex_count is too large"))?;
+        let xyz = guard::slice(xyz, n, "xyz")?;
+        handles::with_solver(solver, |s| s.set_collider_positions(id, xyz))
     })
 }
 

@@ -101,7 +101,7 @@ const MAX_OBJECT_VERTICES: usize = 1 << 28;
 /// Most elements one object may have (2²⁹).
 const MAX_OBJECT_ELEMENTS: usize = 1 << 29;
 
-unsafe fn checked_arrays<'a>(
+pub(super) unsafe fn checked_arrays<'a>(
     positions: *const f64,
     vertex_count: usize,
     indices: *const u32,

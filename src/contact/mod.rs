@@ -6,6 +6,7 @@
 pub mod implicit;
 pub mod law;
 pub mod pose;
+pub mod surface_contact;
 pub mod shape;
 pub mod vertex_collider;
 

@@ -11,6 +11,7 @@
 use super::contact_terms::ContactTerms;
 use super::element_terms as terms;
 use super::layout::SystemLayout;
+use super::surface_terms::SurfaceTerms;
 use crate::scene::Model;
 use crate::solve::NonlinearSystem;
 use nalgebra::SMatrix;
@@ -54,8 +55,12 @@ pub struct BackwardEuler<'a> {
     pub v_fixed: &'a [f64],
     /// Damping matrices at the start of the step.
     pub damping: &'a DampingMatrices,
-    /// Contact and friction against colliders, if any.
+    /// Contact and friction against analytic colliders, if any.
     pub contact: Option<&'a ContactTerms<'a>>,
+    /// Contact and friction between deforming meshes, if any.
+    pub surface: Option<SurfaceTerms<'a>>,
+    /// Jacobian blocks of surface contacts left out because the pattern lacked them.
+    pub dropped_blocks: u32,
     q: Vec<f64>,
 }
 
@@ -84,6 +89,8 @@ impl<'a> BackwardEuler<'a> {
             v_fixed,
             damping,
             contact: None,
+            surface: None,
+            dropped_blocks: 0,
             q: vec![0.0; q_start.len()],
         }
     }
@@ -91,6 +98,12 @@ impl<'a> BackwardEuler<'a> {
     /// Adds contact and friction forces (paper Eq. 3 and 16) to the step.
     pub fn with_contact(mut self, contact: Option<&'a ContactTerms<'a>>) -> Self {
         self.contact = contact;
+        self
+    }
+
+    /// Adds contact and friction between deforming meshes (issue 4).
+    pub fn with_surface_contact(mut self, surface: Option<SurfaceTerms<'a>>) -> Self {
+        self.surface = surface;
         self
     }
 
@@ -126,6 +139,10 @@ impl NonlinearSystem for BackwardEuler<'_> {
         if let Some(c) = self.contact {
             c.add_forces(&self.q, v, h, out);
         }
+        if let Some(s) = self.surface.as_mut() {
+            s.ensure_fresh(&self.q);
+            s.add_forces(&self.q, v, h, h, out);
+        }
         for (i, _) in self.fixed.iter().enumerate().filter(|(_, f)| **f) {
             for k in 0..3 {
                 out[3 * i + k] = v[3 * i + k] - self.v_fixed[3 * i + k];
@@ -150,6 +167,10 @@ impl NonlinearSystem for BackwardEuler<'_> {
         terms::add_matrices(&m.hinges.elements, &d.hinges, &l.hinge_slots, h, self.fixed, jac);
         if let Some(c) = self.contact {
             c.add_jacobian(self.q_start, &self.q, v, h, self.fixed, &l.diagonal_slots, jac);
+        }
+        if let Some(s) = self.surface.as_mut() {
+            s.ensure_fresh(&self.q);
+            self.dropped_blocks += s.add_jacobian(&self.q, v, h, h, self.fixed, &l.pattern, jac);
         }
         for (i, slot) in l.diagonal_slots.iter().enumerate() {
             let diag = if self.fixed[i] { 1.0 } else { m.mass[i] * (1.0 + h * m.alpha[i]) };

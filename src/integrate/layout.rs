@@ -24,15 +24,17 @@ fn slots_of<const D: usize, E: Element<D>>(pattern: &BlockPattern, elements: &[E
 }
 
 impl SystemLayout {
-    /// Analyses the model's coupling once.
-    pub fn new(model: &Model) -> Self {
+    /// Analyses the coupling of the model's elements and of the given contact stencils (groups
+    /// of vertices that a contact couples, e.g. from `SurfaceTerms::stencils`).
+    pub fn new(model: &Model, contacts: &[Vec<u32>]) -> Self {
         let stencils = model
             .tets
             .elements
             .iter()
             .map(|e| e.vertices())
             .chain(model.membranes.elements.iter().map(|e| e.vertices()))
-            .chain(model.hinges.elements.iter().map(|e| e.vertices()));
+            .chain(model.hinges.elements.iter().map(|e| e.vertices()))
+            .chain(contacts.iter().map(|c| c.as_slice()));
         let pattern = BlockPattern::new(model.vertex_count(), stencils);
         let diagonal_slots = (0..model.vertex_count() as u32)
             .map(|v| pattern.slot(v, v).unwrap_or(BlockSlot { start: u32::MAX, stride: 0 }))
@@ -44,5 +46,10 @@ impl SystemLayout {
             diagonal_slots,
             pattern,
         }
+    }
+
+    /// Whether every block coupling two vertices of one of `contacts` is in the pattern.
+    pub fn covers(&self, contacts: &[Vec<u32>]) -> bool {
+        contacts.iter().all(|c| c.iter().all(|&a| c.iter().all(|&b| self.pattern.slot(a, b).is_some())))
     }
 }

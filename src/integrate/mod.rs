@@ -5,6 +5,7 @@ pub mod backward_euler;
 pub mod contact_terms;
 pub mod element_terms;
 pub mod layout;
+pub mod surface_terms;
 
 pub use backward_euler::BackwardEuler;
 pub use layout::SystemLayout;

@@ -1,9 +1,11 @@
 //! What is simulated: parameters, materials, objects and the physical model assembled from them.
 
+pub mod contact_setup;
 pub mod material;
 pub mod model;
 pub mod params;
 
 pub use material::GripMaterial;
+pub use contact_setup::SurfaceQuery;
 pub use model::{Model, Object, ObjectKind};
 pub use params::GripSolverParams;

@@ -16,6 +16,9 @@ pub enum ObjectKind {
     Solid,
     /// A triangle shell (cloth).
     Shell,
+    /// A host-animated triangle surface (a skinned character): kinematic, infinite mass, its
+    /// vertices moved only by `grip_solver_set_collider_positions`.
+    ColliderMesh,
 }
 
 /// One simulated object: a contiguous range of the model's vertices.
@@ -31,7 +34,8 @@ pub struct Object {
     pub vertex_count: usize,
     /// Material as given.
     pub material: GripMaterial,
-    /// Surface triangles in object-local indices (the shell itself, or the solid's boundary).
+    /// Surface triangles in object-local indices (the shell itself, the solid's boundary, or
+    /// the collider mesh).
     pub surface: Vec<[u32; 3]>,
 }
 
@@ -149,10 +153,11 @@ impl Model {
     }
 
     /// Vertices that can touch colliders, in increasing order, with their object's id: every
-    /// vertex of a shell, the boundary vertices of a solid.
+    /// vertex of a shell, the boundary vertices of a solid (collider meshes touch, but are not
+    /// touched as query points).
     pub fn contact_vertices(&self) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
-        for o in &self.objects {
+        for o in self.objects.iter().filter(|o| o.kind != ObjectKind::ColliderMesh) {
             let mut on_surface = vec![o.kind == ObjectKind::Shell; o.vertex_count];
             for t in &o.surface {
                 for &v in t {
@@ -226,6 +231,32 @@ impl Model {
         self.push_object(ObjectKind::Shell, rest, mass, material, local);
         self.membranes.extend(membranes, material.damping_beta);
         self.hinges.extend(hinges, material.damping_beta);
+        Ok(self.objects.last().map(|o| o.id).unwrap_or(0))
+    }
+
+    /// Adds a kinematic collider mesh (vertices of zero mass, always prescribed); returns its id.
+    /// Rejects bad indices and zero-area triangles by index.
+    pub fn add_collider_mesh(&mut self, positions: &[f64], triangles: &[u32]) -> Result<u32> {
+        let rest = mesh::validate_positions(positions)?;
+        let local = mesh::validate_triangles(triangles, rest.len())?;
+        for (e, t) in local.iter().enumerate() {
+            let p = t.map(|v| rest[v as usize]);
+            if crate::contact::implicit::sample::is_degenerate(&p[0], &p[1], &p[2]) {
+                return Err(Error::mesh(format!("collider triangle {e} {t:?} has (near-)zero area")));
+            }
+        }
+        let object = Object {
+            id: self.next_id(),
+            kind: ObjectKind::ColliderMesh,
+            first_vertex: self.vertex_count(),
+            vertex_count: rest.len(),
+            material: GripMaterial::default(),
+            surface: local,
+        };
+        self.alpha.extend(std::iter::repeat_n(0.0, rest.len()));
+        self.mass.extend(std::iter::repeat_n(0.0, rest.len()));
+        self.rest.extend(rest);
+        self.objects.push(object);
         Ok(self.objects.last().map(|o| o.id).unwrap_or(0))
     }
 

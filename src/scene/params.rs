@@ -1,5 +1,6 @@
 //! Solver parameters, shared by the Rust API and the C API (`GripSolverParams` in `grip.h`).
 
+use crate::contact::implicit::kernel::GRIP_KERNEL_CUBIC;
 use crate::contact::law::{GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_RATIONAL};
 use crate::error::{Error, Result};
 
@@ -58,6 +59,14 @@ pub struct GripSolverParams {
     /// Times a substep is redone with a stiffer κ when it ends with a negative gap (0..=50).
     /// Default 8.
     pub max_contact_retries: u32,
+    /// Kernel radius of the implicit contact surfaces of meshes, as a multiple of each
+    /// triangle's size (its largest centroid-to-corner distance at rest) (in [1, 10],
+    /// dimensionless). Larger blends more neighbouring triangles into a smoother surface.
+    /// Default 2.
+    pub contact_radius_multiplier: f64,
+    /// One of `GRIP_KERNEL_*`: the weight function of the implicit contact surfaces.
+    /// Default `GRIP_KERNEL_INTERPOLATING`.
+    pub contact_kernel: u32,
     /// Written by `grip_solver_params_default()`; do not change.
     pub struct_tag: u32,
 }
@@ -82,6 +91,8 @@ impl Default for GripSolverParams {
             friction_smoothing: 0,
             friction_coupling: 0,
             max_contact_retries: 8,
+            contact_radius_multiplier: 2.0,
+            contact_kernel: 0,
             struct_tag: GRIP_SOLVER_PARAMS_TAG,
         }
     }
@@ -171,6 +182,15 @@ impl GripSolverParams {
         }
         if self.friction_coupling > GRIP_FRICTION_COUPLING_LAGGED {
             return Err(Error::invalid(format!("params.friction_coupling: unknown value {}", self.friction_coupling)));
+        }
+        if !(self.contact_radius_multiplier >= 1.0 && self.contact_radius_multiplier <= 10.0) {
+            return Err(Error::invalid(format!(
+                "params.contact_radius_multiplier must be in [1, 10], got {}",
+                self.contact_radius_multiplier
+            )));
+        }
+        if self.contact_kernel > GRIP_KERNEL_CUBIC {
+            return Err(Error::invalid(format!("params.contact_kernel: unknown value {}", self.contact_kernel)));
         }
         if self.max_contact_retries > 50 {
             return Err(Error::invalid(format!(

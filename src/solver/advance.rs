@@ -2,14 +2,15 @@
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
 //! the state and commits only when every substep converged.
 
-use super::substep::{CollidersOverCall, Substepper};
+use super::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
+use crate::contact::implicit::{ImplicitSurface, Kernel};
 use super::{GripStepReport, Solver};
 use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
 use crate::integrate::contact_terms::ContactPair;
 use crate::integrate::{element_terms, SystemLayout};
 use crate::scene::GripSolverParams;
-use crate::scene::Model;
+use crate::scene::{Model, ObjectKind};
 use crate::solve::{DirectLu, NewtonSettings};
 use std::time::Instant;
 
@@ -54,6 +55,17 @@ fn initial_contact_stiffness(model: &Model, params: &GripSolverParams) -> f64 {
     (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
 }
 
+/// Padding [m] of the candidate search of deforming-surface contacts: a quarter of the mean
+/// kernel radius of the surfaces that can be touched, and at least the contact thickness. Newton
+/// iterates may move this far before candidates are searched again.
+fn search_padding(surfaces: &[ImplicitSurface], queries: &[crate::scene::SurfaceQuery], thickness: f64) -> f64 {
+    let mut used = vec![false; surfaces.len()];
+    queries.iter().for_each(|q| used[q.surface as usize] = true);
+    let radii: Vec<f64> = surfaces.iter().zip(&used).filter(|(_, u)| **u).flat_map(|(s, _)| s.radius.iter().copied()).collect();
+    let mean = radii.iter().sum::<f64>() / radii.len().max(1) as f64;
+    (0.25 * mean).max(thickness)
+}
+
 impl Solver {
     /// One implicit step of `dt` seconds (split in halves if Newton fails, see `params`).
     pub fn step(&mut self, dt: f64) -> Result<()> {
@@ -80,18 +92,22 @@ impl Solver {
 
     fn run(&mut self, substeps: usize, h: f64) -> Result<()> {
         let started = Instant::now();
-        let mut report =
-            GripStepReport { pinned_vertices: self.pinned.iter().filter(|p| **p).count() as u32, ..Default::default() };
+        let kinematic: usize = self.model.objects.iter().filter(|o| o.kind == ObjectKind::ColliderMesh).map(|o| o.vertex_count).sum();
+        let pinned = self.pinned.iter().filter(|p| **p).count() - kinematic;
+        let mut report = GripStepReport { pinned_vertices: pinned as u32, ..Default::default() };
         let pool = self.pool.clone();
         let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, f64, Vec<f64>)> {
             if self.layout.is_none() {
                 let t = Instant::now();
-                let layout = SystemLayout::new(&self.model);
+                let layout = SystemLayout::new(&self.model, &[]);
                 let lu = DirectLu::new(&layout.pattern)?;
                 self.layout = Some((layout, lu));
                 report.seconds_factorization += t.elapsed().as_secs_f64();
             }
             let pairs = contact_pairs(&self.model, self.params.default_friction);
+            let surfaces = self.model.implicit_surfaces(self.params.contact_radius_multiplier);
+            let queries = self.model.surface_queries(self.params.default_friction);
+            let padding = search_padding(&surfaces, &queries, self.params.contact_thickness);
             let kappa = match self.contact_stiffness {
                 Some(k) => k,
                 None => initial_contact_stiffness(&self.model, &self.params),
@@ -100,13 +116,11 @@ impl Solver {
             let Solver {
                 params, model, q, v, pinned, target, layout, progress, collider_pose, collider_target, ..
             } = &mut *self;
-            let (layout, lu) = layout.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
             let q_begin = q.clone();
             let (mut q, mut v) = (q.clone(), v.clone());
             let mut stepper = Substepper {
                 model,
-                layout,
-                lu,
+                system: layout,
                 settings: NewtonSettings {
                     max_iterations: params.max_newton_iterations,
                     max_line_search_steps: params.max_line_search_steps,
@@ -132,6 +146,12 @@ impl Solver {
                         coupling: params.friction_coupling,
                     },
                     max_retries: params.max_contact_retries,
+                },
+                surfaces: SurfacesOverCall {
+                    surfaces: &surfaces,
+                    queries: &queries,
+                    kernel: Kernel::from_code(params.contact_kernel).unwrap_or(Kernel::Interpolating),
+                    padding,
                 },
                 progress: progress.as_mut(),
                 report: &mut report,
@@ -162,7 +182,8 @@ impl Solver {
                 }
                 // §4.4: κ is never lowered while contacts are active; once none is, it restarts.
                 self.contact_stiffness = (report.active_contacts > 0).then_some(kappa);
-                report.contact_stiffness = if self.model.colliders.is_empty() { 0.0 } else { kappa };
+                let contact = !self.model.colliders.is_empty() || self.model.has_surface_contact();
+                report.contact_stiffness = if contact { kappa } else { 0.0 };
                 report.converged = 1;
                 Ok(())
             }

@@ -11,7 +11,7 @@ mod substep;
 use crate::contact::{GripShape, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::integrate::SystemLayout;
-use crate::scene::{GripMaterial, GripSolverParams, Model, Object};
+use crate::scene::{GripMaterial, GripSolverParams, Model, Object, ObjectKind};
 use crate::solve::DirectLu;
 pub use report::GripStepReport;
 
@@ -105,6 +105,45 @@ impl Solver {
         Ok(id)
     }
 
+    /// Adds a kinematic collider mesh at `positions` [m] (its vertices are prescribed: they move
+    /// only by [`Solver::set_collider_positions`]); returns its id.
+    pub fn add_collider_mesh(&mut self, positions: &[f64], triangles: &[u32]) -> Result<u32> {
+        let mut model = self.model.clone();
+        let id = model.add_collider_mesh(positions, triangles)?;
+        let first = self.pinned.len();
+        self.commit_object(model, positions);
+        self.pinned[first..].iter_mut().for_each(|p| *p = true);
+        Ok(id)
+    }
+
+    /// Sets where the vertices of collider mesh `id` are at the end of the next step/advance
+    /// (`xyz` [m], 3 per vertex); over the substeps they move there linearly, and their
+    /// velocity enters the friction of what touches them.
+    pub fn set_collider_positions(&mut self, id: u32, xyz: &[f64]) -> Result<()> {
+        let o = self.model.object(id).map_err(|_| {
+            let what = if self.model.has_id(id) { "is not a collider mesh" } else { "does not exist" };
+            Error::UnknownObject(format!("collider mesh {id} {what}"))
+        })?;
+        if o.kind != ObjectKind::ColliderMesh {
+            return Err(Error::UnknownObject(format!("object {id} is not a collider mesh")));
+        }
+        if !xyz.len().is_multiple_of(3) {
+            return Err(Error::invalid(format!("positions must hold 3 values per vertex, got {}", xyz.len())));
+        }
+        let range = self.object_range(id, xyz.len() / 3)?;
+        if let Some(i) = xyz.iter().position(|x| !(x.abs() <= crate::mesh::validate::MAX_COORDINATE)) {
+            return Err(Error::invalid(format!(
+                "position of collider vertex {} must be finite and within ±1e9 m, got {}",
+                i / 3,
+                xyz[i]
+            )));
+        }
+        for (t, x) in self.target[range].iter_mut().zip(xyz.chunks_exact(3)) {
+            *t = Some([x[0], x[1], x[2]]);
+        }
+        Ok(())
+    }
+
     /// Adds a kinematic collider of the given shape at the identity pose; returns its id.
     pub fn add_collider_shape(&mut self, shape: &GripShape) -> Result<u32> {
         let shape = Shape::new(shape)?;
@@ -177,6 +216,11 @@ impl Solver {
             return Err(Error::invalid("attribute value count is not a multiple of the component count"));
         }
         let range = self.object_range(id, values.len() / components)?;
+        if self.model.object(id)?.kind == ObjectKind::ColliderMesh {
+            return Err(Error::invalid(format!(
+                "object {id} is a collider mesh: its vertices move only by grip_solver_set_collider_positions"
+            )));
+        }
         if let Some(i) = values.iter().position(|x| !x.is_finite()) {
             return Err(Error::invalid(format!(
                 "attribute \"{name}\" of vertex {} is not finite ({})",

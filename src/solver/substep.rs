@@ -4,14 +4,17 @@
 //! stiffer contact penalty when it ends with a negative gap (paper §4.4).
 
 use super::{GripStepReport, ProgressFn};
+use crate::contact::implicit::{ImplicitSurface, Kernel};
 use crate::contact::vertex_collider::ColliderMotion;
 use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::integrate::backward_euler::{BackwardEuler, DampingMatrices};
 use crate::integrate::contact_terms::{ContactPair, ContactTerms};
+use crate::integrate::surface_terms::SurfaceTerms;
 use crate::integrate::SystemLayout;
-use crate::scene::Model;
+use crate::scene::{Model, SurfaceQuery};
 use crate::solve::{newton, DirectLu, NewtonSettings, NewtonStats, NonlinearSystem};
+use std::time::Instant;
 
 /// The colliders over a call: shapes, poses at its start, host targets for its end, the
 /// potential contacts and the contact law (whose κ the substeps raise when needed).
@@ -46,11 +49,24 @@ impl CollidersOverCall<'_> {
     }
 }
 
+/// The deforming-surface contacts over a call: every object's implicit surface and the
+/// (vertex, surface) pairs that can touch.
+pub(super) struct SurfacesOverCall<'a> {
+    /// Implicit surface of each object.
+    pub surfaces: &'a [ImplicitSurface],
+    /// Potential contacts, grouped by surface.
+    pub queries: &'a [SurfaceQuery],
+    /// MLS kernel.
+    pub kernel: Kernel,
+    /// Candidate search padding [m].
+    pub padding: f64,
+}
+
 /// Everything a substep needs that does not change during a call.
 pub(super) struct Substepper<'a> {
     pub model: &'a Model,
-    pub layout: &'a SystemLayout,
-    pub lu: &'a mut DirectLu,
+    /// Pattern, slots and symbolic LU; rebuilt when contacts couple vertices it lacks.
+    pub system: &'a mut Option<(SystemLayout, DirectLu)>,
     pub settings: NewtonSettings,
     pub gravity: [f64; 3],
     pub pinned: &'a [bool],
@@ -59,6 +75,7 @@ pub(super) struct Substepper<'a> {
     pub q_begin: &'a [f64],
     pub max_halvings: u32,
     pub colliders: CollidersOverCall<'a>,
+    pub surfaces: SurfacesOverCall<'a>,
     pub progress: Option<&'a mut ProgressFn>,
     pub report: &'a mut GripStepReport,
     /// Acceleration [m/s²] of the last accepted substep: the predictor of the next Newton guess.
@@ -100,20 +117,59 @@ impl<'a> Substepper<'a> {
         v_fixed
     }
 
+    /// Newton's initial guess: the last substep's acceleration continued (smooth motion needs
+    /// fewer iterations, sticking contacts in particular), pinned vertices at their prescribed
+    /// velocities `v_fixed`.
+    fn predict(&self, v: &[f64], v_fixed: &[f64], h: f64) -> Vec<f64> {
+        let mut guess: Vec<f64> = if self.acceleration.len() == v.len() {
+            v.iter().zip(self.acceleration.iter()).map(|(v, a)| v + h * a).collect()
+        } else {
+            v.to_vec()
+        };
+        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
+            guess[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
+        }
+        guess
+    }
+
+    /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
+    /// pattern and its symbolic LU when a coupling is missing.
+    fn ensure_layout(&mut self, stencils: &[Vec<u32>]) -> Result<()> {
+        if self.system.as_ref().is_some_and(|(layout, _)| layout.covers(stencils)) {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let layout = SystemLayout::new(self.model, stencils);
+        let lu = DirectLu::new(&layout.pattern)?;
+        log::debug!("system pattern rebuilt: {} stored entries, {} contact stencils", layout.pattern.nnz(), stencils.len());
+        *self.system = Some((layout, lu));
+        self.report.seconds_factorization += t.elapsed().as_secs_f64();
+        Ok(())
+    }
+
     /// One substep, redone with a stiffer κ while it ends with a negative gap.
     fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
         let motions = self.colliders.motions(f0, f1, h);
+        let v_fixed = self.pin_velocities(q, f1, h);
         let mut retries = 0;
         loop {
             let law = self.colliders.law;
             let pairs = self.colliders.pairs;
             let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions.clone(), pairs, q));
-            let solved = self.solve_substep(q, v, f0, f1, h, terms.as_ref());
-            let gaps = match (&solved, &terms) {
-                (Ok((q_new, _, _)), Some(t)) => Some(t.gap_summary(q_new, self.pinned)),
-                _ => None,
-            };
-            let (q_new, v_new, stats) = solved?;
+            let guess = self.predict(v, &v_fixed, h);
+            let surface = (!self.surfaces.queries.is_empty()).then(|| {
+                let q_guess: Vec<f64> = q.iter().zip(&guess).map(|(x, u)| x + h * u).collect();
+                let s = &self.surfaces;
+                SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_guess, s.padding)
+            });
+            self.ensure_layout(&surface.as_ref().map(|s| s.stencils()).unwrap_or_default())?;
+            let solved = self.solve_substep(q, v, guess, &v_fixed, f0, f1, h, terms.as_ref(), surface);
+            let (q_new, v_new, stats, surface_gaps) = solved?;
+            let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.pinned));
+            let gaps = [analytic_gaps, surface_gaps]
+                .into_iter()
+                .flatten()
+                .reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
             match gaps {
                 Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
                     retries += 1;
@@ -136,32 +192,29 @@ impl<'a> Substepper<'a> {
         }
     }
 
-    /// Newton on one substep from (q, v); returns the end positions and velocities and Newton's
-    /// statistics (a failed attempt is already in the report).
+    /// Newton on one substep from (q, v) starting at `guess`; returns the end positions and
+    /// velocities, Newton's statistics (a failed attempt is already in the report) and the
+    /// deforming-surface gap summary at the end.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn solve_substep(
         &mut self,
         q: &[f64],
         v: &[f64],
+        mut v_new: Vec<f64>,
+        v_fixed: &[f64],
         f0: f64,
         f1: f64,
         h: f64,
         contact: Option<&ContactTerms>,
-    ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats)> {
-        let v_fixed = self.pin_velocities(q, f1, h);
-        // Predictor: continue the last substep's acceleration (smooth motion needs fewer Newton
-        // iterations, sticking contacts in particular); pinned vertices are overwritten below.
-        let mut v_new: Vec<f64> = if self.acceleration.len() == v.len() {
-            v.iter().zip(self.acceleration.iter()).map(|(v, a)| v + h * a).collect()
-        } else {
-            v.to_vec()
-        };
-        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
-            v_new[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
-        }
+        surface: Option<SurfaceTerms>,
+    ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats, Option<(f64, u32)>)> {
         let damping = DampingMatrices::new(self.model, q);
+        let (layout, lu) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
+        let nnz = layout.pattern.nnz();
         let mut system =
-            BackwardEuler::new(self.model, self.layout, q, v, h, self.gravity, self.pinned, &v_fixed, &damping)
-                .with_contact(contact);
+            BackwardEuler::new(self.model, layout, q, v, h, self.gravity, self.pinned, v_fixed, &damping)
+                .with_contact(contact)
+                .with_surface_contact(surface);
         let max_it = self.settings.max_iterations as f64;
         let progress = &mut self.progress;
         let mut on_iteration = |k: u32| match progress.as_mut() {
@@ -177,9 +230,19 @@ impl<'a> Substepper<'a> {
         let mut r_plain = vec![0.0; v.len()];
         system.residual(&v_plain, &mut r_plain);
         settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let nnz = self.layout.pattern.nnz();
-        match newton::solve(&mut system, self.lu, nnz, &mut v_new, &settings, &mut on_iteration) {
-            Ok(o) => Ok((system.positions(&v_new), v_new, o.stats)),
+        let outcome = newton::solve(&mut system, lu, nnz, &mut v_new, &settings, &mut on_iteration);
+        if system.dropped_blocks > 0 {
+            log::debug!("{} surface-contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
+        }
+        match outcome {
+            Ok(o) => {
+                let q_new = system.positions(&v_new);
+                let gaps = system.surface.as_mut().map(|s| {
+                    s.ensure_fresh(&q_new);
+                    s.gap_summary(&q_new, self.pinned)
+                });
+                Ok((q_new, v_new, o.stats, gaps))
+            }
             Err((e, stats)) => {
                 self.report.add_failed_attempt(&stats);
                 Err(e)

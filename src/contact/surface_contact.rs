@@ -1,0 +1,196 @@
+//! Contact and friction of one query vertex against a deforming implicit surface over one
+//! substep (paper Eq. 3 and 16 for one contact): the gap d = s·φ (s = ±1 picks the side of a
+//! two-sided shell surface, +1 otherwise), the penalty force λ∇d on the stencil (query vertex and
+//! surface vertices; λ = −b′(d)), and smoothed Coulomb friction F = −μλ η(v̄) on the query vertex
+//! with the reaction −Wⱼ F on each surface vertex j, where the relative velocity is
+//! v_rel = v_query − Σⱼ Wⱼ vⱼ (the surface point under the query moves with the MLS-weighted
+//! sample centroids). With implicit coupling the normal n = ∇ₓd/|∇ₓd|, λ and Wⱼ are evaluated at
+//! the end of the step; lagged coupling freezes them at its start (paper Eq. 25).
+//!
+//! Jacobians are total derivatives along x = xₜ + h v: dF/dv = ∂F/∂v + h ∂F/∂x, with
+//! ∂(λ∇d)/∂x = λ′ ∇d ∇dᵀ + λ ∇²d and the friction term by the chain rule through
+//! (λ, n, v_rel) (forward-mode AD of the law in those 7 variables).
+
+use super::implicit::Potential;
+use super::law::ContactLaw;
+use nalgebra::{Const, DMatrix, DVector, Matrix3, Matrix3xX, SMatrix, Vector3, U1};
+use num_dual::{Derivative, DualSVec64};
+
+/// Normals are undefined where |∇ₓφ| falls below this (only possible far inside a blend of
+/// opposing samples); friction is then left out.
+const MIN_NORMAL_LENGTH: f64 = 1e-9;
+
+/// Forces on a stencil of vertices and, optionally, their Jacobian along v.
+#[derive(Clone, Debug)]
+pub struct StencilForce {
+    /// Global vertices.
+    pub stencil: Vec<u32>,
+    /// Force on each stencil vertex, 3 per vertex [N].
+    pub force: DVector<f64>,
+    /// d(force)/dv [N·s/m], when asked for.
+    pub jacobian: Option<DMatrix<f64>>,
+}
+
+/// Friction data frozen at the start of the substep (lagged coupling, paper Eq. 25).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaggedSurfaceFriction {
+    /// Unit normal at qₜ.
+    pub normal: [f64; 3],
+    /// Contact force λ(qₜ) [N].
+    pub lambda: f64,
+    /// Query vertex, then the surface vertices at qₜ.
+    pub stencil: Vec<u32>,
+    /// Wⱼ at qₜ (0 for the query vertex).
+    pub weights: Vec<f64>,
+}
+
+impl LaggedSurfaceFriction {
+    /// Freezes the friction data of a potential evaluated at qₜ; `None` without contact force.
+    pub fn new(law: &ContactLaw, potential: &Potential, side: f64) -> Option<Self> {
+        let lambda = law.force(side * potential.phi);
+        let m = Vector3::new(potential.gradient[0], potential.gradient[1], potential.gradient[2]) * side;
+        (lambda > 0.0 && m.norm() > MIN_NORMAL_LENGTH).then(|| Self {
+            normal: (m / m.norm()).into(),
+            lambda,
+            stencil: potential.stencil.clone(),
+            weights: potential.vertex_weights.clone(),
+        })
+    }
+}
+
+fn velocity(v: &[f64], vertex: u32) -> Vector3<f64> {
+    let i = 3 * vertex as usize;
+    Vector3::new(v[i], v[i + 1], v[i + 2])
+}
+
+/// v_rel = v_query − Σⱼ Wⱼ vⱼ.
+fn relative_velocity(stencil: &[u32], weights: &[f64], v: &[f64]) -> Vector3<f64> {
+    let mut vs = Vector3::zeros();
+    for (&s, &w) in stencil.iter().zip(weights).skip(1) {
+        vs += velocity(v, s) * w;
+    }
+    velocity(v, stencil[0]) - vs
+}
+
+/// F(λ, n, v_rel) of the smoothed Coulomb law and its partial derivatives in the 7 variables
+/// (λ, n, v_rel), by forward-mode AD.
+fn friction_partials(law: &ContactLaw, mu: f64, lambda: f64, n: &Vector3<f64>, v_rel: &Vector3<f64>) -> (Vector3<f64>, SMatrix<f64, 3, 7>) {
+    let seed = |x: f64, i: usize| DualSVec64::<7>::new(x, Derivative::derivative_generic(Const::<7>, U1, i));
+    let l = seed(lambda, 0);
+    let nn = [seed(n[0], 1), seed(n[1], 2), seed(n[2], 3)];
+    let vr = [seed(v_rel[0], 4), seed(v_rel[1], 5), seed(v_rel[2], 6)];
+    let f = law.friction(mu, l, nn, vr);
+    let mut partials = SMatrix::<f64, 3, 7>::zeros();
+    for (row, fi) in f.iter().enumerate() {
+        let d = fi.eps.unwrap_generic(Const::<7>, U1);
+        for col in 0..7 {
+            partials[(row, col)] = d[col];
+        }
+    }
+    (Vector3::new(f[0].re, f[1].re, f[2].re), partials)
+}
+
+/// Adds F on the query vertex and −Wⱼ F on the surface vertices to `force`.
+fn spread(force: &mut DVector<f64>, weights: &[f64], f: &Vector3<f64>) {
+    for k in 0..3 {
+        force[k] += f[k];
+    }
+    for (j, w) in weights.iter().enumerate().skip(1) {
+        for k in 0..3 {
+            force[3 * j + k] -= w * f[k];
+        }
+    }
+}
+
+/// dF/dv of friction through v_rel only: [F_v, −W₁F_v, …] (3 × 3n).
+fn velocity_jacobian(weights: &[f64], f_v: &Matrix3<f64>) -> Matrix3xX<f64> {
+    let mut out = Matrix3xX::zeros(3 * weights.len());
+    out.fixed_view_mut::<3, 3>(0, 0).copy_from(f_v);
+    for (j, w) in weights.iter().enumerate().skip(1) {
+        out.fixed_view_mut::<3, 3>(0, 3 * j).copy_from(&(f_v * -*w));
+    }
+    out
+}
+
+/// Adds rows of dF/dv (3 × 3n, total derivative) to the stencil Jacobian: query rows get it,
+/// surface rows −Wⱼ times it.
+fn spread_jacobian(jac: &mut DMatrix<f64>, weights: &[f64], d_f: &Matrix3xX<f64>) {
+    let mut rows = jac.rows_mut(0, 3);
+    rows += d_f;
+    for (j, w) in weights.iter().enumerate().skip(1) {
+        let mut rows = jac.rows_mut(3 * j, 3);
+        rows -= d_f * *w;
+    }
+}
+
+/// Penalty and (implicit, unless `lagged_friction`) friction forces of a contact whose potential
+/// was evaluated at the end-of-step positions, on the potential's stencil; `None` when d ≥ δ.
+/// `h` [s] is the substep (for the Jacobian along v); the potential must carry second
+/// derivatives when `with_jacobian`.
+pub fn end_of_step_force(
+    law: &ContactLaw,
+    mu: f64,
+    potential: &Potential,
+    side: f64,
+    v: &[f64],
+    h: f64,
+    implicit_friction: bool,
+    with_jacobian: bool,
+) -> Option<StencilForce> {
+    let d = side * potential.phi;
+    if !(d < law.delta) {
+        return None;
+    }
+    let lambda = law.force(d);
+    let dlambda = -6.0 * law.kappa * (law.delta - d);
+    let grad = &potential.gradient * side;
+    let mut force = &grad * lambda;
+    let second = if with_jacobian { potential.second.as_ref() } else { None };
+    let mut jacobian = second.map(|s| (&grad * grad.transpose() * dlambda + &s.hessian * (side * lambda)) * h);
+    let m = Vector3::new(grad[0], grad[1], grad[2]);
+    if implicit_friction && mu > 0.0 && m.norm() > MIN_NORMAL_LENGTH {
+        let n = m / m.norm();
+        let weights = &potential.vertex_weights;
+        let v_rel = relative_velocity(&potential.stencil, weights, v);
+        let (f, partials) = friction_partials(law, mu, lambda, &n, &v_rel);
+        spread(&mut force, weights, &f);
+        if let (Some(jac), Some(s)) = (jacobian.as_mut(), second) {
+            let f_lambda = partials.fixed_view::<3, 1>(0, 0).into_owned();
+            let f_n = partials.fixed_view::<3, 3>(0, 1).into_owned();
+            let f_v = partials.fixed_view::<3, 3>(0, 4).into_owned();
+            // ∂n/∂x = (I − n nᵀ)/|m| · ∂m/∂x, with ∂m/∂x the query rows of ∇²d.
+            let dm = s.hessian.rows(0, 3) * side;
+            let dn = (Matrix3::identity() - n * n.transpose()) / m.norm() * dm;
+            // ∂(Σⱼ Wⱼ vⱼ)/∂x = Σⱼ vⱼ ⊗ ∇Wⱼ.
+            let mut dvs = Matrix3xX::zeros(grad.len());
+            for (j, &vertex) in potential.stencil.iter().enumerate().skip(1) {
+                dvs += velocity(v, vertex) * s.vertex_weight_gradients.row(j);
+            }
+            let df_dx = f_lambda * (grad.transpose() * dlambda) + f_n * dn - f_v * dvs;
+            let df = velocity_jacobian(weights, &f_v) + df_dx * h;
+            spread_jacobian(jac, weights, &df);
+            // The reactions −Wⱼ F also change with Wⱼ(x): −F ⊗ ∇Wⱼ.
+            for j in 1..potential.stencil.len() {
+                let mut rows = jac.rows_mut(3 * j, 3);
+                rows -= f * s.vertex_weight_gradients.row(j) * h;
+            }
+        }
+    }
+    Some(StencilForce { stencil: potential.stencil.clone(), force, jacobian })
+}
+
+/// Lagged friction (paper Eq. 25): the law with n, λ and Wⱼ frozen at qₜ, on the frozen stencil.
+pub fn lagged_friction_force(law: &ContactLaw, mu: f64, frozen: &LaggedSurfaceFriction, v: &[f64], with_jacobian: bool) -> StencilForce {
+    let n = Vector3::from(frozen.normal);
+    let v_rel = relative_velocity(&frozen.stencil, &frozen.weights, v);
+    let (f, partials) = friction_partials(law, mu, frozen.lambda, &n, &v_rel);
+    let mut force = DVector::zeros(3 * frozen.stencil.len());
+    spread(&mut force, &frozen.weights, &f);
+    let jacobian = with_jacobian.then(|| {
+        let f_v = partials.fixed_view::<3, 3>(0, 4).into_owned();
+        let mut jac = DMatrix::zeros(force.len(), force.len());
+        spread_jacobian(&mut jac, &frozen.weights, &velocity_jacobian(&frozen.weights, &f_v));
+        jac
+    });
+    StencilForce { stencil: frozen.stencil.clone(), force, jacobian }
+}

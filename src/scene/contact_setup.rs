@@ -1,0 +1,67 @@
+//! Which vertices can touch which deforming surfaces (issue 4): every object's implicit contact
+//! surface, and the (query vertex, surface) pairs. Shell vertices query solids and collider
+//! meshes; solid boundary vertices query other solids, shells (from either side) and collider
+//! meshes. Collider meshes only ever act as surfaces; shell–shell contact is not modelled here.
+
+use super::model::{Model, ObjectKind};
+use crate::contact::implicit::ImplicitSurface;
+
+/// A potential contact between a vertex and another object's implicit surface.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SurfaceQuery {
+    /// Global index of the query vertex.
+    pub vertex: u32,
+    /// Index of the surface (= index of its object in `Model::objects`).
+    pub surface: u32,
+    /// Friction coefficient μ of the pair.
+    pub mu: f64,
+}
+
+/// Whether vertices of a `query` object touch the surface of a `surface` object.
+pub fn touches(query: ObjectKind, surface: ObjectKind) -> bool {
+    use ObjectKind::*;
+    matches!((query, surface), (Shell, Solid | ColliderMesh) | (Solid, Solid | Shell | ColliderMesh))
+}
+
+impl Model {
+    /// The implicit surface of every object, in object order, with kernel radii
+    /// `radius_multiplier` × sample spacing at rest. Shell surfaces are two-sided.
+    pub fn implicit_surfaces(&self, radius_multiplier: f64) -> Vec<ImplicitSurface> {
+        self.objects
+            .iter()
+            .map(|o| {
+                let base = o.first_vertex as u32;
+                let triangles = o.surface.iter().map(|t| t.map(|v| v + base)).collect();
+                ImplicitSurface::new(o.id, triangles, &self.rest, radius_multiplier, o.kind == ObjectKind::Shell)
+            })
+            .collect()
+    }
+
+    /// Every (contact vertex, surface) pair that can touch, grouped by surface, vertices in
+    /// increasing order; μ from `set_friction` or `default_friction`.
+    pub fn surface_queries(&self, default_friction: f64) -> Vec<SurfaceQuery> {
+        let vertices = self.contact_vertices();
+        let mut out = Vec::new();
+        for (s, surface) in self.objects.iter().enumerate() {
+            if surface.surface.is_empty() {
+                continue;
+            }
+            for &(vertex, owner) in &vertices {
+                let Ok(query) = self.object(owner) else { continue };
+                if owner != surface.id && touches(query.kind, surface.kind) {
+                    let mu = self.friction(owner, surface.id, default_friction);
+                    out.push(SurfaceQuery { vertex, surface: s as u32, mu });
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether any pair of objects can touch through implicit surfaces.
+    pub fn has_surface_contact(&self) -> bool {
+        self.objects.iter().any(|a| {
+            a.kind != ObjectKind::ColliderMesh
+                && self.objects.iter().any(|b| a.id != b.id && !b.surface.is_empty() && touches(a.kind, b.kind))
+        })
+    }
+}
