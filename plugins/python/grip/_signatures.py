@@ -71,8 +71,6 @@ SIGNATURES = {
 #: Functions announced for the next header revision. A library without them still loads; the
 #: methods that need them raise :class:`grip.GripError` naming the missing function.
 PENDING = {
-    "grip_solver_add_collider_mesh",
-    "grip_solver_set_collider_positions",
     "grip_tetrahedralize",
     "grip_tet_mesh_sizes",
     "grip_tet_mesh_get",

@@ -10,7 +10,7 @@ library's ``grip_sizeof_*()`` must equal ``ctypes.sizeof`` of each mirror, and i
 import ctypes
 
 #: ``GRIP_ABI_VERSION`` of the header these mirrors follow.
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 # GripStatus (uint32): numbers are part of the ABI.
 STATUS_OK = 0
@@ -22,6 +22,8 @@ STATUS_NOT_CONVERGED = 5
 STATUS_CANCELLED = 6
 STATUS_PANIC = 7
 
+KERNEL_INTERPOLATING = 0
+KERNEL_CUBIC = 1
 FRICTION_SMOOTHING_QUADRATIC = 0
 FRICTION_SMOOTHING_RATIONAL = 1
 FRICTION_COUPLING_IMPLICIT = 0
@@ -102,6 +104,8 @@ class GripSolverParams(ctypes.Structure):
         ("friction_smoothing", ctypes.c_uint32),
         ("friction_coupling", ctypes.c_uint32),
         ("max_contact_retries", ctypes.c_uint32),
+        ("contact_radius_multiplier", ctypes.c_double),
+        ("contact_kernel", ctypes.c_uint32),
         ("struct_tag", ctypes.c_uint32),
     ]
 
