@@ -3,6 +3,8 @@
 pub mod boundary;
 pub mod generate;
 pub mod hinges;
+pub mod shapes;
+pub mod tetrahedralize;
 pub mod validate;
 
 pub use boundary::boundary_triangles;

@@ -1,0 +1,144 @@
+//! Procedural triangle surfaces for demos and tests: an icosphere and an open cylinder (a sleeve).
+//! Positions are flat `x0 y0 z0 x1 …` in metres; triangles are flat, 0-based, wound
+//! counter-clockwise seen from outside (outward normals).
+
+use std::collections::HashMap;
+
+/// A sphere of `radius` [m] about the origin: the icosahedron with each triangle split into four
+/// `subdivisions` times (20·4ⁿ triangles, 10·4ⁿ + 2 vertices), vertices projected onto the sphere.
+pub fn icosphere(radius: f64, subdivisions: u32) -> (Vec<f64>, Vec<u32>) {
+    let t = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut points: Vec<[f64; 3]> = [
+        [-1.0, t, 0.0],
+        [1.0, t, 0.0],
+        [-1.0, -t, 0.0],
+        [1.0, -t, 0.0],
+        [0.0, -1.0, t],
+        [0.0, 1.0, t],
+        [0.0, -1.0, -t],
+        [0.0, 1.0, -t],
+        [t, 0.0, -1.0],
+        [t, 0.0, 1.0],
+        [-t, 0.0, -1.0],
+        [-t, 0.0, 1.0],
+    ]
+    .iter()
+    .map(|p| normalized(*p))
+    .collect();
+    let mut faces: Vec<[u32; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..subdivisions {
+        let mut midpoint: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut mid = |a: u32, b: u32, points: &mut Vec<[f64; 3]>| {
+            *midpoint.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                let (p, q) = (points[a as usize], points[b as usize]);
+                points.push(normalized([p[0] + q[0], p[1] + q[1], p[2] + q[2]]));
+                (points.len() - 1) as u32
+            })
+        };
+        let mut next = Vec::with_capacity(4 * faces.len());
+        for [a, b, c] in faces {
+            let (ab, bc, ca) = (mid(a, b, &mut points), mid(b, c, &mut points), mid(c, a, &mut points));
+            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+        }
+        faces = next;
+    }
+    (points.iter().flat_map(|p| p.map(|x| x * radius)).collect(), faces.concat())
+}
+
+/// An open cylinder of `radius` [m] about the x axis from x = `x0` to `x1` [m]: `around` ×
+/// `along` quads (each split in two, diagonals alternating), `around · (along + 1)` vertices;
+/// vertex (i around, j along) has index j·around + i and sits at angle 2πi/around from +y
+/// towards +z. Normals point away from the axis.
+pub fn open_cylinder(radius: f64, x0: f64, x1: f64, around: usize, along: usize) -> (Vec<f64>, Vec<u32>) {
+    let (around, along) = (around.max(3), along.max(1));
+    let mut positions = Vec::with_capacity(3 * around * (along + 1));
+    for j in 0..=along {
+        let x = x0 + (x1 - x0) * j as f64 / along as f64;
+        for i in 0..around {
+            let a = std::f64::consts::TAU * i as f64 / around as f64;
+            positions.extend_from_slice(&[x, radius * a.cos(), radius * a.sin()]);
+        }
+    }
+    let id = |i: usize, j: usize| (j * around + i % around) as u32;
+    let mut triangles = Vec::with_capacity(6 * around * along);
+    for j in 0..along {
+        for i in 0..around {
+            let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+            // a → b turns around the axis, b → c goes along it: (a, b, c) faces outward.
+            if (i + j) % 2 == 0 {
+                triangles.extend_from_slice(&[a, b, c, a, c, d]);
+            } else {
+                triangles.extend_from_slice(&[a, b, d, b, c, d]);
+            }
+        }
+    }
+    (positions, triangles)
+}
+
+fn normalized(p: [f64; 3]) -> [f64; 3] {
+    let l = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+    p.map(|x| x / l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Σ over triangles of the signed volume of (origin, a, b, c): the enclosed volume when the
+    /// surface is closed and outward, and each triangle's outwardness otherwise.
+    fn signed_volumes(p: &[f64], t: &[u32]) -> Vec<f64> {
+        t.chunks(3)
+            .map(|f| {
+                let v = |k: usize| [p[3 * f[k] as usize], p[3 * f[k] as usize + 1], p[3 * f[k] as usize + 2]];
+                let (a, b, c) = (v(0), v(1), v(2));
+                (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]))
+                    / 6.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn icosphere_is_closed_outward_and_round() {
+        let (p, t) = icosphere(0.5, 3);
+        assert_eq!((p.len() / 3, t.len() / 3), (10 * 64 + 2, 20 * 64));
+        assert!(p.chunks(3).all(|x| ((x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt() - 0.5).abs() < 1e-12));
+        let vols = signed_volumes(&p, &t);
+        assert!(vols.iter().all(|&v| v > 0.0), "every face outward");
+        let volume: f64 = vols.iter().sum();
+        let exact = 4.0 / 3.0 * std::f64::consts::PI * 0.125;
+        assert!((volume - exact).abs() < 0.02 * exact, "volume {volume} vs {exact}");
+    }
+
+    #[test]
+    fn open_cylinder_counts_and_outward_normals() {
+        let (p, t) = open_cylinder(0.05, -0.1, 0.1, 12, 4);
+        assert_eq!((p.len() / 3, t.len() / 3), (12 * 5, 2 * 12 * 4));
+        for f in t.chunks(3) {
+            let v = |k: usize| nalgebra::Vector3::new(p[3 * f[k] as usize], p[3 * f[k] as usize + 1], p[3 * f[k] as usize + 2]);
+            let n = (v(1) - v(0)).cross(&(v(2) - v(0)));
+            let c = (v(0) + v(1) + v(2)) / 3.0;
+            assert!(n.y * c.y + n.z * c.z > 0.0, "face {f:?} points inward");
+        }
+    }
+}
