@@ -5,6 +5,7 @@
  *   scene.c          the shared scene (a pinned cloth and a tet cube) and the physics tests
  *   create_errors.c  error paths of grip_solver_create, grip_solver_add_shell and _add_solid
  *   call_errors.c    error paths of attributes, queries and steps; handles and misaligned outputs
+ *   colliders.c      analytic colliders and collider meshes: error paths and a cloth on a floor
  *
  * It builds a cloth pinned at two corners plus a free-falling tet cube, checks the physics of
  * advance, driven pins and cancellation, then walks every error path of the C API: each failing
@@ -114,5 +115,8 @@ void test_query_errors(void);
 void test_step_errors(void);
 void test_misaligned_outputs(void);
 void test_handles(void);
+
+/* colliders.c */
+void test_colliders(void);
 
 #endif /* GRIP_TEST_CHECK_H */
