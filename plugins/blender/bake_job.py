@@ -1,0 +1,242 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The simulation of one bake, run on a worker thread. It never touches bpy: the main thread
+hands it plain numpy data (:class:`BakeSetup` at the start, one :class:`FrameInput` per frame)
+and reads its progress; it writes one PC2 file per simulated object."""
+
+import math
+import queue
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import grip
+from .embedding import Embedding
+from .pc2 import PC2Writer
+
+
+@dataclass
+class BodySetup:
+    """A simulated object (Cloth or Soft Body) at the start frame, SI units, world space."""
+
+    name: str
+    kind: str  # "CLOTH" or "SOFT_BODY"
+    rest: np.ndarray  # (n, 3) [m]
+    triangles: np.ndarray  # (m, 3) uint32
+    pinned: np.ndarray  # (n,) bool
+    material: dict  # GripMaterial fields, SI
+    friction: float
+    tet_size: float  # [m], soft bodies
+    pc2_path: str
+    world_to_local: np.ndarray  # 4×4: metres (world) -> Blender units (object local)
+
+
+@dataclass
+class ColliderSetup:
+    """A mesh collider at the start frame [m], world space."""
+
+    name: str
+    positions: np.ndarray
+    triangles: np.ndarray
+    friction: float
+
+
+@dataclass
+class BakeSetup:
+    """Everything the worker needs before the first frame."""
+
+    library_path: str
+    params: dict  # GripSolverParams fields, SI
+    frame_start: int
+    frame_end: int
+    frame_duration: float  # [s]
+    bodies: list
+    colliders: list
+
+
+@dataclass
+class FrameInput:
+    """The host's kinematic state at the end of one frame, evaluated on the main thread."""
+
+    frame: int
+    pin_targets: dict = field(default_factory=dict)  # body name -> (n, 3) [m]
+    colliders: dict = field(default_factory=dict)  # collider name -> (n, 3) [m]
+    world_to_local: dict = field(default_factory=dict)  # body name -> 4×4
+
+
+def to_local(positions, world_to_local):
+    """Positions (n, 3) transformed by a 4×4 affine matrix."""
+    return positions @ world_to_local[:3, :3].T + world_to_local[:3, 3]
+
+
+def pair_friction(a, b):
+    """Friction coefficient of a body–collider pair: the geometric mean of the two objects'
+    coefficients (either one at 0 makes the pair frictionless)."""
+    return math.sqrt(max(a, 0.0) * max(b, 0.0))
+
+
+class _Body:
+    """A body inside the running solver."""
+
+    def __init__(self, setup, solver, library):
+        self.setup = setup
+        self.embedding = None
+        if setup.kind == "SOFT_BODY":
+            with grip.tetrahedralize(setup.rest, setup.triangles, setup.tet_size, library=library) as mesh:
+                tet_positions, tets = mesh.positions, mesh.tets
+            self.id = solver.add_solid(tet_positions, tets, **setup.material)
+            self.embedding = Embedding(tet_positions, tets, setup.rest)
+            self.sim_rest = tet_positions
+            self.sim_pinned = np.zeros(len(tet_positions), dtype=bool)
+            self.sim_pinned[self.embedding.nearest[setup.pinned]] = True
+        else:
+            self.id = solver.add_shell(setup.rest, setup.triangles, **setup.material)
+            self.sim_rest = setup.rest
+            self.sim_pinned = setup.pinned
+        if self.sim_pinned.any():
+            solver.set_pinned(self.id, self.sim_pinned)
+
+    def targets(self, surface_targets):
+        """Pin targets of the simulated vertices for the object's evaluated positions."""
+        if self.embedding is None:
+            return surface_targets
+        targets = self.sim_rest.copy()
+        pinned = self.setup.pinned
+        # A pinned tet vertex keeps its rest offset from the surface vertex that pins it.
+        nearest = self.embedding.nearest[pinned]
+        targets[nearest] = surface_targets[pinned] + (self.sim_rest[nearest] - self.setup.rest[pinned])
+        return targets
+
+    def surface(self, sim_positions):
+        """Positions of the object's own vertices [m]."""
+        return sim_positions if self.embedding is None else self.embedding.apply(sim_positions)
+
+
+class BakeJob:
+    """Runs a bake on its own thread. The main thread calls :meth:`start`, puts one
+    :class:`FrameInput` per frame into :attr:`inputs`, polls :meth:`progress`, and may call
+    :meth:`cancel`. Frames finished before a cancel or an error stay in the PC2 files."""
+
+    def __init__(self, setup):
+        self.setup = setup
+        self.inputs = queue.Queue()
+        self.finished = threading.Event()
+        self._cancel = threading.Event()
+        self._lock = threading.Lock()
+        self._frames_done = 0
+        self._fraction = 0.0
+        self._stage = "starting"
+        self.error = None
+        self.cancelled = False
+        self.samples = {}  # body name -> samples written (start frame included)
+        self.frame_seconds = []  # wall-clock seconds of each simulated frame
+        self.reports = []  # (substeps, newton iterations, active contacts) per frame
+        self._thread = None
+
+    @property
+    def frame_count(self):
+        """Frames to simulate after the start frame."""
+        return self.setup.frame_end - self.setup.frame_start
+
+    def start(self):
+        """Starts the worker thread."""
+        self._thread = threading.Thread(target=self._run, name="grip-bake", daemon=True)
+        self._thread.start()
+
+    def cancel(self):
+        """Asks the worker to stop; the frame in progress is abandoned (solver unchanged)."""
+        self._cancel.set()
+
+    @property
+    def cancel_requested(self):
+        """True once :meth:`cancel` was called."""
+        return self._cancel.is_set()
+
+    def join(self, timeout=None):
+        """Waits for the worker thread."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def progress(self):
+        """(frames done, frames in total, fraction of the frame in progress, stage text)."""
+        with self._lock:
+            return self._frames_done, self.frame_count, self._fraction, self._stage
+
+    def _set(self, **values):
+        with self._lock:
+            for k, v in values.items():
+                setattr(self, "_" + k, v)
+
+    def _on_progress(self, fraction):
+        with self._lock:
+            self._fraction = fraction
+        return self._cancel.is_set()
+
+    def _next_input(self):
+        while True:
+            if self._cancel.is_set():
+                raise grip.CancelledError("cancelled while waiting for the next frame's input")
+            try:
+                return self.inputs.get(timeout=0.05)
+            except queue.Empty:
+                continue
+
+    def _run(self):
+        writers = {}
+        try:
+            self._simulate(writers)
+        except grip.CancelledError:
+            self.cancelled = True
+        except grip.GripError as e:
+            self.error = str(e)
+        except Exception as e:  # reported in the UI, never raised into Blender's thread
+            self.error = f"internal error in the bake: {e!r}\n{traceback.format_exc()}"
+        finally:
+            for name, writer in writers.items():
+                self.samples[name] = writer.samples
+                writer.close()
+            self.finished.set()
+
+    def _simulate(self, writers):
+        s = self.setup
+        library = grip.load(s.library_path)
+        with grip.Solver(library=library, **s.params) as solver:
+            bodies = []
+            for b in s.bodies:
+                self._set(stage=f"preparing {b.name}")
+                body = _Body(b, solver, library)
+                bodies.append(body)
+            colliders = []
+            for c in s.colliders:
+                cid = solver.add_collider_mesh(c.positions, c.triangles)
+                colliders.append((c, cid))
+                for body in bodies:
+                    solver.set_friction(body.id, cid, pair_friction(body.setup.friction, c.friction))
+            for body in bodies:
+                writer = PC2Writer(body.setup.pc2_path, len(body.setup.rest), s.frame_start)
+                writers[body.setup.name] = writer
+                writer.append(to_local(body.setup.rest, body.setup.world_to_local))
+            self._set(stage="simulating")
+            for frame in range(s.frame_start + 1, s.frame_end + 1):
+                inp = self._next_input()
+                if inp.frame != frame:
+                    raise RuntimeError(f"input for frame {inp.frame} arrived while simulating frame {frame}")
+                for body in bodies:
+                    targets = inp.pin_targets.get(body.setup.name)
+                    if targets is not None:
+                        solver.set_targets(body.id, body.targets(targets))
+                for c, cid in colliders:
+                    solver.set_collider_positions(cid, inp.colliders[c.name])
+                t0 = time.perf_counter()
+                solver.advance(s.frame_duration, progress=self._on_progress)
+                self.frame_seconds.append(time.perf_counter() - t0)
+                r = solver.report()
+                self.reports.append((r.substeps, r.newton_iterations, r.active_contacts))
+                for body in bodies:
+                    surface = body.surface(solver.positions(body.id))
+                    writers[body.setup.name].append(to_local(surface, inp.world_to_local[body.setup.name]))
+                with self._lock:
+                    self._frames_done += 1
+                    self._fraction = 0.0

@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""One bake of a scene, driven from the main thread: captures the objects at the start frame,
+starts the :class:`BakeJob` worker, evaluates each later frame's kinematic input (pin targets,
+deformed colliders) a little ahead of the worker, and at the end attaches the caches. The bake
+operator calls :meth:`tick` from its timer (or in a loop when run blocking)."""
+
+import os
+import time
+
+import bpy
+import numpy as np
+
+from . import grip
+from .bake_job import BakeJob, BakeSetup, BodySetup, ColliderSetup, FrameInput
+from .cache_modifier import DrawingModifiersOff, attach, detach
+from .capture import BakeInputError, evaluated, metres_per_unit, outward, pinned_mask
+
+#: Frames of input evaluated ahead of the worker.
+LOOKAHEAD = 2
+
+_SESSIONS = {}  # scene name -> the running BakeSession
+
+#: Statistics of the last finished bake in this Blender session (for scripts and tests):
+#: frames, seconds, per-frame seconds, substeps, Newton iterations and active contacts.
+LAST_STATS = {}
+
+
+def running_session(scene):
+    """The bake running in ``scene``, or None."""
+    return _SESSIONS.get(scene.name) if scene is not None else None
+
+
+def library_path():
+    """The grip library bundled with the add-on."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), grip.library_file_name())
+
+
+def simulated_objects(scene):
+    """Mesh objects of ``scene`` with the role Cloth or Soft Body."""
+    return [o for o in scene.objects if o.type == "MESH" and o.grip.role in ("CLOTH", "SOFT_BODY")]
+
+
+def collider_objects(scene):
+    """Mesh objects of ``scene`` with the role Collider."""
+    return [o for o in scene.objects if o.type == "MESH" and o.grip.role == "COLLIDER"]
+
+
+def cache_paths(scene, obj):
+    """(path stored in the modifier, absolute path) of the PC2 file of ``obj``."""
+    folder = scene.grip.cache_folder or "//grip_cache/"
+    if folder.startswith("//") and not bpy.data.filepath:
+        raise BakeInputError("Save the .blend file first, or choose an absolute cache folder "
+                             "('//' means next to the .blend file)")
+    name = bpy.path.clean_name(obj.name) + ".pc2"
+    stored = folder.rstrip("/\\") + "/" + name
+    return stored, os.path.normpath(bpy.path.abspath(stored))
+
+
+class BakeSession:
+    """A bake of ``scene`` in progress. See the module docstring."""
+
+    def __init__(self, scene):
+        self.scene = scene
+        self.job = None
+        self.error = None
+        self._drawing_off = None
+        self._saved_frame = scene.frame_current
+        self._started = time.perf_counter()
+
+    # -- start ------------------------------------------------------------------------------
+
+    def start(self):
+        """Frees the previous bake, captures the start frame and starts the worker.
+        BakeInputError (with what to change) if the scene cannot be baked."""
+        scene, settings = self.scene, self.scene.grip
+        if running_session(scene) is not None:
+            raise BakeInputError("A grip bake is already running in this scene")
+        if settings.frame_end <= settings.frame_start:
+            raise BakeInputError("The bake's end frame must come after its start frame")
+        self.bodies = simulated_objects(scene)
+        self.colliders = collider_objects(scene)
+        if not self.bodies:
+            raise BakeInputError("Nothing to bake: give a mesh the grip role Cloth or Soft Body")
+        paths = {o.name: cache_paths(scene, o) for o in self.bodies}
+        for o in self.bodies:
+            detach(o, delete_file=True)
+        self._drawing_off = DrawingModifiersOff(self.bodies).__enter__()
+        try:
+            setup = self._capture_setup(paths)
+        except BaseException:
+            self._restore_scene()
+            raise
+        self.paths = paths
+        self.job = BakeJob(setup)
+        self.job.start()
+        self.next_frame = settings.frame_start + 1
+        _SESSIONS[scene.name] = self
+        settings.is_baking = True
+        settings.bake_status = "Baking"
+
+    def _capture_setup(self, paths):
+        scene, settings = self.scene, self.scene.grip
+        scale = metres_per_unit(scene)
+        scene.frame_set(settings.frame_start)
+        depsgraph = bpy.context.evaluated_depsgraph_get()
+        bodies = []
+        for o in self.bodies:
+            world, to_local, tris = evaluated(o, depsgraph, scale, with_triangles=True)
+            if len(world) != len(o.data.vertices):
+                raise BakeInputError(f"{o.name}: its deforming modifiers change the vertex count")
+            if len(tris) == 0:
+                raise BakeInputError(f"{o.name}: the mesh has no faces")
+            g = o.grip
+            material = dict(density=g.density, youngs_modulus=g.youngs_modulus, poisson_ratio=g.poisson_ratio,
+                            thickness=g.thickness * scale, bending_stiffness=g.bending_stiffness,
+                            damping_beta=g.damping)
+            bodies.append(BodySetup(
+                name=o.name, kind=g.role, rest=world, triangles=tris, pinned=pinned_mask(o, g.pin_group),
+                material=material, friction=g.friction, tet_size=g.tet_size * scale,
+                pc2_path=paths[o.name][1], world_to_local=to_local))
+        colliders = []
+        for o in self.colliders:
+            world, _, tris = evaluated(o, depsgraph, scale, with_triangles=True)
+            if len(tris) == 0:
+                raise BakeInputError(f"{o.name}: a collider needs faces")
+            colliders.append(ColliderSetup(name=o.name, positions=world, triangles=outward(world, tris),
+                                           friction=o.grip.friction))
+        fps = scene.render.fps / scene.render.fps_base
+        gravity = np.array(scene.gravity) * scale if scene.use_gravity else np.zeros(3)
+        params = dict(time_step=1.0 / fps / settings.substeps, gravity=tuple(gravity),
+                      contact_thickness=settings.contact_thickness * scale,
+                      integrator=settings.bl_rna.properties["integrator"].enum_items[settings.integrator].value,
+                      linear_solver=settings.bl_rna.properties["linear_solver"].enum_items[
+                          settings.linear_solver].value)
+        return BakeSetup(library_path=library_path(), params=params, frame_start=settings.frame_start,
+                         frame_end=settings.frame_end, frame_duration=1.0 / fps, bodies=bodies,
+                         colliders=colliders)
+
+    # -- running ----------------------------------------------------------------------------
+
+    @property
+    def done(self):
+        """True once the worker has stopped (finished, cancelled or failed)."""
+        return self.job.finished.is_set()
+
+    def wait(self, seconds):
+        """Sleeps until the worker stops or ``seconds`` pass."""
+        self.job.finished.wait(seconds)
+
+    def cancel(self):
+        """Stops the bake after the frames already done (Esc, the Cancel button)."""
+        self.job.cancel()
+
+    def tick(self):
+        """Evaluates the input of the next frames, up to :data:`LOOKAHEAD` ahead of the worker."""
+        if self.done or self.job.cancel_requested:
+            return
+        settings = self.scene.grip
+        frames_done = self.job.progress()[0]
+        while self.next_frame <= settings.frame_end and \
+                self.next_frame - settings.frame_start - 1 < frames_done + LOOKAHEAD:
+            try:
+                self.job.inputs.put(self._capture_frame(self.next_frame))
+            except BakeInputError as e:
+                self.error = str(e)
+                self.job.cancel()
+                return
+            self.next_frame += 1
+            if self.job.cancel_requested:  # e.g. from a frame-change handler
+                return
+
+    def _capture_frame(self, frame):
+        scene = self.scene
+        scale = metres_per_unit(scene)
+        scene.frame_set(frame)
+        depsgraph = bpy.context.evaluated_depsgraph_get()
+        inp = FrameInput(frame=frame)
+        for o, b in zip(self.bodies, self.job.setup.bodies):
+            world, to_local, _ = evaluated(o, depsgraph, scale)
+            inp.world_to_local[o.name] = to_local
+            if b.pinned.any():
+                if len(world) != len(b.rest):
+                    raise BakeInputError(f"{o.name}: its vertex count changed at frame {frame}")
+                inp.pin_targets[o.name] = world
+        for o, c in zip(self.colliders, self.job.setup.colliders):
+            world, _, _ = evaluated(o, depsgraph, scale)
+            if len(world) != len(c.positions):
+                raise BakeInputError(f"{o.name}: a collider's vertex count must not change (frame {frame})")
+            inp.colliders[o.name] = world
+        return inp
+
+    def progress(self):
+        """(fraction of the bake done in [0, 1], status text)."""
+        done, total, fraction, stage = self.job.progress()
+        s = self.scene.grip
+        if stage != "simulating":
+            return 0.0, f"grip: {stage}"
+        return (done + fraction) / total, f"grip: frame {s.frame_start + done + 1} of {s.frame_end} (Esc cancels)"
+
+    # -- end --------------------------------------------------------------------------------
+
+    def _restore_scene(self):
+        if self._drawing_off is not None:
+            self._drawing_off.restore()
+            self._drawing_off = None
+        self.scene.frame_set(self._saved_frame)
+
+    def finish(self):
+        """Waits for the worker, restores the scene, attaches the caches of the frames done and
+        returns ("FINISHED" | "CANCELLED" | "ERROR", message)."""
+        self.job.join()
+        _SESSIONS.pop(self.scene.name, None)
+        self._restore_scene()
+        settings = self.scene.grip
+        for o in self.bodies:
+            if self.job.samples.get(o.name, 0) > 0:
+                attach(o, self.paths[o.name][0], settings.frame_start)
+        done = self.job.progress()[0]
+        seconds = time.perf_counter() - self._started
+        error = self.error or self.job.error
+        if error:
+            kept = f"; frames {settings.frame_start}–{settings.frame_start + done} kept" if done else ""
+            outcome = ("ERROR", f"grip bake failed: {error}{kept}")
+        elif self.job.cancelled:
+            outcome = ("CANCELLED", f"grip bake cancelled: frames {settings.frame_start}–"
+                                    f"{settings.frame_start + done} kept")
+        else:
+            outcome = ("FINISHED", f"grip baked frames {settings.frame_start}–{settings.frame_end} in {seconds:.1f} s")
+        settings.is_baking = False
+        settings.bake_status = outcome[1]
+        reports = self.job.reports
+        LAST_STATS.clear()
+        LAST_STATS.update(frames=done, seconds=seconds, frame_seconds=list(self.job.frame_seconds),
+                          substeps=[r[0] for r in reports], newton_iterations=[r[1] for r in reports],
+                          active_contacts=[r[2] for r in reports])
+        return outcome

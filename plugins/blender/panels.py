@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The grip panels: per object in the Physics tab, per scene in the Scene tab."""
+
+import bpy
+
+from .bake_session import running_session
+from .cache_modifier import cache_modifier
+
+
+def draw_bake_controls(layout, context):
+    """Bake / Cancel / Free buttons, progress while baking, and the last bake's outcome."""
+    session = running_session(context.scene)
+    row = layout.row(align=True)
+    if session is not None:
+        fraction, text = session.progress()
+        layout.progress(factor=fraction, type="BAR", text=text)
+        row.operator("grip.cancel_bake", icon="CANCEL")
+    else:
+        row.operator("grip.bake", icon="PHYSICS")
+        row.operator("grip.free_bake", icon="TRASH")
+    status = context.scene.grip.bake_status
+    if status and session is None:
+        icon = "ERROR" if "fail" in status or "not started" in status else "INFO"
+        layout.label(text=status, icon=icon)
+
+
+class GRIP_PT_object(bpy.types.Panel):
+    """grip settings of the active object."""
+
+    bl_label = "grip"
+    bl_space_type = "PROPERTIES"
+    bl_region_type = "WINDOW"
+    bl_context = "physics"
+
+    @classmethod
+    def poll(cls, context):
+        return context.object is not None and context.object.type == "MESH"
+
+    def draw(self, context):
+        layout = self.layout
+        layout.use_property_split = True
+        obj = context.object
+        g = obj.grip
+        layout.prop(g, "role")
+        if g.role == "NONE":
+            return
+        if g.role in ("CLOTH", "SOFT_BODY"):
+            col = layout.column(heading="Material")
+            col.prop(g, "preset")
+            col.prop(g, "density")
+            col.prop(g, "youngs_modulus")
+            col.prop(g, "poisson_ratio")
+            col.prop(g, "damping")
+            if g.role == "CLOTH":
+                col.prop(g, "thickness")
+                col.prop(g, "bending_stiffness")
+            else:
+                col.prop(g, "tet_size")
+            layout.prop_search(g, "pin_group", obj, "vertex_groups", text="Pin Group")
+        layout.prop(g, "friction")
+        if g.role in ("CLOTH", "SOFT_BODY"):
+            if cache_modifier(obj) is not None:
+                layout.label(text=f"Cached: {g.cache_file}", icon="FILE_CACHE")
+            draw_bake_controls(layout, context)
+
+
+class GRIP_PT_scene(bpy.types.Panel):
+    """grip settings of the scene: time, solver, contact, cache."""
+
+    bl_label = "grip Simulation"
+    bl_space_type = "PROPERTIES"
+    bl_region_type = "WINDOW"
+    bl_context = "scene"
+
+    def draw(self, context):
+        layout = self.layout
+        layout.use_property_split = True
+        s = context.scene.grip
+        col = layout.column(align=True)
+        col.prop(s, "frame_start", text="Frame Start")
+        col.prop(s, "frame_end", text="End")
+        layout.prop(s, "substeps")
+        layout.prop(s, "integrator")
+        layout.prop(s, "linear_solver")
+        layout.prop(s, "contact_thickness")
+        layout.prop(s, "cache_folder")
+        draw_bake_controls(layout, context)
+
+
+CLASSES = (GRIP_PT_object, GRIP_PT_scene)

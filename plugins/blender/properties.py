@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Settings stored in the .blend: per object (``Object.grip``) and per scene (``Scene.grip``).
+Lengths are Blender lengths (shown in scene units, converted to metres with
+``unit_settings.scale_length`` at bake time); everything else is SI."""
+
+import bpy
+from bpy.props import (
+    BoolProperty,
+    EnumProperty,
+    FloatProperty,
+    IntProperty,
+    PointerProperty,
+    StringProperty,
+)
+
+from . import grip
+
+ROLES = [
+    ("NONE", "None", "Not part of grip simulations"),
+    ("CLOTH", "Cloth", "A triangle shell: garments, sheets, flags"),
+    ("SOFT_BODY", "Soft Body", "A volumetric solid, tet-meshed from the closed surface"),
+    ("COLLIDER", "Collider", "A kinematic obstacle, evaluated with its modifiers every frame"),
+]
+
+PRESETS = [(key, label, text) for key, (label, text, _) in grip.MATERIAL_PRESETS.items()]
+PRESETS.append(("CUSTOM", "Custom", "Values set by hand"))
+
+_COTTON = grip.preset_fields("cotton")
+
+# Paths may be relative to the .blend ("//"); Blender 4.5+ wants that declared.
+_BLEND_RELATIVE = {"PATH_SUPPORTS_BLEND_RELATIVE"} if bpy.app.version >= (4, 5, 0) else set()
+
+
+def _apply_preset(self, _context):
+    if self.preset == "CUSTOM":
+        return
+    fields = grip.preset_fields(self.preset)
+    self.density = fields["density"]
+    self.youngs_modulus = fields["youngs_modulus"]
+    self.poisson_ratio = fields["poisson_ratio"]
+    # Thickness is in metres in the preset, in Blender units here.
+    scale = bpy.context.scene.unit_settings.scale_length if bpy.context.scene else 1.0
+    self.thickness = fields["thickness"] / scale
+    self.bending_stiffness = fields["bending_stiffness"]
+    self.damping = fields["damping_beta"]
+
+
+class GripObjectSettings(bpy.types.PropertyGroup):
+    """grip settings of one object (Physics tab)."""
+
+    role: EnumProperty(name="Role", items=ROLES, default="NONE")
+    preset: EnumProperty(name="Material", items=PRESETS, default="COTTON", update=_apply_preset,
+                         description="Fill the material fields from a preset")
+    density: FloatProperty(name="Density (kg/m³)", min=1e-3, soft_max=5000.0, default=_COTTON["density"],
+                           description="Mass per volume [kg/m³]; cloth weighs density × thickness per m²")
+    youngs_modulus: FloatProperty(name="Young's Modulus (Pa)", min=1.0, default=_COTTON["youngs_modulus"],
+                                  description="Stretch stiffness [Pa]")
+    poisson_ratio: FloatProperty(name="Poisson Ratio", min=-0.99, max=0.49, default=_COTTON["poisson_ratio"],
+                                 description="Lateral contraction under stretch (dimensionless)")
+    thickness: FloatProperty(name="Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6, precision=5,
+                             default=_COTTON["thickness"], description="Cloth thickness (mass and stiffness)")
+    bending_stiffness: FloatProperty(name="Bending (N·m)", min=0.0, precision=8,
+                                     default=_COTTON["bending_stiffness"],
+                                     description="Cloth bending stiffness: the plate modulus D [N·m]")
+    damping: FloatProperty(name="Damping (s)", min=0.0, precision=5, default=_COTTON["damping_beta"],
+                           description="Rayleigh stiffness damping β [s]")
+    friction: FloatProperty(name="Friction", min=0.0, max=100.0, default=0.4,
+                            description="Coulomb friction coefficient μ; a pair uses the geometric mean "
+                                        "of its two objects' coefficients")
+    pin_group: StringProperty(name="Pin Group",
+                              description="Vertices with weight > 0.5 in this group follow the object's "
+                                          "animated and deformed shape")
+    tet_size: FloatProperty(name="Tet Size", subtype="DISTANCE", unit="LENGTH", min=1e-5, default=0.1,
+                            description="Edge length of the tetrahedra filling a soft body")
+    # Written by the bake; read by Free Bake.
+    cache_file: StringProperty(name="Cache File", subtype="FILE_PATH", options={"HIDDEN"} | _BLEND_RELATIVE)
+    muted_modifiers: StringProperty(options={"HIDDEN"},
+                                    description="Modifiers the bake muted, as JSON [name, viewport, render]")
+
+
+INTEGRATORS = [("BACKWARD_EULER", "Backward Euler", "Implicit, fully coupled friction",
+                grip.INTEGRATOR_BACKWARD_EULER)]
+LINEAR_SOLVERS = [("DIRECT_LU", "Direct LU", "Damped Newton with a sparse LU factorisation",
+                   grip.LINEAR_SOLVER_DIRECT_LU)]
+
+
+class GripSceneSettings(bpy.types.PropertyGroup):
+    """grip settings of a scene (Scene tab)."""
+
+    frame_start: IntProperty(name="Start", default=1, min=0, description="First frame of the bake")
+    frame_end: IntProperty(name="End", default=250, min=1, description="Last frame of the bake")
+    substeps: IntProperty(name="Substeps", default=10, min=1, max=1000,
+                          description="Time steps per frame (time step = frame duration / substeps)")
+    integrator: EnumProperty(name="Integrator", items=INTEGRATORS, default="BACKWARD_EULER")
+    linear_solver: EnumProperty(name="Solver", items=LINEAR_SOLVERS, default="DIRECT_LU")
+    contact_thickness: FloatProperty(name="Contact Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6,
+                                     default=0.003, precision=4,
+                                     description="Distance at which contact forces start; resting "
+                                                 "contacts settle near half of it")
+    cache_folder: StringProperty(name="Cache Folder", subtype="DIR_PATH", default="//grip_cache/",
+                                 options=_BLEND_RELATIVE,
+                                 description="Where baked PC2 files are written (// = next to the .blend)")
+    # Bake state, shown in the panels.
+    is_baking: BoolProperty(options={"SKIP_SAVE"})
+    bake_status: StringProperty(name="Status", description="Outcome of the last bake")
+
+
+CLASSES = (GripObjectSettings, GripSceneSettings)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.Object.grip = PointerProperty(type=GripObjectSettings)
+    bpy.types.Scene.grip = PointerProperty(type=GripSceneSettings)
+
+
+def unregister():
+    del bpy.types.Scene.grip
+    del bpy.types.Object.grip
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)
