@@ -84,11 +84,7 @@ fn run_scenario(script: &str, out_dir: &Path, extra: &[&str]) -> String {
     println!("{text}");
     let summary = format!("blender {script}: ");
     let line = text.lines().find(|l| l.starts_with(&summary)).unwrap_or("");
-    assert!(
-        out.status.success() && line.ends_with(" 0 failed"),
-        "{script}.py failed ({}): {line}\n{text}",
-        out.status
-    );
+    assert!(out.status.success() && line.ends_with(" 0 failed"), "{script}.py failed ({}): {line}\n{text}", out.status);
     text
 }
 
