@@ -96,6 +96,11 @@ fn scenario_dir(name: &str) -> PathBuf {
 }
 
 #[test]
+fn settings_panels_and_input_errors() {
+    run_scenario("addon_ui", &scenario_dir("addon_ui"), &[]);
+}
+
+#[test]
 fn pinned_cloth_bakes_plays_frees_and_reopens_without_the_addon() {
     let dir = scenario_dir("pinned_cloth");
     run_scenario("pinned_cloth", &dir, &[]);

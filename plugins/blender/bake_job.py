@@ -77,6 +77,21 @@ def pair_friction(a, b):
     return math.sqrt(max(a, 0.0) * max(b, 0.0))
 
 
+class _naming:
+    """Context manager: a GripError raised inside names the Blender object it is about."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, _tb):
+        if isinstance(error, grip.GripError) and not isinstance(error, grip.CancelledError):
+            raise type(error)(f"{self.name}: {error}", status=error.status, function=None) from None
+        return False
+
+
 class _Body:
     """A body inside the running solver."""
 
@@ -206,11 +221,12 @@ class BakeJob:
             bodies = []
             for b in s.bodies:
                 self._set(stage=f"preparing {b.name}")
-                body = _Body(b, solver, library)
-                bodies.append(body)
+                with _naming(b.name):
+                    bodies.append(_Body(b, solver, library))
             colliders = []
             for c in s.colliders:
-                cid = solver.add_collider_mesh(c.positions, c.triangles)
+                with _naming(c.name):
+                    cid = solver.add_collider_mesh(c.positions, c.triangles)
                 colliders.append((c, cid))
                 for body in bodies:
                     solver.set_friction(body.id, cid, pair_friction(body.setup.friction, c.friction))

@@ -1,0 +1,136 @@
+"""The add-on's settings, panels and input errors in a real Blender: presets fill SI values,
+every property the panels draw exists (drawn through a recording layout, since background
+Blender has no UI), and bakes that cannot start give readable errors and change nothing."""
+
+import os
+import types
+
+import bpy
+import numpy as np
+
+import harness
+
+checks = harness.Checks("addon_ui")
+args = harness.arguments()
+addon = harness.install_extension(checks, args.zip)
+grip = addon.grip
+
+# -- manifest and registration -----------------------------------------------------------------
+manifest = open(os.path.join(os.path.dirname(addon.__file__), "blender_manifest.toml"), encoding="utf-8").read()
+checks.check('license = ["SPDX:GPL-3.0-or-later"]' in manifest, "GPL-3.0-or-later licence in the manifest")
+checks.check('blender_version_min = "4.2.0"' in manifest, "Blender ≥ 4.2")
+checks.check(os.path.isfile(addon.bake_session.library_path()), "the native library is bundled")
+checks.check(grip.load(addon.bake_session.library_path()).abi_version == grip.ABI_VERSION,
+             "the bundled library loads and matches the bundled binding")
+for panel in ("GRIP_PT_object", "GRIP_PT_scene"):
+    checks.check(hasattr(bpy.types, panel), f"panel {panel} is registered")
+checks.check(bpy.types.GRIP_PT_object.bl_context == "physics", "the object panel is in the Physics tab")
+
+# -- presets ------------------------------------------------------------------------------------
+scene = harness.new_scene(1, 24, os.path.join(args.out, "cache"))
+cloth = harness.grid("Cloth", 0.5, 4, (0, 0, 1))
+cloth.grip.role = "CLOTH"
+for key, (label, _, fields) in grip.MATERIAL_PRESETS.items():
+    cloth.grip.preset = key
+    g = cloth.grip
+    got = dict(density=g.density, youngs_modulus=g.youngs_modulus, poisson_ratio=g.poisson_ratio,
+               thickness=g.thickness, bending_stiffness=g.bending_stiffness, damping_beta=g.damping)
+    ok = all(abs(got[k] / fields[k] - 1) < 1e-6 for k in got if fields[k])
+    checks.check(ok, f"preset {label} fills {got}")
+    areal = fields["density"] * fields["thickness"]
+    checks.check(0.05 <= areal <= 1.2, f"preset {label}: {areal * 1000:.0f} g/m² is a plausible areal weight")
+names = {p.identifier for p in cloth.grip.bl_rna.properties}
+checks.check("volume_preservation" not in names, "no volume preservation control before the library has one")
+
+
+# -- panels, drawn into a recording layout -------------------------------------------------------
+class Recorder:
+    """Stands in for UILayout: records the properties and operators a panel draws."""
+
+    def __init__(self, log):
+        self.log = log
+        self.use_property_split = False
+
+    def prop(self, data, name, **_):
+        self.log.append(("prop", data, name))
+
+    def prop_search(self, data, name, search_data, search_name, **_):
+        self.log.append(("prop", data, name))
+        self.log.append(("prop", search_data, search_name))
+
+    def operator(self, idname, **_):
+        self.log.append(("operator", idname))
+
+    def label(self, **_):
+        self.log.append(("label",))
+
+    def progress(self, **_):
+        self.log.append(("progress",))
+
+    def row(self, **_):
+        return self
+
+    def column(self, **_):
+        return self
+
+
+def draw(panel, obj=None):
+    log = []
+    context = types.SimpleNamespace(object=obj, scene=bpy.context.scene)
+    panel.draw(types.SimpleNamespace(layout=Recorder(log)), context)
+    return log
+
+
+def all_exist(log):
+    missing = [(type(d).__name__, n) for kind, *rest in log if kind == "prop" for d, n in [rest]
+               if n not in d.bl_rna.properties]
+    ops = [rest[0] for kind, *rest in log if kind == "operator"]
+    missing += [op for op in ops if op.split(".")[1] not in dir(getattr(bpy.ops, op.split(".")[0]))]
+    return missing
+
+
+for role in ("NONE", "CLOTH", "SOFT_BODY", "COLLIDER"):
+    cloth.grip.role = role
+    log = draw(bpy.types.GRIP_PT_object, cloth)
+    drawn = {n for kind, *rest in log if kind == "prop" for _, n in [rest]}
+    checks.check(not all_exist(log), f"object panel ({role}) draws only existing properties: {all_exist(log)}")
+    if role == "CLOTH":
+        checks.check({"role", "preset", "density", "youngs_modulus", "thickness", "bending_stiffness", "pin_group",
+                      "friction"} <= drawn, f"cloth panel fields: {sorted(drawn)}")
+    if role == "SOFT_BODY":
+        checks.check({"tet_size", "pin_group"} <= drawn and "thickness" not in drawn, "soft body panel fields")
+    if role == "COLLIDER":
+        checks.check(drawn == {"role", "friction"}, f"collider panel fields: {sorted(drawn)}")
+log = draw(bpy.types.GRIP_PT_scene)
+drawn = {n for kind, *rest in log if kind == "prop" for _, n in [rest]}
+checks.check(not all_exist(log), "scene panel draws only existing properties and operators")
+checks.check({"frame_start", "frame_end", "substeps", "integrator", "linear_solver", "contact_thickness",
+              "cache_folder"} <= drawn, f"scene panel fields: {sorted(drawn)}")
+checks.check(("operator", "grip.bake") in log and ("operator", "grip.free_bake") in log, "Bake and Free Bake buttons")
+
+# -- bakes that cannot start ---------------------------------------------------------------------
+cloth.grip.role = "NONE"
+
+
+def bake_error(what, expect):
+    result, _, status = harness.bake(checks)
+    checks.check(result == {"ERROR"} and expect in status, f"{what}: readable error: {status!r}")
+    checks.check(not scene.grip.is_baking and bpy.ops.grip.bake.poll(), f"{what}: no bake left running")
+
+
+bake_error("nothing to bake", "Nothing to bake")
+cloth.grip.role = "CLOTH"
+scene.grip.frame_end = 1
+bake_error("empty frame range", "end frame")
+scene.grip.frame_end = 24
+cloth.grip.pin_group = "missing"
+bake_error("missing pin group", "'missing' does not exist")
+cloth.grip.pin_group = ""
+scene.grip.cache_folder = "//cache/"
+bake_error("relative cache folder of an unsaved file", "Save the .blend")
+checks.check(all(m.type != "MESH_CACHE" for m in cloth.modifiers), "failed starts add no modifier")
+scene.grip.cache_folder = os.path.join(args.out, "cache")
+scene.grip.substeps = 4
+result, _, status = harness.bake(checks)
+checks.check(result == {"FINISHED"}, f"then a valid bake works: {status}")
+checks.finish()
