@@ -57,15 +57,45 @@ def cache_paths(scene, obj):
 
 
 class BakeSession:
-    """A bake of ``scene`` in progress. See the module docstring."""
+    """A bake of ``scene`` in progress. See the module docstring. Scene and objects are kept by
+    name and looked up on every use: a Python reference to a datablock does not survive undo."""
 
     def __init__(self, scene):
-        self.scene = scene
+        self._scene_name = scene.name
+        self._body_names = []
+        self._collider_names = []
         self.job = None
         self.error = None
         self._drawing_off = None
         self._saved_frame = scene.frame_current
         self._started = time.perf_counter()
+
+    @property
+    def scene(self):
+        """The scene being baked."""
+        scene = bpy.data.scenes.get(self._scene_name)
+        if scene is None:
+            raise BakeInputError(f"the scene '{self._scene_name}' was removed during the bake")
+        return scene
+
+    def _objects(self, names, strict=True):
+        found = []
+        for name in names:
+            obj = bpy.data.objects.get(name)
+            if obj is None and strict:
+                raise BakeInputError(f"{name} was deleted or renamed during the bake")
+            found.append(obj)
+        return found
+
+    @property
+    def bodies(self):
+        """The simulated objects, in the order of the bake setup."""
+        return self._objects(self._body_names)
+
+    @property
+    def colliders(self):
+        """The collider objects, in the order of the bake setup."""
+        return self._objects(self._collider_names)
 
     # -- start ------------------------------------------------------------------------------
 
@@ -77,9 +107,9 @@ class BakeSession:
             raise BakeInputError("A grip bake is already running in this scene")
         if settings.frame_end <= settings.frame_start:
             raise BakeInputError("The bake's end frame must come after its start frame")
-        self.bodies = simulated_objects(scene)
-        self.colliders = collider_objects(scene)
-        if not self.bodies:
+        self._body_names = [o.name for o in simulated_objects(scene)]
+        self._collider_names = [o.name for o in collider_objects(scene)]
+        if not self._body_names:
             raise BakeInputError("Nothing to bake: give a mesh the grip role Cloth or Soft Body")
         paths = {o.name: cache_paths(scene, o) for o in self.bodies}
         for o in self.bodies:
@@ -94,7 +124,7 @@ class BakeSession:
         self.job = BakeJob(setup)
         self.job.start()
         self.next_frame = settings.frame_start + 1
-        _SESSIONS[scene.name] = self
+        _SESSIONS[self._scene_name] = self
         settings.is_baking = True
         settings.bake_status = "Baking"
 
@@ -155,19 +185,18 @@ class BakeSession:
         """Evaluates the input of the next frames, up to :data:`LOOKAHEAD` ahead of the worker."""
         if self.done or self.job.cancel_requested:
             return
-        settings = self.scene.grip
+        setup = self.job.setup
         frames_done = self.job.progress()[0]
-        while self.next_frame <= settings.frame_end and \
-                self.next_frame - settings.frame_start - 1 < frames_done + LOOKAHEAD:
-            try:
+        try:
+            while self.next_frame <= setup.frame_end and \
+                    self.next_frame - setup.frame_start - 1 < frames_done + LOOKAHEAD:
                 self.job.inputs.put(self._capture_frame(self.next_frame))
-            except BakeInputError as e:
-                self.error = str(e)
-                self.job.cancel()
-                return
-            self.next_frame += 1
-            if self.job.cancel_requested:  # e.g. from a frame-change handler
-                return
+                self.next_frame += 1
+                if self.job.cancel_requested:  # e.g. from a frame-change handler
+                    return
+        except BakeInputError as e:
+            self.error = str(e)
+            self.job.cancel()
 
     def _capture_frame(self, frame):
         scene = self.scene
@@ -192,10 +221,11 @@ class BakeSession:
     def progress(self):
         """(fraction of the bake done in [0, 1], status text)."""
         done, total, fraction, stage = self.job.progress()
-        s = self.scene.grip
+        setup = self.job.setup
         if stage != "simulating":
             return 0.0, f"grip: {stage}"
-        return (done + fraction) / total, f"grip: frame {s.frame_start + done + 1} of {s.frame_end} (Esc cancels)"
+        frame = min(setup.frame_start + done + 1, setup.frame_end)
+        return (done + fraction) / total, f"grip: frame {frame} of {setup.frame_end} (Esc cancels)"
 
     # -- end --------------------------------------------------------------------------------
 
@@ -203,18 +233,23 @@ class BakeSession:
         if self._drawing_off is not None:
             self._drawing_off.restore()
             self._drawing_off = None
-        self.scene.frame_set(self._saved_frame)
+        scene = bpy.data.scenes.get(self._scene_name)
+        if scene is not None:
+            scene.frame_set(self._saved_frame)
 
     def finish(self):
         """Waits for the worker, restores the scene, attaches the caches of the frames done and
         returns ("FINISHED" | "CANCELLED" | "ERROR", message)."""
         self.job.join()
-        _SESSIONS.pop(self.scene.name, None)
+        _SESSIONS.pop(self._scene_name, None)
         self._restore_scene()
-        settings = self.scene.grip
-        for o in self.bodies:
-            if self.job.samples.get(o.name, 0) > 0:
-                attach(o, self.paths[o.name][0], settings.frame_start)
+        scene = bpy.data.scenes.get(self._scene_name)
+        if scene is None:
+            return ("ERROR", "grip bake failed: its scene was removed")
+        settings = scene.grip
+        for name, o in zip(self._body_names, self._objects(self._body_names, strict=False)):
+            if o is not None and self.job.samples.get(name, 0) > 0:
+                attach(o, self.paths[name][0], settings.frame_start)
         done = self.job.progress()[0]
         seconds = time.perf_counter() - self._started
         error = self.error or self.job.error

@@ -13,8 +13,8 @@ import struct
 import sys
 import time
 
-import bmesh
-import bpy
+import bpy  # first: bmesh needs it
+import bmesh  # noqa: E402
 import numpy as np
 
 ADDON = "bl_ext.user_default.grip_physics"
