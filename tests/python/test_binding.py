@@ -104,6 +104,15 @@ class Loading(unittest.TestCase):
             _structs.SIZEOF_FUNCTIONS.clear()
             _structs.SIZEOF_FUNCTIONS.update(saved)
 
+    def test_defaults(self):
+        lib = grip.load(LIB)
+        params, material = lib.solver_params(), lib.material()
+        self.assertAlmostEqual(params.time_step, 1.0 / 240.0, places=15)
+        self.assertEqual(list(params.gravity), [0.0, 0.0, -9.81])
+        self.assertEqual(params.struct_tag, grip.GripSolverParams.from_buffer_copy(params).struct_tag)
+        self.assertTrue(material.density > 0 and material.thickness > 0)
+        self.assertEqual(lib.shape().kind, grip.SHAPE_PLANE)
+
     def test_unknown_struct_field_is_refused(self):
         lib = grip.load(LIB)
         with self.assertRaises(TypeError):
@@ -207,6 +216,11 @@ class Physics(unittest.TestCase):
             x = s.positions(cloth)
             np.testing.assert_allclose(x[pinned], xyz[pinned], atol=1e-12)
             self.assertTrue(np.all(x[~pinned, 2] < 1.0))
+            report = s.report()
+            self.assertEqual(report.pinned_vertices, 2)
+            self.assertEqual(report.converged, 1)
+            self.assertEqual(report.substeps, 24)  # ceil(0.1 s / (1/240 s))
+            self.assertAlmostEqual(report.simulated_time, 0.1, places=12)
             target = x.copy()
             target[pinned] += [0.0, 0.0, 0.05]
             s.set_targets(cloth, target)
