@@ -3,6 +3,7 @@ every property the panels draw exists (drawn through a recording layout, since b
 Blender has no UI), and bakes that cannot start give readable errors and change nothing."""
 
 import os
+import sys
 import types
 
 import bpy
@@ -25,6 +26,15 @@ checks.check(grip.load(addon.bake_session.library_path()).abi_version == grip.AB
 for panel in ("GRIP_PT_object", "GRIP_PT_scene"):
     checks.check(hasattr(bpy.types, panel), f"panel {panel} is registered")
 checks.check(bpy.types.GRIP_PT_object.bl_context == "physics", "the object panel is in the Physics tab")
+
+# -- disable and enable again -------------------------------------------------------------------
+bpy.ops.preferences.addon_disable(module=harness.ADDON)
+checks.check("bake" not in dir(bpy.ops.grip) and not hasattr(bpy.types.Scene, "grip"),
+             "disabling unregisters operators and properties")
+bpy.ops.preferences.addon_enable(module=harness.ADDON)
+checks.check("bake" in dir(bpy.ops.grip) and hasattr(bpy.types.Scene, "grip"), "enabling again registers them")
+addon = sys.modules[harness.ADDON]
+grip = addon.grip
 
 # -- presets ------------------------------------------------------------------------------------
 scene = harness.new_scene(1, 24, os.path.join(args.out, "cache"))
