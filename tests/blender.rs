@@ -96,6 +96,11 @@ fn scenario_dir(name: &str) -> PathBuf {
 }
 
 #[test]
+fn bpy_free_modules() {
+    run_scenario("addon_units", &scenario_dir("addon_units"), &[]);
+}
+
+#[test]
 fn settings_panels_and_input_errors() {
     run_scenario("addon_ui", &scenario_dir("addon_ui"), &[]);
 }

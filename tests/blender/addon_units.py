@@ -1,0 +1,81 @@
+"""The add-on's bpy-free modules, from the installed extension: PC2 writing (against the
+format's spec), the barycentric embedding of soft-body surfaces, collider orientation, pair
+friction, and the bake worker's guarantee that it never imports bpy."""
+
+import ast
+import os
+import struct
+
+import bpy  # noqa: F401  (the extension's package needs Blender)
+import numpy as np
+
+import harness
+
+checks = harness.Checks("addon_units")
+args = harness.arguments()
+addon = harness.install_extension(checks, args.zip)
+os.makedirs(args.out, exist_ok=True)
+
+# -- PC2 ----------------------------------------------------------------------------------------
+path = os.path.join(args.out, "t.pc2")
+rng = np.random.default_rng(7)
+frames = rng.normal(size=(3, 5, 3))
+with addon.pc2.PC2Writer(path, 5, start_frame=11) as w:
+    for i, f in enumerate(frames):
+        w.append(f)
+        start, sampling, samples = harness.read_pc2(path)
+        checks.check(len(samples) == i + 1, f"PC2 is valid after {i + 1} frame(s)")
+raw = open(path, "rb").read()
+checks.check(raw[:12] == b"POINTCACHE2\0" and struct.unpack("<iiffi", raw[12:32]) == (1, 5, 11.0, 1.0, 3),
+             "PC2 header: signature, version 1, 5 vertices, start 11, sampling 1, 3 samples")
+checks.check(len(raw) == 32 + 3 * 5 * 12 and np.array_equal(samples, frames.astype("<f4")),
+             "PC2 samples are little-endian float32 in order")
+try:
+    addon.pc2.PC2Writer(path, 5, 0).append(np.zeros((4, 3)))
+    checks.check(False, "a sample of the wrong size is refused")
+except ValueError:
+    checks.check(True, "a sample of the wrong size is refused")
+
+# -- embedding ----------------------------------------------------------------------------------
+# A unit cube split into 6 tets around its diagonal 0–7 (all positively oriented).
+P = np.array([[x, y, z] for z in (0, 1) for y in (0, 1) for x in (0, 1)], dtype=float)
+T = np.array([[0, 1, 3, 7], [0, 3, 2, 7], [0, 2, 6, 7], [0, 6, 4, 7], [0, 4, 5, 7], [0, 5, 1, 7]])
+vol = np.linalg.det(P[T[:, 1:]] - P[T[:, :1]]) / 6
+checks.check(np.all(vol > 0) and abs(vol.sum() - 1) < 1e-12, "test tets fill the cube")
+inside = rng.uniform(0.02, 0.98, size=(200, 3))
+outside = np.array([[1.01, 0.5, 0.5], [0.5, -0.01, 0.2], [1.005, 1.005, 1.005]])
+points = np.concatenate([inside, P, outside])
+emb = addon.embedding.Embedding(P, T, points)
+checks.check(np.abs(emb.apply(P) - points).max() < 1e-12, "the embedding reproduces every point at rest")
+checks.check(np.all(emb.weights[:len(inside)].min(axis=1) >= -1e-12), "inside points get an enclosing tet")
+A = np.array([[1.2, 0.3, 0.0], [-0.2, 0.9, 0.1], [0.0, 0.4, 1.1]])
+b = np.array([0.5, -2.0, 3.0])
+moved = emb.apply(P @ A.T + b)
+checks.check(np.abs(moved - (points @ A.T + b)).max() < 1e-12,
+             "under an affine motion of the tets the points move affinely (outside ones included)")
+checks.check(np.array_equal(emb.nearest[len(inside):len(inside) + 8], np.arange(8)),
+             "the nearest tet vertex of a tet vertex is itself")
+
+# -- collider orientation and friction ------------------------------------------------------------
+cube_tris = np.array([[0, 2, 3], [0, 3, 1], [4, 5, 7], [4, 7, 6], [0, 1, 5], [0, 5, 4],
+                      [2, 6, 7], [2, 7, 3], [0, 4, 6], [0, 6, 2], [1, 3, 7], [1, 7, 5]], dtype=np.uint32)
+capture = addon.capture
+checks.check(capture.is_closed(cube_tris) and abs(capture.signed_volume(P, cube_tris) - 1) < 1e-12,
+             "the test cube is closed and faces outward")
+flipped = cube_tris[:, ::-1]
+checks.check(np.array_equal(capture.outward(P, flipped), cube_tris), "an inward closed collider is flipped outward")
+checks.check(capture.outward(P, cube_tris) is cube_tris, "an outward one is left as is")
+open_mesh = flipped[:-2]
+checks.check(capture.outward(P, open_mesh) is open_mesh, "an open collider keeps its winding")
+checks.check(abs(addon.bake_job.pair_friction(0.4, 0.9) - 0.6) < 1e-15 and addon.bake_job.pair_friction(0.0, 1.0) == 0.0,
+             "pair friction is the geometric mean")
+
+# -- the worker never touches bpy ------------------------------------------------------------------
+for module in ("bake_job", "embedding", "pc2"):
+    source = open(os.path.join(os.path.dirname(addon.__file__), module + ".py"), encoding="utf-8").read()
+    imported = {alias.name.split(".")[0] for node in ast.walk(ast.parse(source))
+                if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(ast.parse(source))
+                 if isinstance(node, ast.ImportFrom) and node.module}
+    checks.check(not imported & {"bpy", "bmesh", "mathutils"}, f"{module}.py imports no Blender module")
+checks.finish()
