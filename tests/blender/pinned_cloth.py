@@ -84,6 +84,36 @@ checks.check(not os.path.exists(path), "Free Bake deleted the PC2 file")
 scene.frame_set(24)
 checks.check(np.allclose(harness.evaluated_local(cloth), rest), "after Free Bake the mesh is its own again")
 
+# -- pins following a deforming modifier; the stack around the cache ---------------------------
+scene, cloth, rest, edge, light = build(os.path.join(args.out, "cache_stack"))
+cloth.animation_data_clear()  # this cloth stays in place
+cloth.location = (0.0, 0.0, 1.0)
+lift = cloth.modifiers.new("Lift", "DISPLACE")  # no texture: moves along the normal by strength / 2
+lift.mid_level = 0.5
+for frame, strength in ((1, 0.0), (24, 0.4)):
+    lift.strength = strength
+    lift.keyframe_insert("strength", frame=frame)
+smooth = cloth.modifiers.new("Smooth", "SUBSURF")
+smooth.levels = 1
+result, seconds, status = harness.bake(checks)
+checks.check(result == {"FINISHED"}, f"bake with Displace + Subdivision: {status}")
+stack = [(m.name, m.type, m.show_viewport, m.show_render) for m in cloth.modifiers]
+checks.check(stack == [("grip Cache", "MESH_CACHE", True, True), ("Lift", "DISPLACE", False, False),
+                       ("Smooth", "SUBSURF", True, True)],
+             f"cache first, the deforming modifier muted, Subdivision still on top: {stack}")
+_, _, samples = harness.read_pc2(bpy.path.abspath(cloth.modifiers[0].filepath))
+normal_z = float(np.sign(cloth.data.polygons[0].normal.z))
+lifted = float(np.abs(samples[-1][edge] - (rest[edge] + [0.0, 0.0, 0.2 * normal_z])).max())
+checks.check(lifted < 1e-5, f"pinned vertices followed the animated Displace by 0.2 m (err {lifted:.1e})")
+smooth.show_viewport = False
+scene.frame_set(24)
+played = float(np.abs(harness.evaluated_local(cloth) - samples[-1]).max())
+checks.check(played < 1e-6, f"the muted Displace does not deform the cache again (diff {played:.1e})")
+smooth.show_viewport = True
+bpy.ops.grip.free_bake()
+stack = [(m.name, m.show_viewport, m.show_render) for m in cloth.modifiers]
+checks.check(stack == [("Lift", True, True), ("Smooth", True, True)], f"Free Bake restores the stack: {stack}")
+
 # -- a saved file for reopen.py (relative cache path) ------------------------------------------
 blend = os.path.join(args.out, "pinned_cloth.blend")
 scene, cloth, rest, edge, light = build("//cache_rel/")
