@@ -13,9 +13,12 @@
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
 #define GRIP_ABI_VERSION 2
 
-// Near-interpolating kernel w(s) = c·(1/((s/r)² + ε)² − 1/(1 + ε)²) for s < r, with
-// c = ε²(1 + ε)²/(1 + 2ε) so that w(0) = 1 (Larionov et al. 2021). Weights fall off as s⁻⁴, so
-// the potential nearly interpolates each sample's tangent plane.
+// Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
+// σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
+// s < r, c normalising w(0) = 1, ε = 1e-5. The published form c·(f(σ) − f(1)) has a kink at
+// s = r (w′(r) ≠ 0), so the contact force jumps when a sample leaves the support and Newton
+// stalls; the subtracted Taylor terms remove the kink without changing the near-interpolating
+// s⁻⁴ fall-off (they are O(1) against f(0) = ε⁻²). w > 0 inside the support (f‴ < 0).
 #define GRIP_KERNEL_INTERPOLATING 0
 
 // Cubic kernel w(s) = 1 − 3(s/r)² + 2(s/r)³ for s < r (C¹ at the support radius): a smoother,
@@ -48,24 +51,6 @@
 
 // Value of `GripShape::struct_tag` written by `grip_shape_default()`.
 #define GRIP_SHAPE_TAG 1196577585
-
-// Guaranteed lower bound [°] on every dihedral angle of the output (the paper's bound for
-// [`ALPHA_LONG`] and [`ALPHA_SHORT`]).
-#define MIN_DIHEDRAL_DEGREES 10.7
-
-// Guaranteed upper bound [°] on every dihedral angle of the output.
-#define MAX_DIHEDRAL_DEGREES 164.8
-
-// Most lattice cubes accepted (2²², e.g. 161³): about 50 million lattice tets, a few GiB at
-// worst. A larger request is refused before anything is allocated.
-#define MAX_LATTICE_CELLS (1 << 22)
-
-// α_long: warp threshold on the long lattice edges, as a fraction of their length (paper's value
-// for the [10.7°, 164.8°] dihedral-angle bound).
-#define ALPHA_LONG 0.24999
-
-// α_short: warp threshold on the short lattice edges, as a fraction of their length.
-#define ALPHA_SHORT 0.41189
 
 // Membrane model of a shell: rest-stable neo-Hookean.
 #define GRIP_MEMBRANE_NEO_HOOKEAN 0
