@@ -104,6 +104,9 @@ typedef uint32_t GripStatus;
 // A solver created by `grip_solver_create`. Opaque to C: only ever handled by pointer.
 typedef struct GripSolver GripSolver;
 
+// A tet mesh made by `grip_tetrahedralize`. Opaque to C: only ever handled by pointer.
+typedef struct GripTetMesh GripTetMesh;
+
 // Identifies an object inside one solver; 0 is never a valid id.
 typedef uint32_t GripObjectId;
 
@@ -350,6 +353,52 @@ GripStatus grip_solver_set_friction(struct GripSolver *solver,
                                     GripObjectId a,
                                     GripObjectId b,
                                     double mu);
+
+// Fills the solid bounded by a closed triangle surface with tets: `vertex_count` positions
+// (`3 × vertex_count` doubles [m]), `triangle_count` triangles (`3 × triangle_count` indices),
+// lattice spacing `cell_size` [m] (tets have edges of about `cell_size`; a lattice tet has
+// volume `cell_size³/12`). The surface must be closed, manifold, consistently oriented (facing
+// inward as a whole is accepted and flipped) and free of self-intersections; a refusal names
+// the offending edge, vertex or triangle pair (`GRIP_STATUS_INVALID_MESH`). Every output tet is
+// positively oriented as `grip_solver_add_solid` expects, every vertex is used, boundary
+// vertices lie on the surface. On success `*out_mesh` owns a new mesh: read it with
+// `grip_tet_mesh_sizes` and `grip_tet_mesh_get`, free it with `grip_tet_mesh_destroy`. On
+// failure `*out_mesh` is set to NULL (when `out_mesh` is not NULL).
+//
+// # Safety
+// `positions` and `triangles` must hold the stated number of elements; `out_mesh` must be
+// writable.
+GripStatus grip_tetrahedralize(const double *positions,
+                               size_t vertex_count,
+                               const uint32_t *triangles,
+                               size_t triangle_count,
+                               double cell_size,
+                               struct GripTetMesh **out_mesh);
+
+// Writes the mesh's vertex count to `*out_vertex_count` and its tet count to `*out_tet_count`.
+//
+// # Safety
+// `out_vertex_count` and `out_tet_count` must be writable.
+GripStatus grip_tet_mesh_sizes(const struct GripTetMesh *mesh,
+                               size_t *out_vertex_count,
+                               size_t *out_tet_count);
+
+// Copies the mesh into host arrays: `out_positions` (`3 × vertex_count` doubles [m]) and
+// `out_tets` (`4 × tet_count` indices, positively oriented: det[x1−x0, x2−x0, x3−x0] > 0).
+// `vertex_count` and `tet_count` must equal the counts from `grip_tet_mesh_sizes`; nothing is
+// written unless every argument is valid.
+//
+// # Safety
+// `out_positions` must hold `3 × vertex_count` doubles and `out_tets` `4 × tet_count` indices.
+GripStatus grip_tet_mesh_get(const struct GripTetMesh *mesh,
+                             double *out_positions,
+                             size_t vertex_count,
+                             uint32_t *out_tets,
+                             size_t tet_count);
+
+// Destroys a mesh made by `grip_tetrahedralize`. NULL is fine; a handle that was already
+// destroyed, or never created, is ignored (handles are never reused).
+void grip_tet_mesh_destroy(struct GripTetMesh *mesh);
 
 // Writes the vertex count of object `id` to `*out_count`.
 //

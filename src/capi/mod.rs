@@ -7,6 +7,7 @@ pub mod attribute_api;
 pub mod collider_api;
 pub mod guard;
 pub mod handles;
+pub mod mesher_api;
 pub mod query_api;
 pub mod solver_api;
 pub mod status;

@@ -136,6 +136,7 @@ int main(void) {
     test_empty_solver();
     test_misaligned_outputs();
     test_handles();
+    { void test_tet_mesh(void); test_tet_mesh(); } /* tet_mesh.c */
     test_colliders();
 
     /* The main solver still works after everything above. */
