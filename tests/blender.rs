@@ -3,8 +3,8 @@
 //! `plugins/blender/build_extension.py` from this build's cdylib with Blender's own extension
 //! builder, and one Python script per scenario in `tests/blender/`, each in a fresh Blender
 //! process that installs the zip with `bpy.ops.extensions.package_install_files` into its own
-//! user-resources folder. Artifacts (caches, .blend files, the render) are kept in
-//! `target/<profile>/blender-tests/<scenario>/`.
+//! user-resources folder. Artifacts (caches, .blend files, the render, each script's log) are
+//! kept in `target/<profile>/blender-tests/<scenario>/`.
 //!
 //! Run with `cargo test --release --test blender`.
 
@@ -82,6 +82,7 @@ fn run_scenario(script: &str, out_dir: &Path, extra: &[&str]) -> String {
         .expect("run the Blender test script");
     let text = output_text(&out);
     println!("{text}");
+    std::fs::write(out_dir.join(format!("{script}.log")), &text).expect("write the scenario's log");
     let summary = format!("blender {script}: ");
     let line = text.lines().find(|l| l.starts_with(&summary)).unwrap_or("");
     assert!(out.status.success() && line.ends_with(" 0 failed"), "{script}.py failed ({}): {line}\n{text}", out.status);
