@@ -17,9 +17,11 @@ use std::collections::HashMap;
 
 /// α_long: warp threshold on the long lattice edges, as a fraction of their length (paper's value
 /// for the [10.7°, 164.8°] dihedral-angle bound).
+///
 /// cbindgen:ignore
 pub const ALPHA_LONG: f64 = 0.24999;
 /// α_short: warp threshold on the short lattice edges, as a fraction of their length.
+///
 /// cbindgen:ignore
 pub const ALPHA_SHORT: f64 = 0.41189;
 

@@ -40,14 +40,17 @@ use lattice::Lattice;
 
 /// Lower bound [°] on the dihedral angles that the paper proves for [`ALPHA_LONG`] and
 /// [`ALPHA_SHORT`] (see the module documentation for what is measured here).
+///
 /// cbindgen:ignore
 pub const MIN_DIHEDRAL_DEGREES: f64 = 10.7;
 /// Upper bound [°] on the dihedral angles that the paper proves.
+///
 /// cbindgen:ignore
 pub const MAX_DIHEDRAL_DEGREES: f64 = 164.8;
 
 /// Most lattice cubes accepted (2²², e.g. 161³): about 50 million lattice tets, a few GiB at
 /// worst. A larger request is refused before anything is allocated.
+///
 /// cbindgen:ignore
 pub const MAX_LATTICE_CELLS: usize = 1 << 22;
 
