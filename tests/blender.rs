@@ -134,13 +134,11 @@ fn sleeve_follows_an_armature_bent_collider() {
 }
 
 #[test]
-#[ignore = "waits for grip_tetrahedralize in the C API"]
 fn soft_body_cube_rests_on_a_floor_keeping_its_volume() {
     run_scenario("soft_body", &scenario_dir("soft_body"), &[]);
 }
 
 #[test]
-#[ignore = "waits for grip_tetrahedralize in the C API"]
 fn bad_meshes_give_readable_errors() {
     run_scenario("bad_input", &scenario_dir("bad_input"), &[]);
 }

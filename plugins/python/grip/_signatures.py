@@ -70,9 +70,4 @@ SIGNATURES = {
 
 #: Functions announced for the next header revision. A library without them still loads; the
 #: methods that need them raise :class:`grip.GripError` naming the missing function.
-PENDING = {
-    "grip_tetrahedralize",
-    "grip_tet_mesh_sizes",
-    "grip_tet_mesh_get",
-    "grip_tet_mesh_destroy",
-}
+PENDING = set()
