@@ -260,7 +260,13 @@ fn incline_demo_slides_down_the_slope() {
     let along = (b[0] - a[0]) * c - (b[2] - a[2]) * s;
     let across = (b[0] - a[0]) * s + (b[2] - a[2]) * c;
     assert!(along > 0.02 && along < 0.03, "moved {along} m down the slope");
-    assert!(across.abs() < 1e-3 && (b[1] - a[1]).abs() < 1e-6, "left the slope: {across} m");
+    // The Kuhn-split block is not mirror-symmetric across the slope: a few micrometres of
+    // sideways creep over 25 mm of sliding are allowed.
+    assert!(
+        across.abs() < 1e-3 && (b[1] - a[1]).abs() < 1e-5,
+        "left the slope: {across} m across, {} m sideways",
+        b[1] - a[1]
+    );
     assert_eq!(stats(&dir.0).len(), 7);
     check_png(&dir.0.join("preview_last.png"));
     // The contact options reach it; demos that do not use one refuse it by name.

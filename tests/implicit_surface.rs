@@ -153,15 +153,42 @@ fn potential_is_the_distance_to_a_flat_surface_and_none_out_of_range() {
     let mut rng = Rng(3);
     let (mut q, tris) = patch(&mut rng, 4, 0.0, 0.0, [0.013, -0.021, 0.004]);
     let rest: Vec<[f64; 3]> = q.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
-    let s = ImplicitSurface::new(2, tris, &rest, 1.5, false);
+    let mut s = ImplicitSurface::new(2, tris, &rest, 1.5, false);
+    s.far = 0.01;
     let all: Vec<u32> = (0..s.triangles.len() as u32).collect();
     for kernel in [Kernel::Interpolating, Kernel::Cubic] {
         let p = potential::evaluate(&s, kernel, 0, &all, &q, false).unwrap();
-        assert!((p.phi - 0.004).abs() < 1e-14, "φ on a plane is the height: {}", p.phi);
-        assert!((p.gradient[2] - 1.0).abs() < 1e-12 && p.gradient[0].abs() < 1e-12);
+        // Exact up to the far-field background sample's pull (well below a micrometre here).
+        assert!((p.phi - 0.004).abs() < 1e-6, "φ on a plane is the height: {}", p.phi);
+        assert!((p.gradient[2] - 1.0).abs() < 1e-4 && p.gradient[0].abs() < 1e-4);
         let x = [0.013, -0.021, -0.002];
-        assert!((potential::value(&s, kernel, &x, &all, &q).unwrap() + 0.002).abs() < 1e-14);
+        assert!((potential::value(&s, kernel, &x, &all, &q).unwrap() + 0.002).abs() < 1e-6);
     }
     q[2] = 1.0;
     assert!(potential::evaluate(&s, Kernel::Interpolating, 0, &all, &q, true).is_none());
+}
+
+/// Beyond the open edge of a surface φ blends continuously to the far-field gap instead of
+/// jumping from the nearest plane to "no contact" where the query leaves the last support.
+#[test]
+fn potential_blends_to_the_far_value_beyond_an_open_edge() {
+    let mut rng = Rng(8);
+    let (q, tris) = patch(&mut rng, 4, 0.0, 0.0, [0.0; 3]);
+    let rest: Vec<[f64; 3]> = q.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let mut s = ImplicitSurface::new(2, tris, &rest, 2.0, false);
+    s.far = 0.004; // twice a contact thickness of 2 mm, as the solver sets it
+    let all: Vec<u32> = (0..s.triangles.len() as u32).collect();
+    for kernel in [Kernel::Interpolating, Kernel::Cubic] {
+        let phi = |x: f64| potential::value(&s, kernel, &[x, 0.0, 0.002], &all, &q).unwrap_or(s.far);
+        let (mut worst, mut prev) = (0.0f64, phi(0.15));
+        let step = 1e-5;
+        for k in 1..=20_000 {
+            let now = phi(0.15 + step * k as f64);
+            worst = worst.max((now - prev).abs());
+            prev = now;
+        }
+        assert!((phi(0.15) - 0.002).abs() < 1e-4, "{kernel:?}: φ at the edge {}", phi(0.15));
+        assert_eq!(prev, s.far, "{kernel:?}: out of range φ is the far value");
+        assert!(worst < 2e-5, "{kernel:?}: φ jumps by {worst} m over a {step} m step");
+    }
 }

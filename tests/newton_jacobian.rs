@@ -167,8 +167,8 @@ fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
     let nv = m.vertex_count();
     let first_cloth = m.objects[1].first_vertex;
     let first_floor = m.objects[2].first_vertex;
-    let surfaces = m.implicit_surfaces(2.0);
-    let queries = m.surface_queries(0.4);
+    let surfaces = m.implicit_surfaces(2.0, 0.01);
+    let queries = m.surface_queries(0.4, 0.01);
     assert!(queries.iter().any(|q| q.surface == 0) && queries.iter().any(|q| q.surface == 1));
     assert!(queries.iter().any(|q| q.surface == 2));
 

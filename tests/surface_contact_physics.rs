@@ -11,7 +11,13 @@ use grip::{GripMaterial, GripSolverParams, Solver};
 /// A soft slab 0.4 × 0.4 × 0.1 m with its top face at z = 0, bottom face pinned; returns its id.
 fn add_slab(s: &mut Solver) -> u32 {
     let (p, t) = box_tets([0.4, 0.4, 0.1], [8, 8, 2], [-0.2, -0.2, -0.1]);
-    let m = GripMaterial { youngs_modulus: 1e5, poisson_ratio: 0.3, density: 1000.0, damping_beta: 0.01, ..Default::default() };
+    let m = GripMaterial {
+        youngs_modulus: 1e5,
+        poisson_ratio: 0.3,
+        density: 1000.0,
+        damping_beta: 0.01,
+        ..Default::default()
+    };
     let id = s.add_solid(&p, &t, &m).unwrap();
     let pinned: Vec<f64> = p.chunks(3).map(|x| if x[2] < -0.1 + 1e-9 { 1.0 } else { 0.0 }).collect();
     s.set_vertex_attribute(id, "pinned", &pinned, 1).unwrap();
@@ -42,7 +48,17 @@ fn run(s: &mut Solver, steps: usize, h: f64) -> f64 {
         newton += r.newton_iterations;
         retries += r.contact_retries;
         seconds += r.seconds_total;
-        if k % 20 == 0 { println!("  step {k}: it {} asm {:.3} lu {:.3} solve {:.3} res {:.3} total {:.3}", r.newton_iterations, r.seconds_assembly, r.seconds_factorization, r.seconds_solve, r.seconds_residual, r.seconds_total); }
+        if k % 20 == 0 {
+            println!(
+                "  step {k}: it {} asm {:.3} lu {:.3} solve {:.3} res {:.3} total {:.3}",
+                r.newton_iterations,
+                r.seconds_assembly,
+                r.seconds_factorization,
+                r.seconds_solve,
+                r.seconds_residual,
+                r.seconds_total
+            );
+        }
     }
     println!("{steps} steps: {newton} Newton iterations, {retries} contact retries, {seconds:.2} s");
     deepest
@@ -80,13 +96,21 @@ fn soft_cube_comes_to_rest_on_a_soft_slab() {
     let mut s = Solver::new(&params).unwrap();
     let slab = add_slab(&mut s);
     let (p, t) = box_tets([0.1, 0.1, 0.1], [3, 3, 3], [-0.05, -0.05, 0.02]);
-    let m = GripMaterial { youngs_modulus: 5e4, poisson_ratio: 0.4, density: 500.0, damping_beta: 0.01, ..Default::default() };
+    let m = GripMaterial {
+        youngs_modulus: 5e4,
+        poisson_ratio: 0.4,
+        density: 500.0,
+        damping_beta: 0.01,
+        ..Default::default()
+    };
     let cube = s.add_solid(&p, &t, &m).unwrap();
     let deepest = run(&mut s, 100, 0.01);
     let (lo, _) = z_range(s.positions(cube).unwrap());
     let (_, slab_hi) = z_range(s.positions(slab).unwrap());
     let ke = s.kinetic_energy();
-    println!("cube on slab: cube bottom {lo:.5}, slab top {slab_hi:.5}, deepest gap over steps {deepest:.2e}, KE {ke:.2e} J");
+    println!(
+        "cube on slab: cube bottom {lo:.5}, slab top {slab_hi:.5}, deepest gap over steps {deepest:.2e}, KE {ke:.2e} J"
+    );
     assert!(deepest >= 0.0, "a step ended with a negative gap {deepest}");
     assert!((lo - slab_hi).abs() < 2.0 * params.contact_thickness, "the cube rests on the slab");
     assert!(ke < 1e-6, "at rest: kinetic energy {ke} J");
@@ -125,7 +149,8 @@ fn turning_sphere(mu: f64) -> (f64, f64, f64) {
     for k in 1..=turn_steps {
         let angle = OMEGA * h * k as f64;
         let (sn, cs) = angle.sin_cos();
-        let turned: Vec<f64> = ball.chunks(3).flat_map(|x| [cs * x[0] - sn * x[1], sn * x[0] + cs * x[1], x[2]]).collect();
+        let turned: Vec<f64> =
+            ball.chunks(3).flat_map(|x| [cs * x[0] - sn * x[1], sn * x[0] + cs * x[1], x[2]]).collect();
         s.set_collider_positions(sphere, &turned).unwrap();
         s.step(h).unwrap_or_else(|e| panic!("turn step {k}: {e}"));
         deepest = deepest.min(s.report().deepest_gap);
@@ -147,7 +172,11 @@ fn turning_sphere(mu: f64) -> (f64, f64, f64) {
 #[test]
 fn strip_turns_with_a_turning_collider_mesh_at_high_friction() {
     let (rel, turned, deepest) = turning_sphere(0.8);
-    println!("mu = 0.8: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}", 100.0 * rel, 100.0 * turned);
+    println!(
+        "mu = 0.8: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}",
+        100.0 * rel,
+        100.0 * turned
+    );
     assert!(rel < 0.05, "relative speed {rel} of the surface speed");
     assert!(deepest >= 0.0, "a step ended with gap {deepest}");
 }
@@ -155,7 +184,11 @@ fn strip_turns_with_a_turning_collider_mesh_at_high_friction() {
 #[test]
 fn strip_mostly_stays_on_a_turning_collider_mesh_at_low_friction() {
     let (rel, turned, deepest) = turning_sphere(0.05);
-    println!("mu = 0.05: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}", 100.0 * rel, 100.0 * turned);
+    println!(
+        "mu = 0.05: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}",
+        100.0 * rel,
+        100.0 * turned
+    );
     assert!(turned < 0.5, "the strip turned {turned} of the sphere's turn");
     assert!(deepest >= 0.0, "a step ended with gap {deepest}");
 }

@@ -74,11 +74,56 @@ impl ContactLaw {
         vt.map(|x| x * k)
     }
 
+    /// The friction dissipation potential D = μλ f₀(|v̄|) whose negative gradient in `v_rel` is
+    /// [`ContactLaw::friction`] with λ and n held fixed (IPC's lagged friction potential), with
+    /// f₀′ = s: f₀(x) = x²/ε − x³/(3ε²) below ε and x − ε/3 above for s_a (Eq. 14);
+    /// f₀(x) = x − ε ln(1 + x/ε) for s_b (Eq. 15) [J/s = W]. The Newton line search uses it
+    /// as the friction part of its merit function.
+    pub fn friction_potential(&self, mu: f64, lambda: f64, n: [f64; 3], v_rel: [f64; 3]) -> f64 {
+        let vn = n[0] * v_rel[0] + n[1] * v_rel[1] + n[2] * v_rel[2];
+        let x = (0..3).map(|k| (v_rel[k] - vn * n[k]).powi(2)).sum::<f64>().sqrt();
+        let eps = self.epsilon;
+        let f0 = if self.smoothing == GRIP_FRICTION_SMOOTHING_RATIONAL {
+            x - eps * (x / eps).ln_1p()
+        } else if x < eps {
+            x * x / eps - x * x * x / (3.0 * eps * eps)
+        } else {
+            x - eps / 3.0
+        };
+        mu * lambda * f0
+    }
+
     /// Stiffness update after a step that ends with the deepest gap `d_deepest` < 0 (§4.4):
     /// κ ← κ · b′(d_deepest)/b′(δ/2) = κ · ((δ − d_deepest)/(δ/2))², which puts the force the
     /// step needed at gap δ/2.
     pub fn stiffer(&self, d_deepest: f64) -> f64 {
         let r = (self.delta - d_deepest) / (0.5 * self.delta);
         self.kappa * r * r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// −∂D/∂v_rel of the friction potential is the friction force, for both smoothings.
+    #[test]
+    fn friction_potential_gradient_is_minus_the_friction_force() {
+        for smoothing in [GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_SMOOTHING_RATIONAL] {
+            let law = ContactLaw { kappa: 1.0, delta: 1e-3, epsilon: 1e-2, smoothing, coupling: 0 };
+            let n = [0.0, 0.6, 0.8];
+            for v in [[0.003, 0.001, -0.002], [0.2, -0.1, 0.05], [1e-5, 0.0, 0.0]] {
+                let f = law.friction(0.4, 2.0, n, v);
+                let h = 1e-8;
+                for k in 0..3 {
+                    let (mut vp, mut vm) = (v, v);
+                    vp[k] += h;
+                    vm[k] -= h;
+                    let fd =
+                        (law.friction_potential(0.4, 2.0, n, vp) - law.friction_potential(0.4, 2.0, n, vm)) / (2.0 * h);
+                    assert!((fd + f[k]).abs() < 1e-6, "smoothing {smoothing}, v {v:?}, k {k}: {fd} vs {}", -f[k]);
+                }
+            }
+        }
     }
 }

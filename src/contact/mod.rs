@@ -6,8 +6,8 @@
 pub mod implicit;
 pub mod law;
 pub mod pose;
-pub mod surface_contact;
 pub mod shape;
+pub mod surface_contact;
 pub mod vertex_collider;
 
 pub use law::ContactLaw;

@@ -1,6 +1,6 @@
 //! Contact and friction of one query vertex against a deforming implicit surface over one
-//! substep (paper Eq. 3 and 16 for one contact): the gap d = s·φ (s = ±1 picks the side of a
-//! two-sided shell surface, +1 otherwise), the penalty force λ∇d on the stencil (query vertex and
+//! substep (paper Eq. 3 and 16 for one contact): the gap d = s·φ + o ([`GapMeasure`]: s = ±1
+//! picks the side of a two-sided shell surface, +1 otherwise; o a constant offset), the penalty force λ∇d on the stencil (query vertex and
 //! surface vertices; λ = −b′(d)), and smoothed Coulomb friction F = −μλ η(v̄) on the query vertex
 //! with the reaction −Wⱼ F on each surface vertex j, where the relative velocity is
 //! v_rel = v_query − Σⱼ Wⱼ vⱼ (the surface point under the query moves with the MLS-weighted
@@ -19,6 +19,24 @@ use num_dual::{Derivative, DualSVec64};
 /// Normals are undefined where |∇ₓφ| falls below this (only possible far inside a blend of
 /// opposing samples); friction is then left out.
 const MIN_NORMAL_LENGTH: f64 = 1e-9;
+
+/// How a contact turns the potential φ into its gap: d = side·φ + offset [m].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GapMeasure {
+    /// ±1: the side of a two-sided surface the query is on (+1 for closed surfaces).
+    pub side: f64,
+    /// Constant added to the gap [m] (≥ 0): a solid's vertices against a shell use the contact
+    /// thickness, so they act only where they reach the shell's mid-surface (the shell's own
+    /// vertices already keep the thickness from the solid).
+    pub offset: f64,
+}
+
+impl GapMeasure {
+    /// d = side·φ + offset [m].
+    pub fn gap(&self, phi: f64) -> f64 {
+        self.side * phi + self.offset
+    }
+}
 
 /// Forces on a stencil of vertices and, optionally, their Jacobian along v.
 #[derive(Clone, Debug)]
@@ -46,15 +64,22 @@ pub struct LaggedSurfaceFriction {
 
 impl LaggedSurfaceFriction {
     /// Freezes the friction data of a potential evaluated at qₜ; `None` without contact force.
-    pub fn new(law: &ContactLaw, potential: &Potential, side: f64) -> Option<Self> {
-        let lambda = law.force(side * potential.phi);
-        let m = Vector3::new(potential.gradient[0], potential.gradient[1], potential.gradient[2]) * side;
+    pub fn new(law: &ContactLaw, potential: &Potential, measure: GapMeasure) -> Option<Self> {
+        let lambda = law.force(measure.gap(potential.phi));
+        let m = Vector3::new(potential.gradient[0], potential.gradient[1], potential.gradient[2]) * measure.side;
         (lambda > 0.0 && m.norm() > MIN_NORMAL_LENGTH).then(|| Self {
             normal: (m / m.norm()).into(),
             lambda,
             stencil: potential.stencil.clone(),
             weights: potential.vertex_weights.clone(),
         })
+    }
+}
+
+impl LaggedSurfaceFriction {
+    /// v_rel = v_query − Σⱼ Wⱼ vⱼ with the frozen stencil and weights [m/s].
+    pub fn relative_velocity(&self, v: &[f64]) -> [f64; 3] {
+        relative_velocity(&self.stencil, &self.weights, v).into()
     }
 }
 
@@ -74,7 +99,13 @@ fn relative_velocity(stencil: &[u32], weights: &[f64], v: &[f64]) -> Vector3<f64
 
 /// F(λ, n, v_rel) of the smoothed Coulomb law and its partial derivatives in the 7 variables
 /// (λ, n, v_rel), by forward-mode AD.
-fn friction_partials(law: &ContactLaw, mu: f64, lambda: f64, n: &Vector3<f64>, v_rel: &Vector3<f64>) -> (Vector3<f64>, SMatrix<f64, 3, 7>) {
+fn friction_partials(
+    law: &ContactLaw,
+    mu: f64,
+    lambda: f64,
+    n: &Vector3<f64>,
+    v_rel: &Vector3<f64>,
+) -> (Vector3<f64>, SMatrix<f64, 3, 7>) {
     let seed = |x: f64, i: usize| DualSVec64::<7>::new(x, Derivative::derivative_generic(Const::<7>, U1, i));
     let l = seed(lambda, 0);
     let nn = [seed(n[0], 1), seed(n[1], 2), seed(n[2], 3)];
@@ -126,18 +157,23 @@ fn spread_jacobian(jac: &mut DMatrix<f64>, weights: &[f64], d_f: &Matrix3xX<f64>
 /// Penalty and (implicit, unless `lagged_friction`) friction forces of a contact whose potential
 /// was evaluated at the end-of-step positions, on the potential's stencil; `None` when d ≥ δ.
 /// `h` [s] is the substep (for the Jacobian along v); the potential must carry second
-/// derivatives when `with_jacobian`.
+/// derivatives when `with_jacobian`. With `definite`, the penalty's Jacobian
+/// λ′∇d∇dᵀ + λ∇²d is replaced by its negative semi-definite part (the modified Newton Jacobian
+/// far from the solution: on a deforming surface λ∇²d couples every stencil vertex and is
+/// strongly indefinite).
+#[allow(clippy::too_many_arguments)]
 pub fn end_of_step_force(
     law: &ContactLaw,
     mu: f64,
     potential: &Potential,
-    side: f64,
+    measure: GapMeasure,
     v: &[f64],
     h: f64,
     implicit_friction: bool,
     with_jacobian: bool,
+    definite: bool,
 ) -> Option<StencilForce> {
-    let d = side * potential.phi;
+    let (d, side) = (measure.gap(potential.phi), measure.side);
     if !(d < law.delta) {
         return None;
     }
@@ -146,7 +182,10 @@ pub fn end_of_step_force(
     let grad = &potential.gradient * side;
     let mut force = &grad * lambda;
     let second = if with_jacobian { potential.second.as_ref() } else { None };
-    let mut jacobian = second.map(|s| (&grad * grad.transpose() * dlambda + &s.hessian * (side * lambda)) * h);
+    let mut jacobian = second.map(|s| {
+        let k = &grad * grad.transpose() * dlambda + &s.hessian * (side * lambda);
+        (if definite { negative_part(k) } else { k }) * h
+    });
     let m = Vector3::new(grad[0], grad[1], grad[2]);
     if implicit_friction && mu > 0.0 && m.norm() > MIN_NORMAL_LENGTH {
         let n = m / m.norm();
@@ -179,8 +218,21 @@ pub fn end_of_step_force(
     Some(StencilForce { stencil: potential.stencil.clone(), force, jacobian })
 }
 
+/// The negative semi-definite part of a symmetric matrix (positive eigenvalues set to 0).
+fn negative_part(k: DMatrix<f64>) -> DMatrix<f64> {
+    let e = nalgebra::SymmetricEigen::new(k);
+    let clamped = e.eigenvalues.map(|l| l.min(0.0));
+    &e.eigenvectors * DMatrix::from_diagonal(&clamped) * e.eigenvectors.transpose()
+}
+
 /// Lagged friction (paper Eq. 25): the law with n, λ and Wⱼ frozen at qₜ, on the frozen stencil.
-pub fn lagged_friction_force(law: &ContactLaw, mu: f64, frozen: &LaggedSurfaceFriction, v: &[f64], with_jacobian: bool) -> StencilForce {
+pub fn lagged_friction_force(
+    law: &ContactLaw,
+    mu: f64,
+    frozen: &LaggedSurfaceFriction,
+    v: &[f64],
+    with_jacobian: bool,
+) -> StencilForce {
     let n = Vector3::from(frozen.normal);
     let v_rel = relative_velocity(&frozen.stencil, &frozen.weights, v);
     let (f, partials) = friction_partials(law, mu, frozen.lambda, &n, &v_rel);

@@ -57,6 +57,13 @@ impl ColliderMotion {
         [0, 1, 2].map(|k| (x[k] - x0[k]) * (1.0 / self.h))
     }
 
+    /// Friction data at end-of-step position `x` (the implicit coupling's n, λ and collider
+    /// velocity, frozen there for the Newton merit function).
+    pub fn frozen(&self, law: &ContactLaw, x: [f64; 3]) -> LaggedFriction {
+        let (d, n) = self.gap(x);
+        LaggedFriction { normal: n, lambda: law.force(d), collider_velocity: self.surface_velocity(x) }
+    }
+
     /// Friction data at the start of the substep, for lagged coupling (paper Eq. 25): the
     /// normal, the contact force and the collider's surface velocity at `x_start`.
     pub fn lagged(&self, law: &ContactLaw, x_start: [f64; 3]) -> LaggedFriction {

@@ -12,6 +12,8 @@ use super::contact_terms::ContactTerms;
 use super::element_terms as terms;
 use super::layout::SystemLayout;
 use super::surface_terms::SurfaceTerms;
+use crate::contact::surface_contact::LaggedSurfaceFriction;
+use crate::contact::vertex_collider::LaggedFriction;
 use crate::scene::Model;
 use crate::solve::NonlinearSystem;
 use nalgebra::SMatrix;
@@ -61,6 +63,10 @@ pub struct BackwardEuler<'a> {
     pub surface: Option<SurfaceTerms<'a>>,
     /// Jacobian blocks of surface contacts left out because the pattern lacked them.
     pub dropped_blocks: u32,
+    /// Element Hessians projected onto the PSD cone in the Jacobian (see `set_definite`).
+    definite: bool,
+    /// Friction frozen at the last `freeze_merit` point: analytic colliders, then surfaces.
+    frozen: (Vec<Option<LaggedFriction>>, Vec<(f64, LaggedSurfaceFriction)>),
     q: Vec<f64>,
 }
 
@@ -91,6 +97,8 @@ impl<'a> BackwardEuler<'a> {
             contact: None,
             surface: None,
             dropped_blocks: 0,
+            definite: false,
+            frozen: (Vec::new(), Vec::new()),
             q: vec![0.0; q_start.len()],
         }
     }
@@ -150,16 +158,66 @@ impl NonlinearSystem for BackwardEuler<'_> {
         }
     }
 
+    /// The incremental potential Φ(v) = ½(v − vₜ)ᵀM(v − vₜ) + W(q) + B(q) + ½h vᵀ(αM + βK⁺ₜ)v
+    /// − h vᵀMg + h D_f(v), q = qₜ + h v: elastic energy W, contact penalty B, and the friction
+    /// dissipation potential D_f with the sliding basis and contact forces frozen at the point of
+    /// the last `freeze_merit`. There ∇Φ = r (rows of pinned vertices aside, which Newton never
+    /// moves), so Newton's line search may use Φ as its merit: its decrease guards against steps
+    /// that overshoot into the cubic penalty, which ‖r‖ does not.
+    fn merit(&mut self, v: &[f64]) -> Option<f64> {
+        self.update_positions(v);
+        let (m, h) = (self.model, self.h);
+        let mut phi = 0.0;
+        for (i, mass) in m.mass.iter().enumerate() {
+            for k in 0..3 {
+                let d = 3 * i + k;
+                let dv = v[d] - self.v_start[d];
+                phi += mass * (0.5 * dv * dv + 0.5 * h * m.alpha[i] * v[d] * v[d] - h * self.gravity[k] * v[d]);
+            }
+        }
+        phi += terms::energy(&m.tets.elements, &self.q)
+            + terms::energy(&m.membranes.elements, &self.q)
+            + terms::energy(&m.hinges.elements, &self.q);
+        let d = self.damping;
+        phi += h
+            * (terms::quadratic_form(&m.tets.elements, &d.tets, v)
+                + terms::quadratic_form(&m.membranes.elements, &d.membranes, v)
+                + terms::quadratic_form(&m.hinges.elements, &d.hinges, v));
+        if let Some(c) = self.contact {
+            phi += c.potential(&self.q, v, h, &self.frozen.0);
+        }
+        if let Some(s) = self.surface.as_mut() {
+            phi += s.potential(&self.q, v, h, &self.frozen.1);
+        }
+        Some(phi)
+    }
+
+    fn freeze_merit(&mut self, v: &[f64]) {
+        self.update_positions(v);
+        self.frozen.0 = self.contact.map(|c| c.frozen_friction(&self.q)).unwrap_or_default();
+        self.frozen.1 = match self.surface.as_mut() {
+            Some(s) => s.frozen_friction(&self.q),
+            None => Vec::new(),
+        };
+    }
+
+    fn set_definite(&mut self, definite: bool) {
+        self.definite = definite;
+        if let Some(s) = self.surface.as_mut() {
+            s.definite = definite;
+        }
+    }
+
     fn jacobian(&mut self, v: &[f64], jac: &mut [f64]) {
         self.update_positions(v);
         jac.iter_mut().for_each(|x| *x = 0.0);
         let (m, l, h) = (self.model, self.layout, self.h);
         let h2 = h * h;
-        let hess_t = terms::hessians(&m.tets.elements, &self.q);
+        let hess_t = terms::hessians(&m.tets.elements, &self.q, self.definite);
         terms::add_matrices(&m.tets.elements, &hess_t, &l.tet_slots, h2, self.fixed, jac);
-        let hess_m = terms::hessians(&m.membranes.elements, &self.q);
+        let hess_m = terms::hessians(&m.membranes.elements, &self.q, self.definite);
         terms::add_matrices(&m.membranes.elements, &hess_m, &l.membrane_slots, h2, self.fixed, jac);
-        let hess_h = terms::hessians(&m.hinges.elements, &self.q);
+        let hess_h = terms::hessians(&m.hinges.elements, &self.q, self.definite);
         terms::add_matrices(&m.hinges.elements, &hess_h, &l.hinge_slots, h2, self.fixed, jac);
         let d = self.damping;
         terms::add_matrices(&m.tets.elements, &d.tets, &l.tet_slots, h, self.fixed, jac);

@@ -118,6 +118,42 @@ impl<'a> ContactTerms<'a> {
         }
     }
 
+    /// Friction of every pair frozen at end positions `q` for the Newton merit function (see
+    /// `BackwardEuler::merit`): the implicit coupling's normal, force and collider velocity at
+    /// `q`, or the lagged data of lagged coupling; `None` for pairs without friction.
+    pub fn frozen_friction(&self, q: &[f64]) -> Vec<Option<LaggedFriction>> {
+        (0..self.pairs.len())
+            .into_par_iter()
+            .map(|k| {
+                let p = &self.pairs[k];
+                let frozen = match self.lagged(k) {
+                    Some(l) => *l,
+                    None => self.motions[p.collider as usize].frozen(&self.law, position(q, p.vertex)),
+                };
+                (p.mu > 0.0 && frozen.lambda > 0.0).then_some(frozen)
+            })
+            .collect()
+    }
+
+    /// Σ b(d) at end positions `q` plus `h` Σ D(v) of the friction frozen in `frozen` [J]: the
+    /// contact part of the merit function.
+    pub fn potential(&self, q: &[f64], v: &[f64], h: f64, frozen: &[Option<LaggedFriction>]) -> f64 {
+        let terms: Vec<f64> = (0..self.pairs.len())
+            .into_par_iter()
+            .map(|k| {
+                let p = &self.pairs[k];
+                let mut e = self.law.energy(self.motions[p.collider as usize].gap(position(q, p.vertex)).0);
+                if let Some(Some(f)) = frozen.get(k) {
+                    let vv = position(v, p.vertex);
+                    let v_rel = [0, 1, 2].map(|i| vv[i] - f.collider_velocity[i]);
+                    e += h * self.law.friction_potential(p.mu, f.lambda, f.normal, v_rel);
+                }
+                e
+            })
+            .collect();
+        terms.iter().sum()
+    }
+
     /// The smallest gap [m] over pairs of free vertices at end positions `q` (∞ without pairs),
     /// and how many pairs are within the contact thickness.
     pub fn gap_summary(&self, q: &[f64], fixed: &[bool]) -> (f64, u32) {

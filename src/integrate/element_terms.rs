@@ -59,9 +59,21 @@ pub fn add_matrices<const D: usize, E: Element<D>>(
     }
 }
 
-/// Element Hessians ∇²W_e(q).
-pub fn hessians<const D: usize, E: Element<D>>(elements: &[E], q: &[f64]) -> Vec<SMatrix<f64, D, D>> {
-    elements.par_iter().map(|e| e.hessian(&gather::<D>(e.vertices(), q))).collect()
+/// Element Hessians ∇²W_e(q), each projected onto the PSD cone when `definite` (a modified
+/// Newton Jacobian for iterations far from the solution, where buckling cloth or a compressed
+/// solid makes the exact one indefinite).
+pub fn hessians<const D: usize, E: Element<D>>(elements: &[E], q: &[f64], definite: bool) -> Vec<SMatrix<f64, D, D>> {
+    elements
+        .par_iter()
+        .map(|e| {
+            let h = e.hessian(&gather::<D>(e.vertices(), q));
+            if definite {
+                project_psd(&h)
+            } else {
+                h
+            }
+        })
+        .collect()
 }
 
 /// Rayleigh stiffness-damping matrices β_e K⁺_e(q): element Hessians projected onto the PSD cone
@@ -87,6 +99,23 @@ pub fn damping_matrices<const D: usize, E: Element<D>>(
             },
         )
         .collect()
+}
+
+/// ½ Σ_e v_eᵀ m_e v_e (the dissipation potential of linear damping matrices) [W·s = J].
+pub fn quadratic_form<const D: usize, E: Element<D>>(
+    elements: &[E],
+    matrices: &[SMatrix<f64, D, D>],
+    v: &[f64],
+) -> f64 {
+    let local: Vec<f64> = elements
+        .par_iter()
+        .zip(matrices.par_iter())
+        .map(|(e, m)| {
+            let ve = nalgebra::SVector::<f64, D>::from(gather::<D>(e.vertices(), v));
+            0.5 * ve.dot(&(m * ve))
+        })
+        .collect();
+    local.iter().sum()
 }
 
 /// out += scale · Σ_e m_e v_e.

@@ -13,7 +13,7 @@
 use crate::contact::implicit::grid::SampleGrid;
 use crate::contact::implicit::{potential, ImplicitSurface, Kernel};
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
-use crate::contact::surface_contact::{self, LaggedSurfaceFriction, StencilForce};
+use crate::contact::surface_contact::{self, GapMeasure, LaggedSurfaceFriction, StencilForce};
 use crate::contact::ContactLaw;
 use crate::scene::SurfaceQuery;
 use crate::solve::pattern::BlockPattern;
@@ -50,6 +50,9 @@ pub struct SurfaceTerms<'a> {
     tracked: Vec<u32>,
     /// How many times the candidates were found again within the substep.
     pub refreshes: u32,
+    /// Jacobians use the negative semi-definite part of the penalty's force Jacobian (the
+    /// modified Newton Jacobian, see `NonlinearSystem::set_definite`).
+    pub definite: bool,
 }
 
 fn position(q: &[f64], v: u32) -> [f64; 3] {
@@ -95,9 +98,15 @@ impl<'a> SurfaceTerms<'a> {
             lagged,
             tracked,
             refreshes: 0,
+            definite: false,
         };
         terms.find_candidates(q_guess);
         terms
+    }
+
+    /// The gap measure of query `k`: its side and offset.
+    fn measure(&self, k: usize) -> GapMeasure {
+        GapMeasure { side: self.side[k], offset: self.queries[k].offset }
     }
 
     /// Finds the candidates again when `q` has moved more than half the padding from the
@@ -140,7 +149,8 @@ impl<'a> SurfaceTerms<'a> {
             let query = &self.queries[c.query];
             let surface = &self.surfaces[query.surface as usize];
             if self.side[c.query] == 0.0 {
-                self.side[c.query] = if surface.two_sided { start_side(surface, query.vertex, &c.samples, self.q_start) } else { 1.0 };
+                self.side[c.query] =
+                    if surface.two_sided { start_side(surface, query.vertex, &c.samples, self.q_start) } else { 1.0 };
             }
         }
         self.candidates = candidates;
@@ -173,12 +183,20 @@ impl<'a> SurfaceTerms<'a> {
         let surface = &self.surfaces[query.surface as usize];
         let pot = potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, jacobian)?;
         let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
-        surface_contact::end_of_step_force(&self.law, query.mu, &pot, self.side[c.query], v, h, implicit, jacobian)
+        let measure = self.measure(c.query);
+        surface_contact::end_of_step_force(&self.law, query.mu, &pot, measure, v, h, implicit, jacobian, self.definite)
     }
 
     /// Every contribution at `q`, `v`: candidates' penalty (and implicit friction) first, then
     /// lagged frictions, each in order.
-    fn contributions(&self, range: std::ops::Range<usize>, q: &[f64], v: &[f64], h: f64, jacobian: bool) -> Vec<Option<StencilForce>> {
+    fn contributions(
+        &self,
+        range: std::ops::Range<usize>,
+        q: &[f64],
+        v: &[f64],
+        h: f64,
+        jacobian: bool,
+    ) -> Vec<Option<StencilForce>> {
         let lagged: Vec<(usize, &LaggedSurfaceFriction)> =
             self.lagged.iter().enumerate().filter_map(|(k, l)| l.as_ref().map(|l| (k, l))).collect();
         let total = self.candidates.len() + lagged.len();
@@ -253,6 +271,56 @@ impl<'a> SurfaceTerms<'a> {
         dropped
     }
 
+    /// Friction frozen at end positions `q` for the Newton merit function, with each pair's μ:
+    /// the implicit coupling's normal, force and weights at `q` (candidates needing a fresh
+    /// search are searched again first), or the lagged data of lagged coupling.
+    pub fn frozen_friction(&mut self, q: &[f64]) -> Vec<(f64, LaggedSurfaceFriction)> {
+        if self.law.coupling == GRIP_FRICTION_COUPLING_LAGGED {
+            return self
+                .lagged
+                .iter()
+                .enumerate()
+                .filter_map(|(k, l)| l.as_ref().map(|l| (self.queries[k].mu, l.clone())))
+                .filter(|(mu, _)| *mu > 0.0)
+                .collect();
+        }
+        self.ensure_fresh(q);
+        self.candidates
+            .par_iter()
+            .filter_map(|c| {
+                let query = &self.queries[c.query];
+                if query.mu <= 0.0 {
+                    return None;
+                }
+                let surface = &self.surfaces[query.surface as usize];
+                let pot = potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, false)?;
+                LaggedSurfaceFriction::new(&self.law, &pot, self.measure(c.query)).map(|f| (query.mu, f))
+            })
+            .collect()
+    }
+
+    /// Σ b(d) at end positions `q` plus `h` Σ D(v) of the friction frozen in `frozen` [J]: the
+    /// deforming-surface part of the merit function.
+    pub fn potential(&mut self, q: &[f64], v: &[f64], h: f64, frozen: &[(f64, LaggedSurfaceFriction)]) -> f64 {
+        self.ensure_fresh(q);
+        let penalty: Vec<f64> = self
+            .candidates
+            .par_iter()
+            .map(|c| {
+                let query = &self.queries[c.query];
+                let surface = &self.surfaces[query.surface as usize];
+                let x = position(q, query.vertex);
+                potential::value(surface, self.kernel, &x, &c.samples, q)
+                    .map_or(0.0, |phi| self.law.energy(self.measure(c.query).gap(phi)))
+            })
+            .collect();
+        let friction: Vec<f64> = frozen
+            .par_iter()
+            .map(|(mu, f)| self.law.friction_potential(*mu, f.lambda, f.normal, f.relative_velocity(v)))
+            .collect();
+        penalty.iter().sum::<f64>() + h * friction.iter().sum::<f64>()
+    }
+
     /// The smallest gap [m] at `q` over contacts with a free vertex (∞ without contacts), and
     /// how many contacts are within the contact thickness.
     pub fn gap_summary(&self, q: &[f64], fixed: &[bool]) -> (f64, u32) {
@@ -268,7 +336,7 @@ impl<'a> SurfaceTerms<'a> {
                     return None;
                 }
                 let x = position(q, query.vertex);
-                potential::value(surface, self.kernel, &x, &c.samples, q).map(|phi| self.side[c.query] * phi)
+                potential::value(surface, self.kernel, &x, &c.samples, q).map(|phi| self.measure(c.query).gap(phi))
             })
             .collect();
         let deepest = gaps.iter().flatten().copied().fold(f64::INFINITY, f64::min);
@@ -312,7 +380,7 @@ fn lagged_friction(
             let samples = grids[query.surface as usize].query(&position(q_start, query.vertex));
             let pot = potential::evaluate(surface, kernel, query.vertex, &samples, q_start, false)?;
             let side = if surface.two_sided { start_side(surface, query.vertex, &samples, q_start) } else { 1.0 };
-            LaggedSurfaceFriction::new(law, &pot, side)
+            LaggedSurfaceFriction::new(law, &pot, GapMeasure { side, offset: query.offset })
         })
         .collect()
 }

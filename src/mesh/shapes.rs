@@ -112,7 +112,8 @@ mod tests {
             .map(|f| {
                 let v = |k: usize| [p[3 * f[k] as usize], p[3 * f[k] as usize + 1], p[3 * f[k] as usize + 2]];
                 let (a, b, c) = (v(0), v(1), v(2));
-                (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]))
+                (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+                    + a[2] * (b[0] * c[1] - b[1] * c[0]))
                     / 6.0
             })
             .collect()
@@ -135,7 +136,9 @@ mod tests {
         let (p, t) = open_cylinder(0.05, -0.1, 0.1, 12, 4);
         assert_eq!((p.len() / 3, t.len() / 3), (12 * 5, 2 * 12 * 4));
         for f in t.chunks(3) {
-            let v = |k: usize| nalgebra::Vector3::new(p[3 * f[k] as usize], p[3 * f[k] as usize + 1], p[3 * f[k] as usize + 2]);
+            let v = |k: usize| {
+                nalgebra::Vector3::new(p[3 * f[k] as usize], p[3 * f[k] as usize + 1], p[3 * f[k] as usize + 2])
+            };
             let n = (v(1) - v(0)).cross(&(v(2) - v(0)));
             let c = (v(0) + v(1) + v(2)) / 3.0;
             assert!(n.y * c.y + n.z * c.z > 0.0, "face {f:?} points inward");

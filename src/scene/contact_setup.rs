@@ -15,6 +15,9 @@ pub struct SurfaceQuery {
     pub surface: u32,
     /// Friction coefficient μ of the pair.
     pub mu: f64,
+    /// Offset added to the gap [m]: the contact thickness for a solid's vertex against a shell
+    /// (see `GapMeasure`), else 0.
+    pub offset: f64,
 }
 
 /// Whether vertices of a `query` object touch the surface of a `surface` object.
@@ -25,21 +28,30 @@ pub fn touches(query: ObjectKind, surface: ObjectKind) -> bool {
 
 impl Model {
     /// The implicit surface of every object, in object order, with kernel radii
-    /// `radius_multiplier` × sample spacing at rest. Shell surfaces are two-sided.
-    pub fn implicit_surfaces(&self, radius_multiplier: f64) -> Vec<ImplicitSurface> {
+    /// `radius_multiplier` × sample spacing at rest and a far-field gap of twice the contact
+    /// `thickness` [m] (beyond the thickness, so no force, and close, so the blend to it at an
+    /// open edge stays gentle). Shell surfaces are two-sided.
+    pub fn implicit_surfaces(&self, radius_multiplier: f64, thickness: f64) -> Vec<ImplicitSurface> {
         self.objects
             .iter()
             .map(|o| {
                 let base = o.first_vertex as u32;
                 let triangles = o.surface.iter().map(|t| t.map(|v| v + base)).collect();
-                ImplicitSurface::new(o.id, triangles, &self.rest, radius_multiplier, o.kind == ObjectKind::Shell)
+                let mut s =
+                    ImplicitSurface::new(o.id, triangles, &self.rest, radius_multiplier, o.kind == ObjectKind::Shell);
+                s.far = 2.0 * thickness;
+                s
             })
             .collect()
     }
 
     /// Every (contact vertex, surface) pair that can touch, grouped by surface, vertices in
-    /// increasing order; μ from `set_friction` or `default_friction`.
-    pub fn surface_queries(&self, default_friction: f64) -> Vec<SurfaceQuery> {
+    /// increasing order; μ from `set_friction` or `default_friction`. A solid's vertices against
+    /// a shell get the contact `thickness` [m] as gap offset: the shell's own vertices keep the
+    /// thickness from the solid, and a second layer the other way round would fight them (both
+    /// surfaces are faceted, their sags differ by a fraction of the thickness), so this direction
+    /// only stops solid vertices that reach the shell's mid-surface between its vertices.
+    pub fn surface_queries(&self, default_friction: f64, thickness: f64) -> Vec<SurfaceQuery> {
         let vertices = self.contact_vertices();
         let mut out = Vec::new();
         for (s, surface) in self.objects.iter().enumerate() {
@@ -50,7 +62,9 @@ impl Model {
                 let Ok(query) = self.object(owner) else { continue };
                 if owner != surface.id && touches(query.kind, surface.kind) {
                     let mu = self.friction(owner, surface.id, default_friction);
-                    out.push(SurfaceQuery { vertex, surface: s as u32, mu });
+                    let reverse = query.kind == ObjectKind::Solid && surface.kind == ObjectKind::Shell;
+                    let offset = if reverse { thickness } else { 0.0 };
+                    out.push(SurfaceQuery { vertex, surface: s as u32, mu, offset });
                 }
             }
         }

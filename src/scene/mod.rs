@@ -5,7 +5,7 @@ pub mod material;
 pub mod model;
 pub mod params;
 
-pub use material::GripMaterial;
 pub use contact_setup::SurfaceQuery;
+pub use material::GripMaterial;
 pub use model::{Model, Object, ObjectKind};
 pub use params::GripSolverParams;

@@ -1,5 +1,14 @@
 //! Damped Newton on r(v) = 0 (paper Algorithm 1): J(v_k) p_k = −r(v_k) by sparse LU, then
 //! backtracking on ‖r‖₂ until ‖r(v_k + α p_k)‖ ≤ (1 − c₁α)‖r(v_k)‖ (c₁ = 10⁻⁴).
+//! Globalisation for contact and buckling cloth, where the exact J is indefinite and its steps
+//! overshoot into the cubic penalty: the line search also accepts a sufficient decrease of the
+//! system's merit function (its incremental potential with friction frozen at v_k, so that
+//! ∇m(v_k) = r(v_k)); after a refused full step the next iteration uses the system's modified
+//! Jacobian (positive semi-definite energy Hessians, `NonlinearSystem::set_definite`), a descent
+//! direction for that merit; an accepted full step brings the exact J back, so convergence near
+//! the solution stays quadratic. A watchdog drops the merit while ‖r‖ stops improving (frozen
+//! friction makes it a different function at each iterate). The solution is the root of the
+//! exact residual either way.
 //! ShouldStop: ‖r‖₂ ≤ tol_r ‖r(v₀)‖₂, or a full step (α = 1) changing no velocity by more than tol_v.
 
 use super::direct_lu::DirectLu;
@@ -8,6 +17,9 @@ use std::time::Instant;
 
 /// Armijo constant of the backtracking line search.
 const ARMIJO_C1: f64 = 1e-4;
+/// Iterations in a row without a new lowest ‖r‖ after which the merit function is left out of
+/// the line search until ‖r‖ improves.
+const WATCHDOG: u32 = 4;
 
 /// A square nonlinear system in the velocity unknowns, with its Jacobian in a fixed pattern.
 pub trait NonlinearSystem {
@@ -15,6 +27,18 @@ pub trait NonlinearSystem {
     fn residual(&mut self, v: &[f64], out: &mut [f64]);
     /// Writes the values of J(v) = ∂r/∂v into `jac` (in the solver's pattern).
     fn jacobian(&mut self, v: &[f64], jac: &mut [f64]);
+    /// With `true`, later [`NonlinearSystem::jacobian`] calls return a modified Jacobian whose
+    /// energy Hessians are made positive semi-definite (a safeguard far from the solution);
+    /// `false` restores the exact one. Systems without such terms ignore it.
+    fn set_definite(&mut self, _definite: bool) {}
+    /// A merit function m whose gradient equals r at the point of the last
+    /// [`NonlinearSystem::freeze_merit`] (an incremental potential), for the line search;
+    /// `None` when the system has none (the line search then uses ‖r‖ alone).
+    fn merit(&mut self, _v: &[f64]) -> Option<f64> {
+        None
+    }
+    /// Freezes the non-potential parts of the merit function (friction) at `v`.
+    fn freeze_merit(&mut self, _v: &[f64]) {}
 }
 
 /// Stopping and damping settings.
@@ -65,8 +89,46 @@ fn norm(x: &[f64]) -> f64 {
     x.iter().map(|v| v * v).sum::<f64>().sqrt()
 }
 
+/// Computes p = −J⁻¹ r with the exact (or, when `definite`, the modified) Jacobian at `v`.
+#[allow(clippy::too_many_arguments)]
+fn direction(
+    system: &mut dyn NonlinearSystem,
+    lu: &mut DirectLu,
+    v: &[f64],
+    r: &[f64],
+    definite: bool,
+    jac: &mut [f64],
+    p: &mut [f64],
+    stats: &mut NewtonStats,
+) -> Result<()> {
+    let t = Instant::now();
+    system.set_definite(definite);
+    system.jacobian(v, jac);
+    stats.seconds_assembly += t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    lu.factorize(jac)?;
+    stats.seconds_factorization += t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    p.iter_mut().zip(r).for_each(|(pi, ri)| *pi = -ri);
+    lu.solve_in_place(p)?;
+    stats.seconds_solve += t.elapsed().as_secs_f64();
+    if p.iter().any(|x| !x.is_finite()) {
+        return Err(Error::NotConverged("Newton direction is not finite (singular Jacobian)".into()));
+    }
+    Ok(())
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
 /// Runs damped Newton from `v` (overwritten with the solution). `progress(k)` is called after each
 /// iteration and returns `true` to cancel. On error `v` holds the last iterate; callers roll back.
+///
+/// Line search: α is halved until ‖r(v_k + αp)‖ ≤ (1 − c₁α)‖r(v_k)‖ or, when the system has a
+/// merit function m (`NonlinearSystem::merit`, frozen at v_k) on which p descends (rᵀp < 0),
+/// m(v_k + αp) ≤ m(v_k) + c₁α rᵀp. An exact-Jacobian direction that ascends the merit or
+/// whose line search fails is replaced by the modified (definite) one.
 pub fn solve(
     system: &mut dyn NonlinearSystem,
     lu: &mut DirectLu,
@@ -93,6 +155,8 @@ pub fn solve(
     }
     let mut r_norm = r_guess;
     let relative = |rn: f64| if r0 > 0.0 { rn / r0 } else { 0.0 };
+    let mut definite = false;
+    let (mut best, mut since_best) = (r_norm, 0);
     loop {
         stats.residual = r_norm;
         stats.relative_residual = relative(r_norm);
@@ -107,25 +171,28 @@ pub fn solve(
             return Err((Error::NotConverged(msg), stats));
         }
         stats.iterations += 1;
-
-        let t = Instant::now();
-        system.jacobian(v, &mut jac);
-        stats.seconds_assembly += t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        if let Err(e) = lu.factorize(&jac) {
+        if let Err(e) = direction(system, lu, v, &r, definite, &mut jac, &mut p, &mut stats) {
             return Err((e, stats));
         }
-        stats.seconds_factorization += t.elapsed().as_secs_f64();
+        // The merit function may accept steps that raise ‖r‖ (it is frozen at v_k, so it is not one
+        // function over the iterations): it is left out after `WATCHDOG` such iterations in a row
+        // without a new lowest ‖r‖, until ‖r‖ improves again.
         let t = Instant::now();
-        p.iter_mut().zip(&r).for_each(|(pi, ri)| *pi = -ri);
-        if let Err(e) = lu.solve_in_place(&mut p) {
-            return Err((e, stats));
+        let use_merit = since_best < WATCHDOG;
+        let mut m0 = None;
+        if use_merit {
+            system.freeze_merit(v);
+            m0 = system.merit(v);
         }
-        stats.seconds_solve += t.elapsed().as_secs_f64();
-        if p.iter().any(|x| !x.is_finite()) {
-            return Err((Error::NotConverged("Newton direction is not finite (singular Jacobian)".into()), stats));
+        let mut slope = dot(&r, &p);
+        stats.seconds_residual += t.elapsed().as_secs_f64();
+        if m0.is_some() && slope >= 0.0 && !definite {
+            definite = true;
+            if let Err(e) = direction(system, lu, v, &r, definite, &mut jac, &mut p, &mut stats) {
+                return Err((e, stats));
+            }
+            slope = dot(&r, &p);
         }
-
         let t = Instant::now();
         let mut alpha = 1.0;
         let mut accepted = false;
@@ -133,7 +200,11 @@ pub fn solve(
             v_trial.iter_mut().zip(v.iter().zip(&p)).for_each(|(vt, (vi, pi))| *vt = vi + alpha * pi);
             system.residual(&v_trial, &mut r_trial);
             let trial = norm(&r_trial);
-            if trial.is_finite() && trial <= (1.0 - ARMIJO_C1 * alpha) * r_norm {
+            let mut ok = trial.is_finite() && trial <= (1.0 - ARMIJO_C1 * alpha) * r_norm;
+            if let (false, true, Some(m0)) = (ok, trial.is_finite() && slope < 0.0, m0) {
+                ok = system.merit(&v_trial).is_some_and(|m| m.is_finite() && m <= m0 + ARMIJO_C1 * alpha * slope);
+            }
+            if ok {
                 accepted = true;
                 r_norm = trial;
                 break;
@@ -143,6 +214,11 @@ pub fn solve(
         }
         stats.seconds_residual += t.elapsed().as_secs_f64();
         if !accepted {
+            if !definite {
+                // The exact Jacobian's direction led nowhere: retry from here with the modified one.
+                definite = true;
+                continue;
+            }
             let msg = format!(
                 "line search stalled at iteration {} (relative residual {:.3e})",
                 stats.iterations,
@@ -152,7 +228,7 @@ pub fn solve(
         }
         let dv_max = p.iter().fold(0.0f64, |m, x| m.max(x.abs())) * alpha;
         log::debug!(
-            "Newton iteration {}: relative residual {:.3e}, step {alpha}, largest velocity change {dv_max:.3e} m/s",
+            "Newton iteration {}: relative residual {:.3e}, step {alpha}, definite {definite}, largest velocity change {dv_max:.3e} m/s",
             stats.iterations,
             relative(r_norm)
         );
@@ -160,6 +236,15 @@ pub fn solve(
         std::mem::swap(&mut r, &mut r_trial);
         if progress(stats.iterations) {
             return Err((Error::Cancelled("cancelled by the progress callback".into()), stats));
+        }
+        // A refused full step: the next iteration uses the modified Jacobian; an accepted full
+        // step brings the exact one back.
+        definite = alpha < 1.0;
+        if r_norm < best {
+            best = r_norm;
+            since_best = 0;
+        } else {
+            since_best += 1;
         }
         if alpha == 1.0 && dv_max <= settings.velocity_tolerance {
             stats.residual = r_norm;

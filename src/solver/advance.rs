@@ -3,8 +3,8 @@
 //! the state and commits only when every substep converged.
 
 use super::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
-use crate::contact::implicit::{ImplicitSurface, Kernel};
 use super::{GripStepReport, Solver};
+use crate::contact::implicit::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
 use crate::integrate::contact_terms::ContactPair;
@@ -61,7 +61,8 @@ fn initial_contact_stiffness(model: &Model, params: &GripSolverParams) -> f64 {
 fn search_padding(surfaces: &[ImplicitSurface], queries: &[crate::scene::SurfaceQuery], thickness: f64) -> f64 {
     let mut used = vec![false; surfaces.len()];
     queries.iter().for_each(|q| used[q.surface as usize] = true);
-    let radii: Vec<f64> = surfaces.iter().zip(&used).filter(|(_, u)| **u).flat_map(|(s, _)| s.radius.iter().copied()).collect();
+    let radii: Vec<f64> =
+        surfaces.iter().zip(&used).filter(|(_, u)| **u).flat_map(|(s, _)| s.radius.iter().copied()).collect();
     let mean = radii.iter().sum::<f64>() / radii.len().max(1) as f64;
     (0.25 * mean).max(thickness)
 }
@@ -92,7 +93,8 @@ impl Solver {
 
     fn run(&mut self, substeps: usize, h: f64) -> Result<()> {
         let started = Instant::now();
-        let kinematic: usize = self.model.objects.iter().filter(|o| o.kind == ObjectKind::ColliderMesh).map(|o| o.vertex_count).sum();
+        let kinematic: usize =
+            self.model.objects.iter().filter(|o| o.kind == ObjectKind::ColliderMesh).map(|o| o.vertex_count).sum();
         let pinned = self.pinned.iter().filter(|p| **p).count() - kinematic;
         let mut report = GripStepReport { pinned_vertices: pinned as u32, ..Default::default() };
         let pool = self.pool.clone();
@@ -105,8 +107,9 @@ impl Solver {
                 report.seconds_factorization += t.elapsed().as_secs_f64();
             }
             let pairs = contact_pairs(&self.model, self.params.default_friction);
-            let surfaces = self.model.implicit_surfaces(self.params.contact_radius_multiplier);
-            let queries = self.model.surface_queries(self.params.default_friction);
+            let surfaces =
+                self.model.implicit_surfaces(self.params.contact_radius_multiplier, self.params.contact_thickness);
+            let queries = self.model.surface_queries(self.params.default_friction, self.params.contact_thickness);
             let padding = search_padding(&surfaces, &queries, self.params.contact_thickness);
             let kappa = match self.contact_stiffness {
                 Some(k) => k,

@@ -141,7 +141,11 @@ impl<'a> Substepper<'a> {
         let t = Instant::now();
         let layout = SystemLayout::new(self.model, stencils);
         let lu = DirectLu::new(&layout.pattern)?;
-        log::debug!("system pattern rebuilt: {} stored entries, {} contact stencils", layout.pattern.nnz(), stencils.len());
+        log::debug!(
+            "system pattern rebuilt: {} stored entries, {} contact stencils",
+            layout.pattern.nnz(),
+            stencils.len()
+        );
         *self.system = Some((layout, lu));
         self.report.seconds_factorization += t.elapsed().as_secs_f64();
         Ok(())
@@ -166,10 +170,7 @@ impl<'a> Substepper<'a> {
             let solved = self.solve_substep(q, v, guess, &v_fixed, f0, f1, h, terms.as_ref(), surface);
             let (q_new, v_new, stats, surface_gaps) = solved?;
             let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.pinned));
-            let gaps = [analytic_gaps, surface_gaps]
-                .into_iter()
-                .flatten()
-                .reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
+            let gaps = [analytic_gaps, surface_gaps].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
             match gaps {
                 Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
                     retries += 1;
@@ -211,10 +212,9 @@ impl<'a> Substepper<'a> {
         let damping = DampingMatrices::new(self.model, q);
         let (layout, lu) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
         let nnz = layout.pattern.nnz();
-        let mut system =
-            BackwardEuler::new(self.model, layout, q, v, h, self.gravity, self.pinned, v_fixed, &damping)
-                .with_contact(contact)
-                .with_surface_contact(surface);
+        let mut system = BackwardEuler::new(self.model, layout, q, v, h, self.gravity, self.pinned, v_fixed, &damping)
+            .with_contact(contact)
+            .with_surface_contact(surface);
         let max_it = self.settings.max_iterations as f64;
         let progress = &mut self.progress;
         let mut on_iteration = |k: u32| match progress.as_mut() {

@@ -4,9 +4,12 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-/// Near-interpolating kernel w(s) = c·(1/((s/r)² + ε)² − 1/(1 + ε)²) for s < r, with
-/// c = ε²(1 + ε)²/(1 + 2ε) so that w(0) = 1 (Larionov et al. 2021). Weights fall off as s⁻⁴, so
-/// the potential nearly interpolates each sample's tangent plane.
+/// Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
+/// σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
+/// s < r, c normalising w(0) = 1, ε = 1e-5. The published form c·(f(σ) − f(1)) has a kink at
+/// s = r (w′(r) ≠ 0), so the contact force jumps when a sample leaves the support and Newton
+/// stalls; the subtracted Taylor terms remove the kink without changing the near-interpolating
+/// s⁻⁴ fall-off (they are O(1) against f(0) = ε⁻²). w > 0 inside the support (f‴ < 0).
 pub const GRIP_KERNEL_INTERPOLATING: u32 = 0;
 /// Cubic kernel w(s) = 1 − 3(s/r)² + 2(s/r)³ for s < r (C¹ at the support radius): a smoother,
 /// more averaging potential.
@@ -52,14 +55,26 @@ impl Kernel {
             return 0.0;
         }
         match self {
-            Self::Interpolating => {
-                let e = INTERPOLATING_EPSILON;
-                let c = interpolating_scale();
-                c * ((sigma + e).powi(-2) - (1.0 + e).powi(-2))
-            }
+            Self::Interpolating => interpolating(sigma).0,
             Self::Cubic => {
                 let t = sigma.sqrt();
                 1.0 - 3.0 * sigma + 2.0 * sigma * t
+            }
+        }
+    }
+
+    /// Weight of the far-field background sample of the potential: that of a sample near the
+    /// edge of its support (σ = 0.95 for the interpolating kernel, whose weights span many
+    /// decades; σ = 0.99 for the cubic one, whose weights near the surface are O(1)). Where the
+    /// samples' total weight falls towards it (beyond the edge of an open surface) φ blends
+    /// smoothly to the far value instead of jumping; inside the surface's coverage it shifts φ
+    /// by well under a micrometre.
+    pub fn background_weight(&self) -> f64 {
+        match self {
+            Self::Interpolating => interpolating(0.95).0,
+            Self::Cubic => {
+                let t = 0.99f64.sqrt();
+                1.0 - 3.0 * t * t + 2.0 * t * t * t
             }
         }
     }
@@ -74,12 +89,7 @@ impl Kernel {
         Some(match self {
             Self::Interpolating => {
                 // w = k(σ), σ = |y|²/r²: ∇w = 2k′ y/r², ∇²w = 4k″ y yᵀ/r⁴ + 2k′ I/r².
-                let e = INTERPOLATING_EPSILON;
-                let c = interpolating_scale();
-                let a = sigma + e;
-                let k0 = c * (a.powi(-2) - (1.0 + e).powi(-2));
-                let k1 = -2.0 * c * a.powi(-3);
-                let k2 = 6.0 * c * a.powi(-4);
+                let (k0, k1, k2) = interpolating(sigma);
                 Weight {
                     value: k0,
                     gradient: y * (2.0 * k1 / r2),
@@ -103,10 +113,18 @@ impl Kernel {
     }
 }
 
-/// c = ε²(1 + ε)²/(1 + 2ε) of the near-interpolating kernel (w(0) = 1).
-fn interpolating_scale() -> f64 {
+/// k(σ), k′(σ), k″(σ) of the near-interpolating kernel w = k(σ), σ = (s/r)² < 1.
+fn interpolating(sigma: f64) -> (f64, f64, f64) {
     let e = INTERPOLATING_EPSILON;
-    e * e * (1.0 + e) * (1.0 + e) / (1.0 + 2.0 * e)
+    // f = (σ + ε)⁻², f′ = −2(σ + ε)⁻³, f″ = 6(σ + ε)⁻⁴; Taylor terms of f at σ = 1 subtracted.
+    let (f1, d1, dd1) = ((1.0 + e).powi(-2), -2.0 * (1.0 + e).powi(-3), 6.0 * (1.0 + e).powi(-4));
+    let raw = |s: f64| {
+        let (a, t) = (s + e, s - 1.0);
+        (a.powi(-2) - f1 - d1 * t - 0.5 * dd1 * t * t, -2.0 * a.powi(-3) - d1 - dd1 * t, 6.0 * a.powi(-4) - dd1)
+    };
+    let c = 1.0 / raw(0.0).0;
+    let (k0, k1, k2) = raw(sigma);
+    (c * k0, c * k1, c * k2)
 }
 
 #[cfg(test)]
@@ -115,6 +133,13 @@ mod tests {
 
     #[test]
     fn weights_are_one_at_the_sample_zero_at_the_radius_and_derivatives_match() {
+        // C¹ at the support radius: the gradient vanishes there (C² for the interpolating one).
+        for k in [Kernel::Interpolating, Kernel::Cubic] {
+            let w = k.weight(&Vector3::new(0.3 - 1e-9, 0.0, 0.0), 0.3).unwrap();
+            assert!(w.gradient.norm() < 1e-6, "{k:?}: gradient {} at the radius", w.gradient.norm());
+        }
+        let w = Kernel::Interpolating.weight(&Vector3::new(0.3 - 1e-9, 0.0, 0.0), 0.3).unwrap();
+        assert!(w.hessian.norm() < 1e-6, "interpolating: Hessian {} at the radius", w.hessian.norm());
         for k in [Kernel::Interpolating, Kernel::Cubic] {
             let r = 0.3;
             assert!((k.value(&Vector3::zeros(), r) - 1.0).abs() < 1e-12);

@@ -1,11 +1,17 @@
 //! The MLS potential of an implicit surface at a query vertex (paper §3.2; Larionov et al. 2021):
-//! φ(x) = Σᵢ wᵢ gᵢ / Σᵢ wᵢ over the samples whose kernel support contains x, with
-//! wᵢ = w(|x − pᵢ|; rᵢ) and gᵢ = nᵢ·(x − pᵢ), differentiated exactly with respect to the query
-//! point and every vertex of the samples involved (the stencil). With N = Σ wᵢgᵢ, D = Σ wᵢ:
+//! φ(x) = (Σᵢ wᵢ gᵢ + w₀ φ₀) / (Σᵢ wᵢ + w₀) over the samples whose kernel support contains x,
+//! with wᵢ = w(|x − pᵢ|; rᵢ) and gᵢ = nᵢ·(x − pᵢ), plus a constant far-field background sample
+//! (weight w₀ = `Kernel::background_weight`, gap φ₀ = `ImplicitSurface::far`): without it φ
+//! jumps from "no contact" to the nearest plane where a query enters the first support, at the
+//! open edge of a shell, and the contact force with it; with it φ blends to φ₀ there. Inside the
+//! surface's coverage w₀ is negligible (it shifts φ by w₀(φ₀ − φ)/D, well below a micrometre).
+//! Derivatives are exact in the query point and every vertex of the samples involved (the
+//! stencil). With N = Σ wᵢgᵢ + w₀φ₀ and D = Σ wᵢ + w₀ (w₀, φ₀ constant):
 //! ∇φ = Σᵢ [(gᵢ − φ)∇wᵢ + wᵢ∇gᵢ]/D,
 //! ∇²φ = (Σᵢ [(gᵢ − φ)∇²wᵢ + wᵢ∇²gᵢ + ∇wᵢ∇gᵢᵀ + ∇gᵢ∇wᵢᵀ] − ∇φ∇Dᵀ − ∇D∇φᵀ)/D.
-//! It also gives the weight Wⱼ = Σ_{i ∋ j} wᵢ/(3D) of each surface vertex j in the velocity of the
-//! surface point under the query, Σⱼ Wⱼ vⱼ (each sample moves with its centroid), and ∇Wⱼ.
+//! It also gives the weight Wⱼ = Σ_{i ∋ j} wᵢ/(3S), S = Σᵢ wᵢ, of each surface vertex j in the
+//! velocity of the surface point under the query, Σⱼ Wⱼ vⱼ (each sample moves with its
+//! centroid), and ∇Wⱼ = (Σ_{i ∋ j} ∇wᵢ/3 − Wⱼ∇S)/S.
 
 use super::kernel::Kernel;
 use super::sample::{self, Grad12, Hess12};
@@ -45,7 +51,8 @@ struct Active {
 
 /// φ alone at point `x` [m] (`None` when no candidate sample's support contains x).
 pub fn value(surface: &ImplicitSurface, kernel: Kernel, x: &[f64; 3], candidates: &[u32], q: &[f64]) -> Option<f64> {
-    let (mut num, mut den) = (0.0, 0.0);
+    let w0 = kernel.background_weight();
+    let (mut num, mut den, mut any) = (w0 * surface.far, w0, false);
     for &i in candidates {
         let i = i as usize;
         let z = surface.local(i, x, q);
@@ -58,9 +65,10 @@ pub fn value(surface: &ImplicitSurface, kernel: Kernel, x: &[f64; 3], candidates
         if w > 0.0 {
             num += w * sample::plane_distance(&z);
             den += w;
+            any = true;
         }
     }
-    (den > 0.0).then(|| num / den)
+    any.then(|| num / den)
 }
 
 /// φ at query vertex `query` with first derivatives (and second ones when `second`), from the
@@ -103,27 +111,30 @@ pub fn evaluate(
         return None;
     }
     let dim = 3 * stencil.len();
-    let den: f64 = active.iter().map(|a| a.first.w).sum();
-    let phi = active.iter().map(|a| a.first.w * a.first.g).sum::<f64>() / den;
+    let w0 = kernel.background_weight();
+    let sum: f64 = active.iter().map(|a| a.first.w).sum();
+    let den = sum + w0;
+    let phi = (active.iter().map(|a| a.first.w * a.first.g).sum::<f64>() + w0 * surface.far) / den;
     let mut gradient = DVector::zeros(dim);
     let mut vertex_weights = vec![0.0; stencil.len()];
     for a in &active {
         let f = &a.first;
         scatter_vector(&mut gradient, &a.blocks, &(f.dw * ((f.g - phi) / den) + f.dg * (f.w / den)));
         for &b in &a.blocks[1..] {
-            vertex_weights[b] += f.w / (3.0 * den);
+            vertex_weights[b] += f.w / (3.0 * sum);
         }
     }
-    let second = second.then(|| second_derivatives(&active, stencil.len(), phi, den, &gradient, &vertex_weights));
+    let second =
+        second.then(|| second_derivatives(&active, stencil.len(), phi, (den, sum), &gradient, &vertex_weights));
     Some(Potential { stencil, phi, gradient, vertex_weights, second })
 }
 
-/// ∇²φ and ∇Wⱼ (see the module formulas); ∇Wⱼ = (Σ_{i ∋ j} ∇wᵢ/3 − Wⱼ∇D)/D.
+/// ∇²φ and ∇Wⱼ (see the module formulas); `(den, sum)` = (D, S).
 fn second_derivatives(
     active: &[Active],
     vertices: usize,
     phi: f64,
-    den: f64,
+    (den, sum): (f64, f64),
     gradient: &DVector<f64>,
     vertex_weights: &[f64],
 ) -> PotentialSecond {
@@ -149,7 +160,7 @@ fn second_derivatives(
     for (j, wj) in vertex_weights.iter().enumerate() {
         let mut row = vertex_weight_gradients.row_mut(j);
         row -= grad_den.transpose() * *wj;
-        row /= den;
+        row /= sum;
     }
     PotentialSecond { hessian, vertex_weight_gradients }
 }

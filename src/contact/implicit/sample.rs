@@ -96,7 +96,12 @@ pub fn second_order(kernel: Kernel, radius: f64, z: &[f64; 12]) -> Option<Sample
     let (w, dw_y, ddw_y) = weight(kernel, radius, z)?;
     let mut ddg = autodiff::jacobian(|zz| plane_distance_gradient(zz), z);
     autodiff::symmetrize(&mut ddg);
-    let first = SampleFirst { w, dw: map_offset_gradient(&dw_y), g: plane_distance(z), dg: Grad12::from(plane_distance_gradient(z)) };
+    let first = SampleFirst {
+        w,
+        dw: map_offset_gradient(&dw_y),
+        g: plane_distance(z),
+        dg: Grad12::from(plane_distance_gradient(z)),
+    };
     Some(SampleSecond { first, ddw: map_offset_hessian(&ddw_y), ddg })
 }
 

@@ -17,13 +17,23 @@ pub struct ImplicitSurface {
     /// Thin shells are surfaces from both sides: the gap is measured on the side the query
     /// point is on at the start of the step.
     pub two_sided: bool,
+    /// Gap of the far-field background sample [m] (> the contact thickness): φ tends to it
+    /// where the samples' weights vanish, e.g. beyond the open edge of a shell. `new` sets the
+    /// largest kernel radius; the solver sets twice the contact thickness.
+    pub far: f64,
 }
 
 impl ImplicitSurface {
     /// Samples at `triangles` (global indices into `rest`, the rest positions [m]) with kernel
     /// radii `radius_multiplier` × spacing.
-    pub fn new(object: u32, triangles: Vec<[u32; 3]>, rest: &[[f64; 3]], radius_multiplier: f64, two_sided: bool) -> Self {
-        let radius = triangles
+    pub fn new(
+        object: u32,
+        triangles: Vec<[u32; 3]>,
+        rest: &[[f64; 3]],
+        radius_multiplier: f64,
+        two_sided: bool,
+    ) -> Self {
+        let radius: Vec<f64> = triangles
             .iter()
             .map(|t| {
                 let p = t.map(|v| rest[v as usize]);
@@ -32,7 +42,8 @@ impl ImplicitSurface {
                 radius_multiplier * spacing.max(f64::MIN_POSITIVE)
             })
             .collect();
-        Self { object, triangles, radius, two_sided }
+        let far = radius.iter().copied().fold(0.0, f64::max);
+        Self { object, triangles, radius, two_sided, far }
     }
 
     /// Largest kernel radius [m] (0 without samples).
