@@ -140,6 +140,9 @@ typedef struct GripStepReport {
     uint32_t max_substep_iterations;
     // Line-search step halvings summed over substeps.
     uint32_t line_search_backtracks;
+    // Linear-solver iterations summed over substeps: one per Newton direction for the direct
+    // sparse LU (a factorisation and solve), Krylov iterations for an iterative solver.
+    uint32_t linear_iterations;
     // 1 if every substep converged, else 0.
     uint32_t converged;
     // Number of pinned vertices.
@@ -171,6 +174,8 @@ typedef struct GripStepReport {
     double seconds_solve;
     // Seconds evaluating residuals, line searches included.
     double seconds_residual;
+    // Seconds finding contact candidates between deforming meshes (grid searches).
+    double seconds_contact_search;
     // Kinetic energy ½ vᵀMv at the end [J].
     double kinetic_energy;
     // Elastic energy W(q) at the end [J].

@@ -50,6 +50,8 @@ pub struct SurfaceTerms<'a> {
     tracked: Vec<u32>,
     /// How many times the candidates were found again within the substep.
     pub refreshes: u32,
+    /// Seconds spent finding candidates.
+    pub seconds_search: f64,
     /// Jacobians use the negative semi-definite part of the penalty's force Jacobian (the
     /// modified Newton Jacobian, see `NonlinearSystem::set_definite`).
     pub definite: bool,
@@ -98,6 +100,7 @@ impl<'a> SurfaceTerms<'a> {
             lagged,
             tracked,
             refreshes: 0,
+            seconds_search: 0.0,
             definite: false,
         };
         terms.find_candidates(q_guess);
@@ -124,6 +127,7 @@ impl<'a> SurfaceTerms<'a> {
     }
 
     fn find_candidates(&mut self, q: &[f64]) {
+        let started = std::time::Instant::now();
         self.reference = q.to_vec();
         let mut candidates = Vec::new();
         let mut start = 0;
@@ -154,6 +158,7 @@ impl<'a> SurfaceTerms<'a> {
             }
         }
         self.candidates = candidates;
+        self.seconds_search += started.elapsed().as_secs_f64();
     }
 
     /// The vertex groups whose blocks the Jacobian may couple: per candidate, the query vertex

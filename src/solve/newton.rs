@@ -64,6 +64,8 @@ pub struct NewtonStats {
     pub iterations: u32,
     /// Step halvings in all line searches.
     pub backtracks: u32,
+    /// Linear-solver iterations: one per factorised solve for the direct LU.
+    pub linear_iterations: u32,
     /// Final ‖r‖₂ / ‖r(v₀)‖₂ (0 when r(v₀) = 0).
     pub relative_residual: f64,
     /// Final ‖r‖₂ [kg·m/s].
@@ -111,6 +113,7 @@ fn direction(
     let t = Instant::now();
     p.iter_mut().zip(r).for_each(|(pi, ri)| *pi = -ri);
     lu.solve_in_place(p)?;
+    stats.linear_iterations += 1;
     stats.seconds_solve += t.elapsed().as_secs_f64();
     if p.iter().any(|x| !x.is_finite()) {
         return Err(Error::NotConverged("Newton direction is not finite (singular Jacobian)".into()));

@@ -12,6 +12,9 @@ pub struct GripStepReport {
     pub max_substep_iterations: u32,
     /// Line-search step halvings summed over substeps.
     pub line_search_backtracks: u32,
+    /// Linear-solver iterations summed over substeps: one per Newton direction for the direct
+    /// sparse LU (a factorisation and solve), Krylov iterations for an iterative solver.
+    pub linear_iterations: u32,
     /// 1 if every substep converged, else 0.
     pub converged: u32,
     /// Number of pinned vertices.
@@ -43,6 +46,8 @@ pub struct GripStepReport {
     pub seconds_solve: f64,
     /// Seconds evaluating residuals, line searches included.
     pub seconds_residual: f64,
+    /// Seconds finding contact candidates between deforming meshes (grid searches).
+    pub seconds_contact_search: f64,
     /// Kinetic energy ½ vᵀMv at the end [J].
     pub kinetic_energy: f64,
     /// Elastic energy W(q) at the end [J].
@@ -56,6 +61,7 @@ impl Default for GripStepReport {
             newton_iterations: 0,
             max_substep_iterations: 0,
             line_search_backtracks: 0,
+            linear_iterations: 0,
             converged: 0,
             pinned_vertices: 0,
             substep_halvings: 0,
@@ -71,6 +77,7 @@ impl Default for GripStepReport {
             seconds_factorization: 0.0,
             seconds_solve: 0.0,
             seconds_residual: 0.0,
+            seconds_contact_search: 0.0,
             kinetic_energy: 0.0,
             elastic_energy: 0.0,
         }
@@ -83,6 +90,7 @@ impl GripStepReport {
         self.newton_iterations += s.iterations;
         self.max_substep_iterations = self.max_substep_iterations.max(s.iterations);
         self.line_search_backtracks += s.backtracks;
+        self.linear_iterations += s.linear_iterations;
         self.seconds_assembly += s.seconds_assembly;
         self.seconds_factorization += s.seconds_factorization;
         self.seconds_solve += s.seconds_solve;

@@ -231,6 +231,7 @@ impl<'a> Substepper<'a> {
         system.residual(&v_plain, &mut r_plain);
         settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
         let outcome = newton::solve(&mut system, lu, nnz, &mut v_new, &settings, &mut on_iteration);
+        self.report.seconds_contact_search += system.surface.as_ref().map_or(0.0, |s| s.seconds_search);
         if system.dropped_blocks > 0 {
             log::debug!("{} surface-contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
         }

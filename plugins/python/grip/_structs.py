@@ -63,6 +63,7 @@ class GripStepReport(ctypes.Structure):
         ("newton_iterations", ctypes.c_uint32),
         ("max_substep_iterations", ctypes.c_uint32),
         ("line_search_backtracks", ctypes.c_uint32),
+        ("linear_iterations", ctypes.c_uint32),
         ("converged", ctypes.c_uint32),
         ("pinned_vertices", ctypes.c_uint32),
         ("substep_halvings", ctypes.c_uint32),
@@ -78,6 +79,7 @@ class GripStepReport(ctypes.Structure):
         ("seconds_factorization", ctypes.c_double),
         ("seconds_solve", ctypes.c_double),
         ("seconds_residual", ctypes.c_double),
+        ("seconds_contact_search", ctypes.c_double),
         ("kinetic_energy", ctypes.c_double),
         ("elastic_energy", ctypes.c_double),
     ]
