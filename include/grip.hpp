@@ -1,0 +1,452 @@
+/* grip.hpp: header-only C++17 wrapper over the C API of grip (grip.h).
+ * SPDX-License-Identifier: MIT
+ *
+ * Nothing here adds behaviour to the C API: every member forwards to one C function, turns its
+ * status into a grip::Error exception (carrying the status, the C function's name and
+ * grip_last_error()), and owns the solver handle (RAII, move-only). Units are SI (m, kg, s, Pa)
+ * as in grip.h; positions are flat x0 y0 z0 x1 ... arrays of doubles.
+ *
+ *     #include "grip.hpp"
+ *     grip::Solver solver;                                    // grip_solver_params_default()
+ *     GripMaterial cloth = grip::default_material();          // density [kg/m^3], E [Pa], ...
+ *     grip::ObjectId id = solver.add_shell(xyz, triangles, cloth);
+ *     solver.set_pinned(id, pinned);                          // one double per vertex
+ *     for (int frame = 0; frame < 48; ++frame) {
+ *         solver.advance(1.0 / 24.0);                         // throws grip::Error on failure
+ *         solver.positions(id, xyz);                          // fills the caller's buffer
+ *     }
+ */
+
+#ifndef GRIP_HPP
+#define GRIP_HPP
+
+#include "grip.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace grip {
+
+/// `GripStatus` as a scoped enum; the numbers are those of grip.h.
+enum class Status : std::uint32_t {
+    Ok = GRIP_STATUS_OK,
+    NullPointer = GRIP_STATUS_NULL_POINTER,
+    InvalidArgument = GRIP_STATUS_INVALID_ARGUMENT,
+    InvalidMesh = GRIP_STATUS_INVALID_MESH,
+    UnknownObject = GRIP_STATUS_UNKNOWN_OBJECT,
+    NotConverged = GRIP_STATUS_NOT_CONVERGED,
+    Cancelled = GRIP_STATUS_CANCELLED,
+    Panic = GRIP_STATUS_PANIC,
+};
+
+/// The name of a status, e.g. "not converged"; "unknown status" for numbers grip.h lacks.
+inline const char *to_string(Status status) noexcept {
+    switch (status) {
+    case Status::Ok: return "ok";
+    case Status::NullPointer: return "null pointer";
+    case Status::InvalidArgument: return "invalid argument";
+    case Status::InvalidMesh: return "invalid mesh";
+    case Status::UnknownObject: return "unknown object";
+    case Status::NotConverged: return "not converged";
+    case Status::Cancelled: return "cancelled";
+    case Status::Panic: return "internal error";
+    }
+    return "unknown status";
+}
+
+/// A failed C call: its status, the C function that failed and grip_last_error() at that time.
+/// The solver is as it was before the call (the C API's guarantee).
+class Error : public std::runtime_error {
+public:
+    Error(Status status, std::string function, const std::string &message)
+        : std::runtime_error(function + ": " + message), status_(status), function_(std::move(function)),
+          message_(message) {}
+
+    /// The status the C function returned.
+    Status status() const noexcept { return status_; }
+    /// The C function that failed, e.g. "grip_solver_advance".
+    const std::string &function() const noexcept { return function_; }
+    /// grip_last_error() right after the failing call.
+    const std::string &message() const noexcept { return message_; }
+
+private:
+    Status status_;
+    std::string function_;
+    std::string message_;
+};
+
+namespace detail {
+
+/// Throws grip::Error unless `status` is OK; reads the thread-local message at once.
+inline void check(GripStatus status, const char *function) {
+    if (status != GRIP_STATUS_OK) {
+        throw Error(static_cast<Status>(status), function, grip_last_error());
+    }
+}
+
+template <class C, class T>
+using span_compatible = std::enable_if_t<
+    std::is_convertible<decltype(std::declval<C &>().data()), T *>::value &&
+    std::is_convertible<decltype(std::declval<C &>().size()), std::size_t>::value>;
+
+} // namespace detail
+
+/// A non-owning view of `size` contiguous elements (std::span's subset that C++17 lacks).
+/// Converts from std::vector, std::array, C arrays and anything with data() and size().
+template <class T>
+class Span {
+public:
+    constexpr Span() noexcept = default;
+    constexpr Span(T *data, std::size_t size) noexcept : data_(data), size_(size) {}
+    template <std::size_t N>
+    constexpr Span(T (&array)[N]) noexcept : data_(array), size_(N) {}
+    template <class C, class = detail::span_compatible<C, T>>
+    constexpr Span(C &container) noexcept : data_(container.data()), size_(container.size()) {}
+    template <class C, class = detail::span_compatible<const C, T>>
+    constexpr Span(const C &container) noexcept : data_(container.data()), size_(container.size()) {}
+
+    constexpr T *data() const noexcept { return data_; }
+    constexpr std::size_t size() const noexcept { return size_; }
+    constexpr bool empty() const noexcept { return size_ == 0; }
+    constexpr T *begin() const noexcept { return data_; }
+    constexpr T *end() const noexcept { return data_ + size_; }
+    constexpr T &operator[](std::size_t i) const noexcept { return data_[i]; }
+
+private:
+    T *data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// A strongly typed id: ObjectId, ShapeColliderId and MeshColliderId do not mix. The raw
+/// GripObjectId is shared numbering inside one solver; 0 is never valid.
+template <class Tag>
+class Id {
+public:
+    constexpr Id() noexcept = default;
+    constexpr explicit Id(GripObjectId raw) noexcept : raw_(raw) {}
+    /// The GripObjectId for C calls.
+    constexpr GripObjectId raw() const noexcept { return raw_; }
+    /// False for a default-constructed id.
+    constexpr explicit operator bool() const noexcept { return raw_ != 0; }
+    friend constexpr bool operator==(Id a, Id b) noexcept { return a.raw_ == b.raw_; }
+    friend constexpr bool operator!=(Id a, Id b) noexcept { return a.raw_ != b.raw_; }
+
+private:
+    GripObjectId raw_ = 0;
+};
+
+struct ObjectTag {};
+struct ShapeColliderTag {};
+struct MeshColliderTag {};
+/// A shell or a solid.
+using ObjectId = Id<ObjectTag>;
+/// An analytic collider (grip_solver_add_collider_shape).
+using ShapeColliderId = Id<ShapeColliderTag>;
+/// A collider mesh (grip_solver_add_collider_mesh).
+using MeshColliderId = Id<MeshColliderTag>;
+
+/// Any object or collider, for friction pairs.
+class BodyId {
+public:
+    template <class Tag>
+    constexpr BodyId(Id<Tag> id) noexcept : raw_(id.raw()) {}
+    constexpr GripObjectId raw() const noexcept { return raw_; }
+
+private:
+    GripObjectId raw_;
+};
+
+/// grip_solver_params_default(): every field's default and unit are in grip.h.
+inline GripSolverParams default_solver_params() { return grip_solver_params_default(); }
+/// grip_material_default(): a woven cotton-like cloth.
+inline GripMaterial default_material() { return grip_material_default(); }
+/// grip_shape_default(): a ground plane through the origin with normal +Z.
+inline GripShape default_shape() { return grip_shape_default(); }
+/// grip_version(), e.g. "0.1.0".
+inline std::string version() { return grip_version(); }
+/// grip_abi_version() of the loaded library.
+inline std::uint32_t abi_version() { return grip_abi_version(); }
+
+/// Throws grip::Error (InvalidArgument) if the loaded library's ABI version or struct sizes differ
+/// from this header's: passing structs of the wrong size would corrupt memory. Solver's
+/// constructor calls it.
+inline void check_abi() {
+    const bool same = grip_abi_version() == GRIP_ABI_VERSION &&
+                      grip_sizeof_solver_params() == sizeof(GripSolverParams) &&
+                      grip_sizeof_material() == sizeof(GripMaterial) && grip_sizeof_shape() == sizeof(GripShape) &&
+                      grip_sizeof_step_report() == sizeof(GripStepReport);
+    if (!same) {
+        throw Error(Status::InvalidArgument, "grip_abi_version",
+                    "the grip library (ABI " + std::to_string(grip_abi_version()) +
+                        ") does not match grip.h (ABI " + std::to_string(GRIP_ABI_VERSION) +
+                        ") or its struct sizes differ");
+    }
+}
+
+namespace detail {
+
+/// Elements per item of a flat array; throws unless `size` is a multiple of `per_item`.
+inline std::size_t items(std::size_t size, std::size_t per_item, const char *function, const char *what) {
+    if (size % per_item != 0) {
+        throw Error(Status::InvalidArgument, function,
+                    std::string(what) + ": " + std::to_string(size) + " values is not a multiple of " +
+                        std::to_string(per_item));
+    }
+    return size / per_item;
+}
+
+} // namespace detail
+
+/// A tet mesh made by grip::tetrahedralize, copied out of the library.
+struct TetMesh {
+    /// 3 × vertex count positions [m].
+    std::vector<double> positions;
+    /// 4 × tet count indices, positively oriented.
+    std::vector<std::uint32_t> tets;
+};
+
+/// grip_tetrahedralize: fills the closed surface (`positions` 3 per vertex [m], `triangles` 3
+/// per triangle) with tets of edge about `cell_size` [m].
+inline TetMesh tetrahedralize(Span<const double> positions, Span<const std::uint32_t> triangles, double cell_size) {
+    const char *fn = "grip_tetrahedralize";
+    const std::size_t nv = detail::items(positions.size(), 3, fn, "positions");
+    const std::size_t nt = detail::items(triangles.size(), 3, fn, "triangles");
+    GripTetMesh *raw = nullptr;
+    detail::check(grip_tetrahedralize(positions.data(), nv, triangles.data(), nt, cell_size, &raw), fn);
+    std::unique_ptr<GripTetMesh, void (*)(GripTetMesh *)> mesh(raw, grip_tet_mesh_destroy);
+    std::size_t vertex_count = 0, tet_count = 0;
+    detail::check(grip_tet_mesh_sizes(mesh.get(), &vertex_count, &tet_count), "grip_tet_mesh_sizes");
+    TetMesh out;
+    out.positions.resize(3 * vertex_count);
+    out.tets.resize(4 * tet_count);
+    detail::check(grip_tet_mesh_get(mesh.get(), out.positions.data(), vertex_count, out.tets.data(), tet_count),
+                  "grip_tet_mesh_get");
+    return out;
+}
+
+/// Progress callback of Solver::set_progress: gets the fraction done in [0, 1]; returning true
+/// cancels the running step/advance (it then throws grip::Error with Status::Cancelled and the
+/// solver is unchanged). It runs on a worker thread of the solver's pool, not necessarily the
+/// thread that called step/advance: only read or set thread-safe state from it. An exception
+/// it throws cancels the call and is rethrown by step/advance.
+using ProgressFunction = std::function<bool(double fraction_done)>;
+
+/// One grip solver (RAII over GripSolver*, move-only). Every member throws grip::Error when its
+/// C function fails, and the solver is then as it was before the call.
+class Solver {
+public:
+    /// grip_solver_create with `params` (start from grip::default_solver_params()).
+    explicit Solver(const GripSolverParams &params = grip_solver_params_default()) {
+        check_abi();
+        detail::check(grip_solver_create(&params, &solver_), "grip_solver_create");
+    }
+    ~Solver() { grip_solver_destroy(solver_); }
+
+    Solver(const Solver &) = delete;
+    Solver &operator=(const Solver &) = delete;
+    Solver(Solver &&other) noexcept
+        : solver_(std::exchange(other.solver_, nullptr)), progress_(std::move(other.progress_)) {}
+    Solver &operator=(Solver &&other) noexcept {
+        if (this != &other) {
+            grip_solver_destroy(solver_);
+            solver_ = std::exchange(other.solver_, nullptr);
+            progress_ = std::move(other.progress_);
+        }
+        return *this;
+    }
+
+    /// The C handle, for calls this wrapper does not cover (still owned by this Solver).
+    GripSolver *handle() const noexcept { return solver_; }
+
+    /// grip_solver_add_shell: rest positions (3 per vertex [m]) and triangles (3 per triangle).
+    ObjectId add_shell(Span<const double> positions, Span<const std::uint32_t> triangles,
+                       const GripMaterial &material = grip_material_default()) {
+        const char *fn = "grip_solver_add_shell";
+        GripObjectId id = 0;
+        detail::check(grip_solver_add_shell(solver_, positions.data(), detail::items(positions.size(), 3, fn, "positions"),
+                                            triangles.data(), detail::items(triangles.size(), 3, fn, "triangles"),
+                                            &material, &id),
+                      fn);
+        return ObjectId(id);
+    }
+
+    /// grip_solver_add_solid: rest positions (3 per vertex [m]) and positively oriented tets (4 each).
+    ObjectId add_solid(Span<const double> positions, Span<const std::uint32_t> tets,
+                       const GripMaterial &material = grip_material_default()) {
+        const char *fn = "grip_solver_add_solid";
+        GripObjectId id = 0;
+        detail::check(grip_solver_add_solid(solver_, positions.data(), detail::items(positions.size(), 3, fn, "positions"),
+                                            tets.data(), detail::items(tets.size(), 4, fn, "tets"), &material, &id),
+                      fn);
+        return ObjectId(id);
+    }
+
+    /// grip_solver_add_collider_shape: a kinematic analytic collider (start from grip::default_shape()).
+    ShapeColliderId add_collider_shape(const GripShape &shape) {
+        GripObjectId id = 0;
+        detail::check(grip_solver_add_collider_shape(solver_, &shape, &id), "grip_solver_add_collider_shape");
+        return ShapeColliderId(id);
+    }
+
+    /// grip_solver_set_collider_transform: the rigid column-major 4×4 pose reached at the end of
+    /// the next step/advance (translation [m] in elements 12–14).
+    void set_collider_transform(ShapeColliderId id, const std::array<double, 16> &column_major) {
+        detail::check(grip_solver_set_collider_transform(solver_, id.raw(), column_major.data()),
+                      "grip_solver_set_collider_transform");
+    }
+
+    /// grip_solver_add_collider_mesh: positions (3 per vertex [m]) and triangles wound
+    /// counter-clockwise seen from outside.
+    MeshColliderId add_collider_mesh(Span<const double> positions, Span<const std::uint32_t> triangles) {
+        const char *fn = "grip_solver_add_collider_mesh";
+        GripObjectId id = 0;
+        detail::check(grip_solver_add_collider_mesh(solver_, positions.data(),
+                                                    detail::items(positions.size(), 3, fn, "positions"),
+                                                    triangles.data(), detail::items(triangles.size(), 3, fn, "triangles"),
+                                                    &id),
+                      fn);
+        return MeshColliderId(id);
+    }
+
+    /// grip_solver_set_collider_positions: where the collider mesh's vertices are at the end of
+    /// the next step/advance [m].
+    void set_collider_positions(MeshColliderId id, Span<const double> xyz) {
+        const char *fn = "grip_solver_set_collider_positions";
+        detail::check(grip_solver_set_collider_positions(solver_, id.raw(), xyz.data(), detail::items(xyz.size(), 3, fn, "xyz")),
+                      fn);
+    }
+
+    /// grip_solver_set_friction: μ (dimensionless) between two objects or colliders.
+    void set_friction(BodyId a, BodyId b, double mu) {
+        detail::check(grip_solver_set_friction(solver_, a.raw(), b.raw(), mu), "grip_solver_set_friction");
+    }
+
+    /// grip_solver_set_vertex_attribute: `values` holds `components` doubles per vertex.
+    void set_vertex_attribute(ObjectId id, const char *name, Span<const double> values, std::size_t components) {
+        const char *fn = "grip_solver_set_vertex_attribute";
+        if (components == 0) {
+            throw Error(Status::InvalidArgument, fn, "components is 0");
+        }
+        detail::check(grip_solver_set_vertex_attribute(solver_, id.raw(), name, values.data(),
+                                                       detail::items(values.size(), components, fn, "values"), components),
+                      fn);
+    }
+    /// The "velocity" attribute [m/s], 3 per vertex.
+    void set_velocities(ObjectId id, Span<const double> xyz) { set_vertex_attribute(id, "velocity", xyz, 3); }
+    /// The "position" attribute [m], 3 per vertex: moves the vertices now (rest shape unchanged).
+    void set_positions(ObjectId id, Span<const double> xyz) { set_vertex_attribute(id, "position", xyz, 3); }
+    /// The "pinned" attribute, 1 per vertex: nonzero pins the vertex.
+    void set_pinned(ObjectId id, Span<const double> pinned) { set_vertex_attribute(id, "pinned", pinned, 1); }
+    /// The "target" attribute [m], 3 per vertex: where pinned vertices are at the end of the next
+    /// step/advance.
+    void set_targets(ObjectId id, Span<const double> xyz) { set_vertex_attribute(id, "target", xyz, 3); }
+
+    /// grip_solver_step: one implicit step of `dt` seconds.
+    void step(double dt) { run(grip_solver_step(solver_, dt), "grip_solver_step"); }
+    /// grip_solver_advance: `duration` seconds in substeps of at most params.time_step.
+    void advance(double duration) { run(grip_solver_advance(solver_, duration), "grip_solver_advance"); }
+
+    /// grip_solver_set_progress_callback with a C++ callable (see ProgressFunction); an empty
+    /// function removes it.
+    void set_progress(ProgressFunction function) {
+        if (!function) {
+            detail::check(grip_solver_set_progress_callback(solver_, nullptr, nullptr),
+                          "grip_solver_set_progress_callback");
+            progress_.reset();
+            return;
+        }
+        auto progress = std::make_unique<Progress>();
+        progress->function = std::move(function);
+        detail::check(grip_solver_set_progress_callback(solver_, &Solver::trampoline, progress.get()),
+                      "grip_solver_set_progress_callback");
+        progress_ = std::move(progress);
+    }
+
+    /// grip_solver_vertex_count.
+    std::size_t vertex_count(ObjectId id) const {
+        std::size_t n = 0;
+        detail::check(grip_solver_vertex_count(solver_, id.raw(), &n), "grip_solver_vertex_count");
+        return n;
+    }
+    /// grip_solver_get_positions into the caller's buffer (3 per vertex [m]).
+    void positions(ObjectId id, Span<double> out) const {
+        const char *fn = "grip_solver_get_positions";
+        detail::check(grip_solver_get_positions(solver_, id.raw(), out.data(), detail::items(out.size(), 3, fn, "out_xyz")), fn);
+    }
+    /// grip_solver_get_positions into a new vector.
+    std::vector<double> positions(ObjectId id) const {
+        std::vector<double> out(3 * vertex_count(id));
+        positions(id, out);
+        return out;
+    }
+    /// grip_solver_get_velocities into the caller's buffer (3 per vertex [m/s]).
+    void velocities(ObjectId id, Span<double> out) const {
+        const char *fn = "grip_solver_get_velocities";
+        detail::check(grip_solver_get_velocities(solver_, id.raw(), out.data(), detail::items(out.size(), 3, fn, "out_xyz")), fn);
+    }
+    /// grip_solver_get_velocities into a new vector.
+    std::vector<double> velocities(ObjectId id) const {
+        std::vector<double> out(3 * vertex_count(id));
+        velocities(id, out);
+        return out;
+    }
+    /// grip_solver_get_report: the outcome of the last step/advance, failed ones included.
+    GripStepReport report() const {
+        GripStepReport report{};
+        detail::check(grip_solver_get_report(solver_, &report), "grip_solver_get_report");
+        return report;
+    }
+
+private:
+    /// The installed callback and the first exception it threw during the running call.
+    struct Progress {
+        ProgressFunction function;
+        std::mutex mutex;
+        std::exception_ptr error;
+    };
+
+    static std::uint32_t trampoline(void *user_data, double fraction) noexcept {
+        auto *progress = static_cast<Progress *>(user_data);
+        try {
+            return progress->function(fraction) ? 1u : 0u;
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(progress->mutex);
+            if (!progress->error) {
+                progress->error = std::current_exception();
+            }
+            return 1u;
+        }
+    }
+
+    /// Rethrows the callback's exception, if it cancelled the call, else checks `status`.
+    void run(GripStatus status, const char *function) {
+        if (progress_) {
+            std::exception_ptr error;
+            {
+                std::lock_guard<std::mutex> lock(progress_->mutex);
+                error = std::exchange(progress_->error, nullptr);
+            }
+            if (error) {
+                std::rethrow_exception(error);
+            }
+        }
+        detail::check(status, function);
+    }
+
+    GripSolver *solver_ = nullptr;
+    std::unique_ptr<Progress> progress_;
+};
+
+} // namespace grip
+
+#endif /* GRIP_HPP */

@@ -1,0 +1,234 @@
+/* Tests of the SOP's state across frames: the reset/reuse/advance decision, the solver registry,
+ * the interrupt wiring, and whole cooks chained as a SOP Solver chains them (each cook's output
+ * is the next cook's input 0), with physics checked against closed forms.
+ * SPDX-License-Identifier: MIT */
+
+#include "check.hpp"
+
+#include "attribute_mapping.hpp"
+#include "cook_state.hpp"
+#include "interruptible_run.hpp"
+#include "simulation.hpp"
+#include "sop_cook.hpp"
+#include "solver_registry.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <set>
+
+using namespace grip_sop;
+
+TEST(decide_reset_reuse_advance) {
+    SimulationClock none;
+    CHECK(decide(0.0, 0.0, none).action == CookAction::Reset && decide(0.0, 0.0, none).warning.empty());
+    const CookDecision orphan = decide(0.5, 0.0, none);
+    CHECK(orphan.action == CookAction::Reset && orphan.warning.find("Prev_Frame") != std::string::npos);
+
+    SimulationClock live;
+    live.found = true;
+    live.time = 1.0 / 24.0;
+    CHECK(decide(1.0 / 24.0, 0.0, live).action == CookAction::Reuse);
+    CHECK(decide(1.0 / 24.0 + 1e-9, 0.0, live).action == CookAction::Reuse);
+    const CookDecision next = decide(2.0 / 24.0, 0.0, live);
+    CHECK(next.action == CookAction::Advance && std::fabs(next.duration - 1.0 / 24.0) < 1e-15);
+    const CookDecision sub = decide(1.0 / 24.0 + 1.0 / 96.0, 0.0, live); // a SOP Solver substep
+    CHECK(sub.action == CookAction::Advance && std::fabs(sub.duration - 1.0 / 96.0) < 1e-15);
+    const CookDecision back = decide(0.02, 0.0, live);
+    CHECK(back.action == CookAction::Reset && back.warning.find("time went back") != std::string::npos);
+    CHECK(decide(0.0, 0.0, live).action == CookAction::Reset); // the start frame always resets
+    live.same_parameters = false;
+    CHECK(decide(2.0 / 24.0, 0.0, live).warning.find("parameters changed") != std::string::npos);
+    live.same_parameters = true;
+    live.same_point_count = false;
+    CHECK(decide(2.0 / 24.0, 0.0, live).warning.find("point count") != std::string::npos);
+}
+
+namespace {
+
+/// A simulation holding nothing but a solver (registry tests).
+std::unique_ptr<Simulation> bare() { return std::make_unique<Simulation>(grip_solver_params_default()); }
+
+/// An n × n cloth in the XZ plane at height y (Houdini is Y up), 1 m on a side, as quads.
+Geometry cloth(int n, double y) {
+    Geometry g;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) g.positions.insert(g.positions.end(), {double(i) / (n - 1), y, double(j) / (n - 1)});
+    for (int j = 0; j + 1 < n; ++j)
+        for (int i = 0; i + 1 < n; ++i) {
+            const std::int64_t a = j * n + i;
+            g.primitives.push_back(Primitive{PrimitiveKind::Polygon, {a, a + 1, a + 1 + n, a + n}});
+        }
+    return g;
+}
+
+/// A SOP Solver step: the previous output becomes the next input 0.
+Geometry next_input(const Geometry &input, const CookOutput &out) {
+    Geometry g = input;
+    g.positions = out.positions;
+    g.point_attributes["v"] = PointAttribute{3, out.velocities};
+    return g;
+}
+
+const auto never = [](double) { return false; };
+
+} // namespace
+
+TEST(registry_keys_and_owners) {
+    SolverRegistry registry;
+    const SolverRegistry::Key a = registry.insert(1, bare());
+    const SolverRegistry::Key b = registry.insert(2, bare());
+    CHECK(a != 0 && b != 0 && a != b && registry.size() == 2);
+    CHECK(registry.find(a, 1) != nullptr);
+    CHECK(registry.find(a, 2) == nullptr); // another node's geometry never steps this node's solver
+    CHECK(registry.find(a + 1000, 1) == nullptr);
+    auto held = registry.find(a, 1);
+    const SolverRegistry::Key c = registry.insert(1, bare()); // node 1 starts over: its old solver goes
+    CHECK(c != a && registry.size() == 2 && registry.find(a, 1) == nullptr && registry.find(c, 1) != nullptr);
+    CHECK(held->simulation != nullptr); // a cook still using the old one keeps it until it lets go
+    CHECK(registry.remove_owner(1) == 1 && registry.size() == 1);
+    registry.clear();
+    CHECK(registry.size() == 0);
+    SolverRegistry other;
+    CHECK(other.insert(1, bare()) != c); // salted per registry (process): distinct keys
+}
+
+TEST(interrupt_cancels_and_keeps_the_solver) {
+    GripSolverParams params = grip_solver_params_default();
+    params.time_step = 1e-3;
+    Simulation sim(params);
+    const Geometry g = cloth(12, 1.0);
+    const SplitResult split = split_objects(g, g.positions, SplitOptions());
+    const grip::ObjectId id = sim.solver.add_shell(gather(g.positions, 3, split.objects[0]), split.objects[0].elements);
+    const std::vector<double> before = sim.solver.positions(id);
+    std::atomic<int> polls{0};
+    double seen = -1;
+    CHECK_THROWS(grip::Error,
+                 run_interruptible(sim.solver, [&] { sim.solver.advance(5.0); },
+                                   [&](double fraction) {
+                                       seen = fraction;
+                                       return ++polls >= 2;
+                                   },
+                                   std::chrono::milliseconds(1)),
+                 "cancel");
+    CHECK(polls >= 2 && seen >= 0.0 && seen <= 1.0);
+    CHECK(sim.solver.positions(id) == before);
+    run_interruptible(sim.solver, [&] { sim.solver.advance(0.01); }, never);
+    CHECK(sim.solver.positions(id)[2] < before[2]); // grip's default gravity is −Z
+    CHECK_THROWS(std::runtime_error,
+                 run_interruptible(sim.solver, [] { throw std::runtime_error("from the work"); }, never), "from the work");
+}
+
+TEST(cook_chain_free_fall_is_backward_euler) {
+    SolverRegistry registry;
+    CookInputs in;
+    in.parameters = default_parameters(); // 1/24 s, 4 substeps, gravity (0, −9.81, 0)
+    Geometry g = cloth(4, 1.0);
+    in.geometry.simulated = &g;
+    in.owner = 7;
+    in.time = 0.0;
+    const CookOutput first = cook(in, registry, never);
+    CHECK(first.error.empty() && first.action == CookAction::Reset && first.key != 0);
+    CHECK(first.positions == g.positions && first.warnings.empty());
+
+    Geometry g1 = next_input(g, first);
+    in.geometry.simulated = &g1;
+    in.key = first.key;
+    in.time = 1.0 / 24.0;
+    const CookOutput second = cook(in, registry, never);
+    CHECK(second.error.empty() && second.action == CookAction::Advance && second.key == first.key);
+    CHECK(second.report_valid && second.report.substeps == 4);
+    // n = 4 substeps of h = 1/96 s from rest: drop = h² g n (n + 1) / 2, speed = n h g.
+    const double h = 1.0 / 96.0, drop = h * h * 9.81 * 4 * 5 / 2;
+    for (std::size_t p = 0; p < g.point_count(); ++p) {
+        CHECK(std::fabs(second.positions[3 * p + 1] - (1.0 - drop)) < 1e-12);
+        CHECK(std::fabs(second.positions[3 * p] - g.positions[3 * p]) < 1e-12);
+        CHECK(std::fabs(second.velocities[3 * p + 1] + 4 * h * 9.81) < 1e-12);
+    }
+    // A recook at the same time repeats the result without stepping.
+    const CookOutput again = cook(in, registry, never);
+    CHECK(again.action == CookAction::Reuse && again.positions == second.positions && !again.report_valid);
+    // A SOP Solver substep: half a frame later.
+    Geometry g2 = next_input(g1, second);
+    in.geometry.simulated = &g2;
+    in.time = 1.5 / 24.0;
+    const CookOutput half = cook(in, registry, never);
+    CHECK(half.action == CookAction::Advance && half.report.substeps == 2);
+    // Rewinding to the start frame resets to the input.
+    in.geometry.simulated = &g;
+    in.time = 0;
+    const CookOutput reset = cook(in, registry, never);
+    CHECK(reset.action == CookAction::Reset && reset.positions == g.positions && reset.key != first.key);
+    CHECK(registry.size() == 1);
+}
+
+TEST(cook_pins_colliders_and_errors) {
+    SolverRegistry registry;
+    CookInputs in;
+    in.parameters = default_parameters();
+    in.parameters.contact_thickness = 0.002;
+    in.owner = 3;
+    Geometry g = cloth(5, 0.002); // 2 mm above the ground
+    g.point_attributes["pinned"] = PointAttribute{1, std::vector<double>(g.point_count(), 0.0)};
+    g.point_attributes["pinned"].values[0] = 1; // held corner
+    g.point_attributes["pintoanimation"] = PointAttribute{1, std::vector<double>(g.point_count(), 0.0)};
+    g.point_attributes["pintoanimation"].values[4] = 1; // corner driven by the pin source
+    Geometry ground = cloth(3, 0.0); // its quads are clockwise seen from +Y: Houdini's front is up
+    for (std::size_t i = 0; i < ground.positions.size(); i += 3) {
+        ground.positions[i] = 3 * ground.positions[i] - 1; // 3 m wide under the cloth
+        ground.positions[i + 2] = 3 * ground.positions[i + 2] - 1;
+    }
+    in.geometry.simulated = &g;
+    in.geometry.colliders = &ground;
+    const CookOutput start = cook(in, registry, never);
+    CHECK_MSG(start.error.empty(), start.error);
+
+    Geometry source = g; // animated source: corner 4 moves 5 cm along x
+    source.positions[12] += 0.05;
+    Geometry g1 = next_input(g, start);
+    in.geometry.simulated = &g1;
+    in.geometry.pins = &source;
+    in.key = start.key;
+    in.time = 1.0 / 24.0;
+    const CookOutput moved = cook(in, registry, never);
+    CHECK_MSG(moved.error.empty(), moved.error);
+    CHECK(moved.positions[0] == g.positions[0] && moved.positions[1] == g.positions[1]); // held
+    CHECK(moved.positions[12] == source.positions[12] && moved.positions[13] == source.positions[13]);
+    bool above = true;
+    for (std::size_t p = 0; p < g.point_count(); ++p) above = above && moved.positions[3 * p + 1] > 0.0;
+    CHECK_MSG(above && moved.report.active_contacts > 0, std::to_string(moved.report.active_contacts)); // the ground holds it up
+
+    // Errors keep the input geometry and the key, and name what is wrong.
+    Geometry g2 = next_input(g1, moved);
+    in.geometry.simulated = &g2;
+    Geometry remeshed = ground;
+    remeshed.primitives.pop_back();
+    in.geometry.colliders = &remeshed;
+    in.time = 2.0 / 24.0;
+    const CookOutput bad = cook(in, registry, never);
+    CHECK(bad.error.find("changed topology") != std::string::npos || bad.error.find("colliders") != std::string::npos);
+    CHECK(bad.positions == g2.positions && bad.key == start.key);
+    in.geometry.colliders = &ground;
+    Geometry short_source = source;
+    short_source.positions.resize(9);
+    in.geometry.pins = &short_source;
+    CHECK(cook(in, registry, never).error.find("the pin source must match input 0") != std::string::npos);
+    in.geometry.pins = &source;
+    in.time = 2.0 / 24.0 + 5.0; // 5 s more: long enough to be interrupted at the first poll
+    const CookOutput stopped = cook(in, registry, [](double) { return true; });
+    in.time = 2.0 / 24.0;
+    CHECK(stopped.error.find("interrupted") != std::string::npos && stopped.positions == g2.positions);
+    const CookOutput resumed = cook(in, registry, never); // the solver was left as it was
+    CHECK_MSG(resumed.error.empty() && resumed.action == CookAction::Advance, resumed.error);
+
+    // Another node's output carries a key this node does not own: it starts over, with a warning.
+    in.owner = 4;
+    const CookOutput foreign = cook(in, registry, never);
+    CHECK(foreign.action == CookAction::Reset && foreign.key != start.key && !foreign.warnings.empty());
+    // A bad material is reported, naming the object.
+    in.owner = 3;
+    in.time = 0;
+    in.geometry.simulated = &g;
+    in.parameters.shell.poisson_ratio = 0.7;
+    const CookOutput refused = cook(in, registry, never);
+    CHECK_MSG(refused.error.find("object \"shells\"") != std::string::npos, refused.error);
+}
