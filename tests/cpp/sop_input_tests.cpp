@@ -7,11 +7,12 @@
 #include "attribute_mapping.hpp"
 #include "collider_input.hpp"
 #include "object_split.hpp"
-#include "sop_dialog_script.hpp"
 #include "sop_parameters.hpp"
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <regex>
 #include <string>
 
@@ -240,6 +241,41 @@ TEST(parameters_follow_the_c_defaults) {
     q = p;
     q.time_step = 0;
     CHECK_THROWS(SopError, solver_params(q), "Time Step must be > 0");
+}
+
+namespace {
+
+/// The HDK glue SOP_Grip.C (its path is compiled in by examples/host's CMakeLists.txt and Makefile).
+std::string glue_source() {
+    std::ifstream file(GRIP_SOP_GLUE_SOURCE);
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+/// The dialog script embedded in SOP_Grip.C (between R"THEDSFILE( and )THEDSFILE").
+std::string dialog_script() {
+    const std::string glue = glue_source();
+    const std::string open = "R\"THEDSFILE(", close = ")THEDSFILE\"";
+    const std::size_t begin = glue.find(open), end = glue.find(close);
+    if (begin == std::string::npos || end == std::string::npos) return "";
+    return glue.substr(begin + open.size(), end - begin - open.size());
+}
+
+} // namespace
+
+TEST(glue_evaluates_every_parameter) {
+    const std::string ds = dialog_script(), glue = glue_source();
+    CHECK(!ds.empty());
+    const std::regex cppname(R"re(cppname\s+"(\w+)")re");
+    int parameters = 0;
+    for (auto it = std::sregex_iterator(ds.begin(), ds.end(), cppname); it != std::sregex_iterator(); ++it) {
+        const std::string name = (*it)[1];
+        if (name == "ClearCache") continue; // a button with a callback, not a value
+        ++parameters;
+        CHECK_MSG(glue.find("get" + name + "()") != std::string::npos, "SOP_Grip.C never reads " + name);
+    }
+    CHECK(parameters == 31);
 }
 
 TEST(dialog_script_defaults_are_the_parameter_defaults) {

@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: MIT
+"""Tests of the Houdini Python SOP's logic (plugins/houdini/python/grip_houdini.py) without
+Houdini: object splitting, colliders, pins, friction, the reset/reuse/advance decision, the
+registry, and cooks chained as a SOP Solver chains them, with physics against closed forms.
+Run by tests/houdini_python.rs in the numpy-only venv."""
+
+import unittest
+
+import numpy as np
+
+import grip
+import grip_houdini as gh
+
+NEVER = lambda fraction: False  # noqa: E731
+
+
+def cloth(n, y):
+    """An n x n grid of quads, 1 m square in the XZ plane at height y (Houdini is Y up); its quads
+    are clockwise seen from +Y (Houdini's front faces up)."""
+    xyz = np.array([[i / (n - 1), y, j / (n - 1)] for j in range(n) for i in range(n)], dtype=np.float64)
+    prims = [(gh.POLYGON, [j * n + i, j * n + i + 1, j * n + i + 1 + n, j * n + i + n])
+             for j in range(n - 1) for i in range(n - 1)]
+    return gh.Geometry(xyz, prims)
+
+
+def quads_and_tet():
+    xyz = np.array([[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 0, 1], [1, 0, 1], [2, 0, 1],
+                    [5, 0, 0], [6, 0, 0], [5, 1, 0], [5, 0, 1]], dtype=np.float64)
+    return gh.Geometry(xyz, [(gh.POLYGON, [0, 1, 4, 3]), (gh.POLYGON, [1, 2, 5, 4]),
+                             (gh.TETRAHEDRON, [6, 8, 7, 9])])
+
+
+def next_input(g, out):
+    """A SOP Solver step: the output becomes the next input 0."""
+    return gh.Geometry(out["positions"], g.primitives, dict(g.point_attributes, v=out["velocities"]),
+                       g.primitive_strings, g.primitive_groups)
+
+
+class Splitting(unittest.TestCase):
+    def test_shells_and_solids(self):
+        g = quads_and_tet()
+        shell, solid = gh.split_objects(g, g.positions)
+        self.assertEqual((shell.name, shell.kind, solid.name, solid.kind), ("shells", "shell", "solids", "solid"))
+        self.assertEqual(shell.points.tolist(), [0, 1, 4, 3, 2, 5])
+        self.assertEqual(shell.elements.tolist(), [[0, 1, 2], [0, 2, 3], [1, 4, 5], [1, 5, 2]])
+        x = g.positions[solid.points]
+        a, b, c, d = (x[i] for i in solid.elements[0])
+        self.assertAlmostEqual(np.dot(np.cross(b - a, c - a), d - a) / 6, 1 / 6, places=15)  # reoriented
+
+    def test_errors_name_what_is_wrong(self):
+        g = quads_and_tet()
+        g.primitive_strings["grip_type"] = ["shell", "solid", "solid"]
+        with self.assertRaisesRegex(gh.SopError, "primitive 1 is a polygon marked solid"):
+            gh.split_objects(g, g.positions)
+        g.primitive_strings = {"name": ["left", "right", "block"]}
+        with self.assertRaisesRegex(gh.SopError, 'point 1 belongs to both "left" and "right"'):
+            gh.split_objects(g, g.positions)
+        g.primitive_strings = {}
+        g.primitive_groups = {"shell": [0, 0, 1]}
+        with self.assertRaisesRegex(gh.SopError, "tetrahedron marked shell"):
+            gh.split_objects(g, g.positions)
+
+    def test_colliders_are_rewound_counter_clockwise(self):
+        g = cloth(2, 0.0)
+        for clockwise, sign in ((True, 1), (False, -1)):
+            (c,) = gh.split_colliders(g, clockwise=clockwise)
+            x = g.positions[c.points]
+            for a, b, d in c.elements:
+                self.assertEqual(np.sign(np.cross(x[b] - x[a], x[d] - x[a])[1]), sign)
+
+    def test_pins_and_friction(self):
+        g = quads_and_tet()
+        (shell, _) = gh.split_objects(g, g.positions)
+        source = gh.Geometry(g.positions.copy(), g.primitives)
+        source.point_attributes = {"pinned": np.eye(10)[0], "pintoanimation": np.eye(10)[2]}
+        source.positions[2, 0] = 2.5
+        warnings = []
+        pinned, targets = gh.pin_plan(shell, source, g.positions[shell.points], warnings)
+        self.assertEqual(pinned.tolist(), [1, 0, 0, 0, 1, 0])
+        self.assertEqual(targets[4].tolist(), [2.5, 0, 0])
+        self.assertEqual(targets[0].tolist(), g.positions[0].tolist())
+        g.point_attributes["friction"] = np.array([0.5] * 9 + [1.3])
+        self.assertEqual(gh.friction_multiplier(g, np.arange(6), "cloth", warnings), 0.5)
+        self.assertAlmostEqual(gh.friction_multiplier(g, np.arange(6, 10), "block", warnings), 0.7)
+        self.assertIn('friction varies over "block"', warnings[-1])
+
+
+class Decisions(unittest.TestCase):
+    def test_decide(self):
+        self.assertEqual(gh.decide(0.0, 0.0, None), ("reset", 0.0, ""))
+        self.assertIn("Prev_Frame", gh.decide(0.5, 0.0, None)[2])
+        live = (1 / 24, True, True)
+        self.assertEqual(gh.decide(1 / 24, 0.0, live)[0], "reuse")
+        action, dt, _ = gh.decide(2 / 24, 0.0, live)
+        self.assertEqual(action, "advance")
+        self.assertAlmostEqual(dt, 1 / 24, places=15)
+        self.assertIn("time went back", gh.decide(0.02, 0.0, live)[2])
+        self.assertIn("parameters changed", gh.decide(2 / 24, 0.0, (1 / 24, False, True))[2])
+
+
+class Cooks(unittest.TestCase):
+    def setUp(self):
+        self.params = gh.default_parameters()
+        self.registry = gh.Registry()
+
+    def test_free_fall_is_backward_euler(self):
+        g = cloth(4, 1.0)
+        first = gh.cook([g, None, None], self.params, 0.0, 0, 7, self.registry)
+        self.assertEqual((first["error"], first["action"]), ("", "reset"))
+        g1 = next_input(g, first)
+        second = gh.cook([g1, None, None], self.params, 1 / 24, first["key"], 7, self.registry)
+        self.assertEqual((second["error"], second["action"], second["report"].substeps), ("", "advance", 4))
+        h = 1 / 96  # 4 substeps from rest: drop = h^2 g n (n + 1) / 2, speed = n h g
+        np.testing.assert_allclose(second["positions"][:, 1], 1 - h * h * 9.81 * 10, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(second["velocities"][:, 1], -4 * h * 9.81, rtol=0, atol=1e-12)
+        again = gh.cook([g1, None, None], self.params, 1 / 24, first["key"], 7, self.registry)
+        self.assertEqual(again["action"], "reuse")
+        np.testing.assert_array_equal(again["positions"], second["positions"])
+        reset = gh.cook([g, None, None], self.params, 0.0, first["key"], 7, self.registry)
+        self.assertEqual(reset["action"], "reset")
+        self.assertNotEqual(reset["key"], first["key"])
+        self.assertEqual(len(self.registry), 1)
+
+    def test_pins_colliders_and_errors(self):
+        self.params["contactthickness"] = 0.002
+        g = cloth(5, 0.002)
+        g.point_attributes = {"pinned": np.eye(25)[0], "pintoanimation": np.eye(25)[4]}
+        ground = cloth(3, 0.0)
+        ground.positions[:, [0, 2]] = 3 * ground.positions[:, [0, 2]] - 1
+        start = gh.cook([g, None, ground], self.params, 0.0, 0, 3, self.registry)
+        self.assertEqual(start["error"], "")
+        source = gh.Geometry(g.positions.copy(), g.primitives, dict(g.point_attributes))
+        source.positions[4, 0] += 0.05
+        g1 = next_input(g, start)
+        moved = gh.cook([g1, source, ground], self.params, 1 / 24, start["key"], 3, self.registry)
+        self.assertEqual(moved["error"], "")
+        self.assertEqual(moved["positions"][0].tolist(), g.positions[0].tolist())
+        self.assertEqual(moved["positions"][4].tolist(), source.positions[4].tolist())
+        self.assertTrue((moved["positions"][:, 1] > 0).all())
+        self.assertGreater(moved["report"].active_contacts, 0)
+
+        g2 = next_input(g1, moved)
+        remeshed = gh.Geometry(ground.positions, ground.primitives[:-1])
+        bad = gh.cook([g2, source, remeshed], self.params, 2 / 24, start["key"], 3, self.registry)
+        self.assertIn("changed topology", bad["error"])
+        np.testing.assert_array_equal(bad["positions"], g2.positions)
+        stopped = gh.cook([g2, source, ground], self.params, 2 / 24 + 5, start["key"], 3, self.registry,
+                          interrupted=lambda f: True)
+        self.assertIn("interrupted", stopped["error"])
+        resumed = gh.cook([g2, source, ground], self.params, 2 / 24, start["key"], 3, self.registry)
+        self.assertEqual((resumed["error"], resumed["action"]), ("", "advance"))
+        foreign = gh.cook([g2, source, ground], self.params, 3 / 24, start["key"], 4, self.registry)
+        self.assertEqual(foreign["action"], "reset")
+        self.assertTrue(foreign["warnings"])
+        self.params["shell"] = dict(self.params["shell"], poisson_ratio=0.7)
+        refused = gh.cook([g, None, None], self.params, 0.0, 0, 3, self.registry)
+        self.assertIn('object "shells"', refused["error"])
+
+    def test_parameters_follow_the_c_defaults(self):
+        c, m = grip.load().solver_params(), grip.load().material()
+        self.assertEqual(self.params["gravity"], (0.0, c.gravity[2], 0.0))
+        self.assertEqual(self.params["contactthickness"], c.contact_thickness)
+        self.assertEqual(self.params["shell"]["density"], m.density)
+        self.assertEqual(gh.solver_params(self.params)["time_step"], 1 / 96)
+        with self.assertRaisesRegex(gh.SopError, "Substeps"):
+            gh.solver_params(dict(self.params, substeps=0))
+
+
+if __name__ == "__main__":
+    unittest.main()
