@@ -247,6 +247,10 @@ fn compare_host_with_cli(moving: bool) {
     assert_eq!(last[0], first[0], "the pinned corner moved");
     assert!(last.iter().all(|p| p[2] > 0.0), "the cloth went through the ground");
     assert!(last.iter().skip(1).any(|p| p[2] < 0.003 - 1e-4), "the cloth did not fall");
+    // On the sliding ground, friction drags the cloth along +x (its pinned corner stays).
+    let drag = last.iter().zip(&first).map(|(p, q)| p[0] - q[0]).fold(f64::NEG_INFINITY, f64::max);
+    println!("largest drag along x: {drag:e} m");
+    assert_eq!(drag > 1e-3, moving, "drag along x {drag} m");
     std::fs::remove_dir_all(&scene.dir).ok();
 }
 

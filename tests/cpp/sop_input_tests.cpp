@@ -320,8 +320,8 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
     CHECK(defaults.at("typeattrib")[0] == p.type_attribute && defaults.at("nameattrib")[0] == p.name_attribute);
     CHECK(defaults.at("timestep")[0] == "1/$FPS");
     // The menus list exactly the values the C API accepts today.
-    CHECK(ds.find(R"(menu    { "backwardeuler" "Backward Euler" })") != std::string::npos);
-    CHECK(ds.find(R"(menu    { "directlu" "Direct Sparse LU" })") != std::string::npos);
+    CHECK(ds.find(R"(menu { "backwardeuler" "Backward Euler" })") != std::string::npos);
+    CHECK(ds.find(R"(menu { "directlu" "Direct Sparse LU" })") != std::string::npos);
     CHECK(GRIP_INTEGRATOR_BACKWARD_EULER == 0 && GRIP_LINEAR_SOLVER_DIRECT_LU == 0);
     CHECK(GRIP_FRICTION_COUPLING_IMPLICIT == 0 && GRIP_FRICTION_COUPLING_LAGGED == 1);
     CHECK(GRIP_MEMBRANE_NEO_HOOKEAN == 0 && GRIP_MEMBRANE_STVK == 1);
