@@ -7,8 +7,8 @@
 //!   saying so, when cmake is not installed; `.ci/run` installs it);
 //! - the host (both builds) simulates a cloth falling onto a collider mesh, static and moving,
 //!   and writes the same positions as `grip run` on the same scene, to 1e-12 m;
-//! - under valgrind (when installed) the host has no invalid reads or writes and no definite or
-//!   indirect leaks.
+//! - under valgrind (when installed) the host, the examples and the SOP core tests have no invalid
+//!   reads or writes and no definite or indirect leaks.
 //!
 //! Run with `cargo test --release --test host_example`.
 
@@ -313,5 +313,6 @@ fn host_and_examples_are_valgrind_clean() {
     assert!(dir.join("out").join("cloth_0002.obj").is_file());
     assert_valgrind_clean(&build.join("hpp_tour"), &[]);
     assert_valgrind_clean(&build.join("hello_grip"), &[]);
+    assert_valgrind_clean(&build.join("sop_core_tests"), &[]);
     std::fs::remove_dir_all(&dir).ok();
 }

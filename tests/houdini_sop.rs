@@ -3,6 +3,10 @@
 //!   in the numpy-only venv against this build's cdylib;
 //! - the SOP's HDK-independent C++ core compiles as the single translation unit that the hcustom
 //!   build (`src/SOP_Grip_hcustom.C`) makes of it, which includes every `src/core/*.cpp`;
+//! - the HDK glue `src/SOP_Grip.C` compiles (`-fsyntax-only`) against stand-ins for the HDK
+//!   headers it includes (`tests/cpp/hdk_stub/hdk_stub.h`) and a `SOP_Grip.proto.h` generated
+//!   here from its dialog script: glue that drifts from the core or the parameters fails here;
+//!   whether it compiles against the real HDK can only be checked where Houdini is installed;
 //! - the README says that the HDK layer is not compiled in this repository's CI.
 //!
 //! The core's unit tests run in `tests/host_example.rs` (through the host example's harness).
@@ -94,4 +98,82 @@ fn core_includes_no_hdk_header() {
 fn readme_says_the_hdk_layer_is_not_compiled_in_ci() {
     let readme = std::fs::read_to_string(plugin().join("README.md")).expect("README.md");
     assert!(readme.contains("**The HDK layer is not compiled in this repository's CI.**"));
+}
+
+/// SOP_Grip.proto.h as HDK's generator would make it from the dialog script in SOP_Grip.C: a
+/// getter per parameter (integer: exint, float/log: fpreal64, vector: UT_Vector3D, string:
+/// UT_StringHolder, ordinal: an enum class), for compiling the glue against the HDK stubs.
+fn stub_proto_header(glue: &str) -> String {
+    let begin = glue.find("R\"THEDSFILE(").expect("dialog script start");
+    let end = glue.find(")THEDSFILE\"").expect("dialog script end");
+    let mut out =
+        String::from("#pragma once\n#include \"hdk_stub.h\"\nclass SOP_GripParms : public SOP_NodeParms {\npublic:\n");
+    let word = |line: &str, key: &str| -> Option<String> {
+        let at = line.find(&format!(" {key} "))? + key.len() + 2;
+        let rest = line[at..].trim_start().trim_start_matches('"');
+        Some(rest.split(|c: char| c == '"' || c.is_whitespace()).next()?.to_string())
+    };
+    for line in glue[begin..end].lines().map(str::trim).filter(|l| l.starts_with("parm {")) {
+        let (Some(cpp), Some(kind)) = (word(line, "cppname"), word(line, "type")) else { continue };
+        let getter = match kind.as_str() {
+            "integer" => "exint".to_string(),
+            "float" | "log" if line.contains(" size 3") => "UT_Vector3D".to_string(),
+            "float" | "log" => "fpreal64".to_string(),
+            "vector" => "UT_Vector3D".to_string(),
+            "string" => "UT_StringHolder".to_string(),
+            "toggle" => "bool".to_string(),
+            "ordinal" => {
+                let menu = &line[line.find("menu {").expect("ordinal menu") + 6..];
+                let items: Vec<&str> = menu.split('"').skip(1).step_by(4).collect();
+                let values: Vec<String> =
+                    items.iter().enumerate().map(|(i, item)| format!("{} = {i}", item.to_uppercase())).collect();
+                out.push_str(&format!("    enum class {cpp} : exint {{ {} }};\n", values.join(", ")));
+                cpp.clone()
+            }
+            _ => continue, // buttons
+        };
+        out.push_str(&format!("    {getter} get{cpp}() const;\n"));
+    }
+    out.push_str("};\n");
+    out
+}
+
+#[test]
+fn hdk_glue_compiles_against_the_hdk_stubs() {
+    let src = plugin().join("src");
+    let glue = std::fs::read_to_string(src.join("SOP_Grip.C")).expect("SOP_Grip.C");
+    let header = std::fs::read_to_string(src.join("SOP_Grip.h")).expect("SOP_Grip.h");
+    let stub = root().join("tests").join("cpp").join("hdk_stub").join("hdk_stub.h");
+    let dir = std::env::temp_dir().join(format!("grip-hdk-stub-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Every HDK header the glue includes forwards to the stubs.
+    let mut forwarded = 0;
+    for line in glue.lines().chain(header.lines()) {
+        let Some(path) = line.trim().strip_prefix("#include <").and_then(|l| l.strip_suffix('>')) else { continue };
+        if !path.contains('/') {
+            continue; // the C++ standard library
+        }
+        let file = dir.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, format!("#include \"{}\"\n", stub.display())).unwrap();
+        forwarded += 1;
+    }
+    assert!(forwarded >= 10, "only {forwarded} HDK includes found");
+    std::fs::write(dir.join("SOP_Grip.proto.h"), stub_proto_header(&glue)).unwrap();
+    std::fs::copy(&stub, dir.join("hdk_stub.h")).unwrap();
+    let out = Command::new("g++")
+        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-x", "c++"])
+        .arg("-I")
+        .arg(&dir)
+        .arg("-I")
+        .arg(&src)
+        .arg("-I")
+        .arg(src.join("core"))
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(src.join("SOP_Grip.C"))
+        .output()
+        .expect("run g++");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -268,8 +268,8 @@ void add_group(const SOP_NodeVerb::CookParms &cookparms, const GU_Detail &gdp, c
     if (!pattern.isstring()) return;
     GOP_Manager manager;
     bool ok = true;
-    const GA_PrimitiveGroup *group = manager.parsePrimitiveDetached(pattern, &gdp, false, ok);
-    if (!ok) cookparms.sopAddWarning(SOP_ERR_BADGROUP, pattern);
+    const GA_PrimitiveGroup *group = manager.parsePrimitiveDetached(pattern.c_str(), &gdp, false, ok);
+    if (!ok) cookparms.sopAddWarning(SOP_ERR_BADGROUP, pattern.c_str());
     if (group) g.primitive_groups[role] = membership(gdp, *group);
 }
 
