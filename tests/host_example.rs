@@ -7,7 +7,7 @@
 //!   saying so, when cmake is not installed; `.ci/run` installs it);
 //! - the host (both builds) simulates a cloth falling onto a collider mesh, static and moving,
 //!   and writes the same positions as `grip run` on the same scene, to 1e-12 m;
-//! - under valgrind (when installed) the host, the examples and the SOP core tests have no invalid
+//! - under valgrind (when installed) the host, the grip.hpp tour and the SOP core tests have no invalid
 //!   reads or writes and no definite or indirect leaks.
 //!
 //! Run with `cargo test --release --test host_example`.
@@ -125,6 +125,33 @@ fn plain_make_path_builds_and_its_checks_pass() {
     let text = String::from_utf8_lossy(&core.stdout);
     println!("{text}");
     assert_summary(&text, "SOP core: ");
+}
+
+#[test]
+fn host_refuses_bad_input_with_a_message() {
+    let build = make_build();
+    let dir = scratch("bad");
+    write_grid(&dir.join("cloth.obj"), 3, 0.5, [0.0, 0.0, 0.1]);
+    write_grid(&dir.join("ground.obj"), 3, 1.0, [0.0, 0.0, 0.0]);
+    write_grid(&dir.join("other_0001.obj"), 4, 1.0, [0.0, 0.0, 0.0]); // another topology
+    let (cloth, ground) = (dir.join("cloth.obj").display().to_string(), dir.join("ground.obj").display().to_string());
+    let sequence = dir.join("other_%04d.obj").display().to_string();
+    let out = dir.join("out").display().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec![cloth.clone(), dir.join("missing.obj").display().to_string()], "missing.obj: cannot open"),
+        (vec!["--pin".into(), "99".into(), cloth.clone(), ground.clone()], "cloth vertex 99 does not exist"),
+        (vec!["--frames".into(), "-2".into(), cloth.clone(), ground.clone()], "--frames: expected a non-negative"),
+        (vec!["--collider-sequence".into(), "x%s".into(), cloth.clone(), ground.clone()], "only %d, %Nd and %0Nd"),
+        (vec!["--collider-sequence".into(), sequence, "--out".into(), out, cloth.clone(), ground.clone()], "frame 1"),
+        (vec!["--time-step".into(), "-1".into(), cloth, ground], "grip_solver_create"),
+    ];
+    for (args, needle) in cases {
+        let result = Command::new(build.join("grip_host")).args(&args).env_remove("LD_LIBRARY_PATH").output().unwrap();
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert_eq!(result.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("grip_host: error: ") && stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -312,7 +339,7 @@ fn host_and_examples_are_valgrind_clean() {
     assert_valgrind_clean(&build.join("grip_host"), &args);
     assert!(dir.join("out").join("cloth_0002.obj").is_file());
     assert_valgrind_clean(&build.join("hpp_tour"), &[]);
-    assert_valgrind_clean(&build.join("hello_grip"), &[]);
+    // hello_grip (2 s of cloth, ~2 minutes under valgrind) makes the same calls as the host.
     assert_valgrind_clean(&build.join("sop_core_tests"), &[]);
     std::fs::remove_dir_all(&dir).ok();
 }

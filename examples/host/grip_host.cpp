@@ -20,9 +20,14 @@
 
 namespace {
 
+/// Creates `dir` and its missing parents.
 void make_directory(const std::string &dir) {
-    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-        throw std::runtime_error(dir + ": cannot create directory: " + std::strerror(errno));
+    for (std::size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+        const std::string part = dir.substr(0, slash);
+        if (!part.empty() && ::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) {
+            throw std::runtime_error(part + ": cannot create directory: " + std::strerror(errno));
+        }
+        if (slash == std::string::npos) break;
     }
 }
 

@@ -153,6 +153,9 @@ Options parse_options(int argc, char **argv) {
     if (!(o.fps > 0.0)) {
         throw std::runtime_error("--fps must be > 0");
     }
+    if (!o.collider_sequence.empty()) {
+        sequence_path(o.collider_sequence, 0); // checks the pattern now rather than at frame 1
+    }
     return o;
 }
 
