@@ -119,6 +119,7 @@ class Cooks(unittest.TestCase):
         reset = gh.cook([g, None, None], self.params, 0.0, first["key"], 7, self.registry)
         self.assertEqual(reset["action"], "reset")
         self.assertNotEqual(reset["key"], first["key"])
+        self.assertTrue(0 < reset["key"] < 2**31)  # fits Houdini's 32-bit int attribute
         self.assertEqual(len(self.registry), 1)
 
     def test_pins_colliders_and_errors(self):

@@ -261,13 +261,22 @@ class Simulation:
 
 
 class Registry:
-    """Keys (the grip_solver detail attribute) to simulations, one per owner (node). Keys carry a
-    random per-registry salt, so a key saved in a file does not find another session's solver."""
+    """Keys (the grip_solver detail attribute) to simulations, one per owner (node). Keys fit a
+    32-bit int attribute and carry a random per-registry salt in their upper 15 bits, so a key
+    saved in a file does not find another session's solver."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self._slots = {}
-        self._next = (random.SystemRandom().getrandbits(30) << 32) | 1
+        self._salt = random.SystemRandom().getrandbits(15) << 16
+        self._counter = 0
+
+    def _new_key(self):
+        while True:  # 16-bit counter under the salt; never 0, never a live key
+            self._counter = (self._counter + 1) & 0xFFFF
+            key = self._salt | self._counter
+            if key != 0 and key not in self._slots:
+                return key
 
     def find(self, key, owner):
         with self._lock:
@@ -278,8 +287,7 @@ class Registry:
         with self._lock:
             for key in [k for k, (o, _) in self._slots.items() if o == owner]:
                 self._slots.pop(key)[1].solver.close()
-            key = self._next
-            self._next += 1
+            key = self._new_key()
             self._slots[key] = (owner, simulation)
             return key
 
