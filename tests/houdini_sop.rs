@@ -7,6 +7,7 @@
 //!   headers it includes (`tests/cpp/hdk_stub/hdk_stub.h`) and a `SOP_Grip.proto.h` generated
 //!   here from its dialog script: glue that drifts from the core or the parameters fails here;
 //!   whether it compiles against the real HDK can only be checked where Houdini is installed;
+//! - `CMakeLists.txt` configures against a stand-in Houdini CMake package;
 //! - the README says that the HDK layer is not compiled in this repository's CI.
 //!
 //! The core's unit tests run in `tests/host_example.rs` (through the host example's harness).
@@ -175,5 +176,54 @@ fn hdk_glue_compiles_against_the_hdk_stubs() {
         .output()
         .expect("run g++");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `plugins/houdini/CMakeLists.txt` configures when `find_package(Houdini)` finds a stand-in
+/// package (the real one is in `$HFS/toolkit/cmake`): its syntax, the library lookup and the
+/// source list are checked here; building needs Houdini. Skipped when cmake is missing.
+#[test]
+fn houdini_cmake_project_configures_with_a_stand_in_houdini_package() {
+    if !Command::new("cmake").arg("--version").output().map(|o| o.status.success()).unwrap_or(false) {
+        eprintln!("SKIPPED: cmake is not installed (apt-get install cmake; .ci/run installs it in CI)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("grip-houdini-cmake-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let package = dir.join("toolkit").join("cmake");
+    std::fs::create_dir_all(&package).unwrap();
+    std::fs::write(
+        package.join("HoudiniConfig.cmake"),
+        "add_library(Houdini INTERFACE IMPORTED)\n\
+         function(houdini_generate_proto_headers)\n\
+           cmake_parse_arguments(ARG \"\" \"\" \"FILES\" ${ARGN})\n\
+           foreach(f ${ARG_FILES})\n\
+             if(NOT EXISTS \"${CMAKE_CURRENT_SOURCE_DIR}/${f}\")\n\
+               message(FATAL_ERROR \"proto source ${f} missing\")\n\
+             endif()\n\
+           endforeach()\n\
+         endfunction()\n\
+         function(houdini_configure_target target)\n\
+           get_target_property(sources ${target} SOURCES)\n\
+           message(STATUS \"grip SOP sources: ${sources}\")\n\
+         endfunction()\n",
+    )
+    .unwrap();
+    let out = Command::new("cmake")
+        .arg("-S")
+        .arg(plugin())
+        .arg("-B")
+        .arg(dir.join("build"))
+        .arg(format!("-DGRIP_LIBRARY={}", cdylib::cdylib_path().display()))
+        .env("HFS", &dir)
+        .output()
+        .expect("run cmake");
+    let text = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{text}");
+    let sources = text.lines().find(|l| l.contains("grip SOP sources:")).unwrap_or_else(|| panic!("{text}"));
+    assert!(sources.contains("src/SOP_Grip.C"), "{sources}");
+    for name in core_sources() {
+        assert!(sources.contains(&format!("src/core/{name}")), "{name} not built: {sources}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
