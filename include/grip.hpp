@@ -51,17 +51,10 @@ enum class Status : std::uint32_t {
 
 /// The name of a status, e.g. "not converged"; "unknown status" for numbers grip.h lacks.
 inline const char *to_string(Status status) noexcept {
-    switch (status) {
-    case Status::Ok: return "ok";
-    case Status::NullPointer: return "null pointer";
-    case Status::InvalidArgument: return "invalid argument";
-    case Status::InvalidMesh: return "invalid mesh";
-    case Status::UnknownObject: return "unknown object";
-    case Status::NotConverged: return "not converged";
-    case Status::Cancelled: return "cancelled";
-    case Status::Panic: return "internal error";
-    }
-    return "unknown status";
+    static const char *const names[] = {"ok", "null pointer", "invalid argument", "invalid mesh",
+                                        "unknown object", "not converged", "cancelled", "internal error"};
+    const auto i = static_cast<std::uint32_t>(status);
+    return i < sizeof names / sizeof names[0] ? names[i] : "unknown status";
 }
 
 /// A failed C call: its status, the C function that failed and grip_last_error() at that time.
@@ -145,9 +138,7 @@ private:
     GripObjectId raw_ = 0;
 };
 
-struct ObjectTag {};
-struct ShapeColliderTag {};
-struct MeshColliderTag {};
+struct ObjectTag {}; struct ShapeColliderTag {}; struct MeshColliderTag {};
 /// A shell or a solid.
 using ObjectId = Id<ObjectTag>;
 /// An analytic collider (grip_solver_add_collider_shape).
@@ -252,7 +243,7 @@ public:
     }
     ~Solver() { grip_solver_destroy(solver_); }
 
-    Solver(const Solver &) = delete;
+    Solver(const Solver &) = delete;            // move-only: one owner per native solver
     Solver &operator=(const Solver &) = delete;
     Solver(Solver &&other) noexcept
         : solver_(std::exchange(other.solver_, nullptr)), progress_(std::move(other.progress_)) {}

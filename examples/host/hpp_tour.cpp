@@ -53,6 +53,7 @@ void defaults_and_errors() {
         CHECK(!"a negative time step is refused");
     } catch (const grip::Error &e) {
         CHECK(e.status() == grip::Status::InvalidArgument);
+        CHECK(std::string(grip::to_string(e.status())) == "invalid argument");
         CHECK(e.function() == "grip_solver_create");
         CHECK(!e.message().empty());
         CHECK(std::string(e.what()).find("time_step") != std::string::npos);
