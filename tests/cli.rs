@@ -1,69 +1,11 @@
 //! End-to-end tests of the `grip` binary: demos, scene files, outputs and error handling.
 //! Run in release: `cargo test --release --test cli`.
 
+mod cli_support;
+
+use cli_support::{assert_fails_with, assert_ok, check_png, grip, stats, stats_with, stderr, TempDir};
 use grip::io::obj::read_obj;
-use grip::io::preview::BACKGROUND;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-/// A fresh, empty directory for one test (removed again by `Drop`).
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("grip_cli_{name}_{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn grip(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grip")).args(args).output().expect("run grip")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_ok(o: &Output) {
-    assert!(o.status.success(), "grip failed ({:?}): {}", o.status, stderr(o));
-}
-
-fn assert_fails_with(o: &Output, needles: &[&str]) {
-    assert!(!o.status.success(), "grip should have failed");
-    assert_ne!(o.status.code(), Some(0));
-    let e = stderr(o);
-    for n in needles {
-        assert!(e.contains(n), "stderr should mention {n:?}: {e}");
-    }
-}
-
-/// The rows of `stats.csv` as numbers, after checking the header.
-fn stats(dir: &Path) -> Vec<Vec<f64>> {
-    let text = std::fs::read_to_string(dir.join("stats.csv")).expect("stats.csv");
-    let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy"));
-    lines.map(|l| l.split(',').map(|x| x.parse().expect("number")).collect()).collect()
-}
-
-/// Decodes a PNG; checks its size and that some pixel is not background.
-fn check_png(path: &Path) {
-    let file = std::io::BufReader::new(std::fs::File::open(path).expect("png exists"));
-    let mut reader = png::Decoder::new(file).read_info().expect("png header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("png data");
-    assert_eq!((info.width, info.height), (640, 480));
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    let drawn = buf[..info.buffer_size()].chunks_exact(3).filter(|c| *c != BACKGROUND).count();
-    assert!(drawn > 1000, "{}: only {drawn} non-background pixels", path.display());
-}
 
 fn scene_file(dir: &TempDir, object_extra: &str, mesh: &str) -> PathBuf {
     let cloth = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/scenes/cloth.obj");
@@ -89,14 +31,24 @@ fn help_version_and_list() {
     assert_ok(&o);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("hanging-cloth") && out.contains("hanging-bar"), "{out}");
+    assert!(out.starts_with("tube-cloth-bend"), "the default demo is listed first: {out}");
+    let o = grip(&["demo", "--help"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("default: tube-cloth-bend") && out.contains("--export") && out.contains("--res"), "{out}");
+    assert!(!out.contains("tiny"), "--res tiny is for tests only: {out}");
+    let o = grip(&["run", "--help"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    for key in ["pin_group", "hinge", "[[friction]]", "[[slip]]", "contact_kernel", "contact_radius_multiplier"] {
+        assert!(out.contains(key), "grip run --help should document {key}: {out}");
+    }
     assert_ne!(grip(&["frobnicate"]).status.code(), Some(0));
 }
 
 #[test]
-fn default_demo_writes_every_output() {
+fn hanging_cloth_demo_writes_every_output() {
     let dir = TempDir::new("demo6");
     let out = dir.0.to_str().expect("utf-8 path");
-    let o = grip(&["demo", "--frames", "6", "--out", out]);
+    let o = grip(&["demo", "hanging-cloth", "--frames", "6", "--out", out]);
     assert_ok(&o);
     assert!(String::from_utf8_lossy(&o.stdout).contains("6 frames"));
     for f in 0..=6 {
@@ -108,11 +60,13 @@ fn default_demo_writes_every_output() {
     let rows = stats(&dir.0);
     assert_eq!(rows.len(), 7, "frame 0 plus one row per frame");
     for (f, r) in rows.iter().enumerate() {
-        assert_eq!(r.len(), 7);
         assert_eq!(r[0], f as f64);
+        assert_eq!(r[8], f64::INFINITY, "no contact: the deepest gap is inf");
         if f > 0 {
             assert_eq!(r[1], 10.0, "1/24 s in substeps of 1/240 s");
             assert!(r[2] >= r[1] && r[3] <= 1e-6 && r[5].is_finite() && r[6].is_finite());
+            assert_eq!(r[7], r[2], "one LU solve per Newton iteration");
+            assert_eq!((r[9], r[10]), (0.0, 0.0), "no contacts, no retries");
         }
     }
     check_png(&dir.0.join("preview_first.png"));
@@ -127,7 +81,11 @@ fn hanging_bar_demo_runs() {
     let m = read_obj(&dir.0.join("bar_0002.obj")).expect("bar OBJ");
     assert_eq!(m.positions.len(), 3 * 3 * 21);
     assert!(m.positions.iter().all(|p| p.iter().all(|x| x.is_finite())));
-    assert_eq!(stats(&dir.0).len(), 3);
+    // With ν = 0 the bar stretches under gravity without thinning: its volume grows a little.
+    let rows = stats_with(&dir.0, &["bar_volume_change_pct"]);
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0][12], 0.0);
+    assert!(rows[2][12] > 0.0 && rows[2][12] < 1.0, "volume change {} %", rows[2][12]);
 }
 
 #[test]
@@ -175,7 +133,7 @@ fn bad_input_fails_with_a_message() {
     assert_fails_with(&grip(&["run", bad_pin.to_str().unwrap(), "--out", out]), &["pin_vertices", "100000"]);
     let no_file = dir.0.join("absent.toml");
     assert_fails_with(&grip(&["run", no_file.to_str().unwrap()]), &["absent.toml"]);
-    assert_fails_with(&grip(&["demo", "flapping-flag", "--out", out]), &["flapping-flag", "hanging-cloth"]);
+    assert_fails_with(&grip(&["demo", "flapping-flag", "--out", out]), &["flapping-flag", "tube-cloth-bend"]);
     assert_fails_with(&grip(&["demo", "--fps", "0", "--out", out]), &["fps"]);
 }
 
@@ -193,16 +151,16 @@ fn solver_failure_keeps_outputs_and_names_the_frame() {
     check_png(&out.join("preview_last.png"));
 }
 
-/// The acceptance criterion: the default demo for its full 48 frames stays finite, stays
-/// below its pins in every frame, and its kinetic energy decays: the cloth starts horizontal and
-/// swings like a damped pendulum, so KE oscillates; its envelope (the peak of each half of the run)
-/// must fall by more than half, and the last frame must hold less than a fifth of the peak.
+/// The hanging cloth for its full 48 frames stays finite, stays below its pins in every frame,
+/// and its kinetic energy decays: the cloth starts horizontal and swings like a damped pendulum,
+/// so KE oscillates; its envelope (the peak of each half of the run) must fall by more than half,
+/// and the last frame must hold less than a fifth of the peak.
 #[test]
-fn default_demo_swings_down_and_decays() {
+fn hanging_cloth_swings_down_and_decays() {
     let dir = TempDir::new("demo48");
     let started = std::time::Instant::now();
-    assert_ok(&grip(&["demo", "--out", dir.0.to_str().unwrap()]));
-    eprintln!("48-frame default demo: {:.2} s", started.elapsed().as_secs_f64());
+    assert_ok(&grip(&["demo", "hanging-cloth", "--out", dir.0.to_str().unwrap()]));
+    eprintln!("48-frame hanging cloth: {:.2} s", started.elapsed().as_secs_f64());
     let mut lowest = 0.0f64;
     for f in 0..=48 {
         let m = read_obj(&dir.0.join(format!("cloth_{f:04}.obj"))).expect("frame OBJ");
@@ -267,7 +225,7 @@ fn incline_demo_slides_down_the_slope() {
         "left the slope: {across} m across, {} m sideways",
         b[1] - a[1]
     );
-    assert_eq!(stats(&dir.0).len(), 7);
+    assert_eq!(stats_with(&dir.0, &["block_volume_change_pct"]).len(), 7);
     check_png(&dir.0.join("preview_last.png"));
     // The contact options reach it; demos that do not use one refuse it by name.
     let o = grip(&[
@@ -301,7 +259,7 @@ fn pinch_demo_runs() {
     assert_eq!(m.positions.len(), 4 * 4 * 4);
     // The plates move in along x, the block stays between them, above the floor.
     assert!(m.positions.iter().all(|p| p.iter().all(|x| x.is_finite()) && p[2] > -1e-3 && p[0].abs() < 0.06));
-    assert_eq!(stats(&dir.0).len(), 3);
+    assert_eq!(stats_with(&dir.0, &["block_volume_change_pct"]).len(), 3);
     check_png(&dir.0.join("preview_first.png"));
 }
 

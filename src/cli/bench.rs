@@ -51,14 +51,13 @@ impl BenchRow {
 /// Simulates `scene` for `frames` frames and returns its timings.
 pub fn bench_scene(scene: &Scene, frames: usize) -> Result<BenchRow, String> {
     scene.validate()?;
-    let (mut solver, _, colliders) = scene.build_solver()?;
-    let mut row =
-        BenchRow { name: scene.name.clone(), dofs: 3 * solver.model().vertex_count(), frames, ..Default::default() };
+    let mut built = scene.build_solver()?;
+    let dofs = 3 * built.solver.model().vertex_count();
+    let mut row = BenchRow { name: scene.name.clone(), dofs, frames, ..Default::default() };
     let started = Instant::now();
     for frame in 1..=frames {
-        scene.move_colliders(&mut solver, &colliders, frame)?;
-        solver.advance(1.0 / scene.fps).map_err(|e| format!("{}: frame {frame}: {e}", scene.name))?;
-        row.add(solver.report());
+        built.advance_frame(frame).map_err(|m| format!("{}: {m}", scene.name))?;
+        row.add(built.solver.report());
     }
     row.seconds = started.elapsed().as_secs_f64();
     Ok(row)

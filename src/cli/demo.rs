@@ -1,16 +1,22 @@
-//! Built-in demo scenes for `grip demo`; the contact demos (`incline`, `pinch`) are in
-//! `demo_contact.rs`.
+//! Built-in demo scenes for `grip demo`; the default, `tube-cloth-bend`, is in `demo_tube.rs`,
+//! the contact demos (`incline`, `pinch`) in `demo_contact.rs`.
 
 use super::demo_contact;
-use super::scene::{Elements, Scene, SceneObject, DEFAULT_FPS, DEFAULT_FRAMES};
+use super::demo_tube::{self, Resolution};
+use super::scene::{Elements, Scene, SceneObject};
 use crate::mesh::generate::{box_tets, grid_cloth, top_vertices};
 use crate::{GripMaterial, GripSolverParams};
 
 /// The demo run when no name is given.
-pub(crate) const DEFAULT_DEMO: &str = "hanging-cloth";
+pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
 
 /// Every demo: (name, one-line description).
-pub(crate) const DEMOS: [(&str, &str); 4] = [
+pub(crate) const DEMOS: [(&str, &str); 5] = [
+    (
+        "tube-cloth-bend",
+        "cloth sleeve (r = 51 mm) on a soft capsule limb (r = 50 mm, 5K or 30K tets) bent 90 deg about an elbow \
+         in 1 s; stats.csv: slip, volume change [--res low|high --mu]",
+    ),
     ("hanging-cloth", "1 m x 1 m cloth (20x20 grid), horizontal, pinned at two corners: swings down and settles"),
     ("hanging-bar", "0.1 x 0.1 x 1 m rubber-like tet bar (E = 1 MPa, nu = 0) hanging from its top face"),
     (
@@ -36,6 +42,8 @@ pub struct DemoOptions {
     pub coupling: Option<u32>,
     /// Output frame rate [frames/s] (`--fps`), which timed collider motions need.
     pub fps: Option<f64>,
+    /// Mesh resolution (`--res`).
+    pub resolution: Option<Resolution>,
 }
 
 impl DemoOptions {
@@ -44,6 +52,7 @@ impl DemoOptions {
         let flags = [("angle", self.angle_deg), ("mu", self.mu), ("v0", self.v0), ("h", self.h)];
         let mut v: Vec<_> = flags.into_iter().filter_map(|(f, x)| x.map(|x| (f, x))).collect();
         v.extend(self.coupling.map(|c| ("coupling", c as f64)));
+        v.extend(self.resolution.map(|_| ("res", 0.0)));
         v
     }
 }
@@ -53,6 +62,7 @@ fn accepted(name: &str) -> &'static [&'static str] {
     match name {
         "incline" => &["angle", "mu", "v0", "h", "coupling"],
         "pinch" => &["mu", "h", "coupling"],
+        "tube-cloth-bend" => &["mu", "res"],
         _ => &[],
     }
 }
@@ -78,7 +88,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
                     if ok.is_empty() { "none of them".to_string() } else { format!("only --{}", ok.join(", --")) };
                 return Err(format!(
                     "demo \"{name}\" does not use --{flag} (--angle, --mu, --v0, --h and --coupling apply to \
-                     incline and pinch; {name} takes {uses})"
+                     incline and pinch, --mu and --res to tube-cloth-bend; {name} takes {uses})"
                 ));
             }
             if !x.is_finite() {
@@ -87,6 +97,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
         }
     }
     match name {
+        "tube-cloth-bend" => demo_tube::tube_cloth_bend(options),
         "hanging-cloth" => Ok(hanging_cloth()),
         "hanging-bar" => Ok(hanging_bar()),
         "incline" => demo_contact::incline(options),
@@ -112,21 +123,9 @@ fn hanging_cloth() -> Scene {
     // Lay the curtain flat: (x, 0, z) ↦ (x, z, 0), so the pinned edge is y = 0.
     let positions: Vec<f64> = vertical.chunks_exact(3).flat_map(|p| [p[0], p[2], 0.0]).collect();
     let material = GripMaterial { damping_alpha: 1.0, ..GripMaterial::default() };
-    Scene {
-        name: "hanging-cloth".into(),
-        params: params(),
-        frames: DEFAULT_FRAMES,
-        fps: DEFAULT_FPS,
-        objects: vec![SceneObject {
-            name: "cloth".into(),
-            positions,
-            elements: Elements::Triangles(triangles),
-            material,
-            pinned: vec![0, nx],
-            velocity: [0.0; 3],
-        }],
-        colliders: Vec::new(),
-    }
+    let mut cloth = SceneObject::new("cloth", positions, Elements::Triangles(triangles), material);
+    cloth.pinned = vec![0, nx];
+    Scene::new("hanging-cloth", params(), vec![cloth])
 }
 
 /// A 0.1 × 0.1 × 1 m bar of 2 × 2 × 20 cubes (480 tets) along z from z = −1 m to z = 0, with
@@ -143,21 +142,9 @@ fn hanging_bar() -> Scene {
         ..GripMaterial::default()
     };
     let pinned = top_vertices(&positions, 2, 1e-9);
-    Scene {
-        name: "hanging-bar".into(),
-        params: params(),
-        frames: DEFAULT_FRAMES,
-        fps: DEFAULT_FPS,
-        objects: vec![SceneObject {
-            name: "bar".into(),
-            positions,
-            elements: Elements::Tets(tets),
-            material,
-            pinned,
-            velocity: [0.0; 3],
-        }],
-        colliders: Vec::new(),
-    }
+    let mut bar = SceneObject::new("bar", positions, Elements::Tets(tets), material);
+    bar.pinned = pinned;
+    Scene::new("hanging-bar", params(), vec![bar])
 }
 
 #[cfg(test)]
@@ -171,11 +158,14 @@ mod tests {
             s.validate().expect("valid");
             s.build_solver().expect("solver");
         }
-        assert!(scene("nope").unwrap_err().contains("hanging-cloth"));
+        assert!(scene("nope").unwrap_err().contains("tube-cloth-bend"));
         assert!(list().contains("hanging-bar"));
         let angle = DemoOptions { angle_deg: Some(5.0), ..Default::default() };
         assert!(scene_with("incline", &angle).is_ok());
         assert!(scene_with("pinch", &angle).unwrap_err().contains("--angle"));
         assert!(scene_with("hanging-bar", &angle).unwrap_err().contains("--angle"));
+        let res = DemoOptions { resolution: Some(Resolution::Tiny), ..Default::default() };
+        assert!(scene_with("tube-cloth-bend", &res).is_ok());
+        assert!(scene_with("incline", &res).unwrap_err().contains("--res"));
     }
 }

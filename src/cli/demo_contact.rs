@@ -83,21 +83,12 @@ pub fn incline(o: &DemoOptions) -> Result<Scene, String> {
     }
     let index = solver.model().collider_index(plane).map_err(fail)?;
     let shape = grip_shape(&solver.model().colliders[index].shape);
-    Ok(Scene {
-        name: "incline".into(),
-        params: *solver.params(),
-        frames: frames_for(case.duration, fps),
-        fps,
-        objects: vec![SceneObject {
-            name: "block".into(),
-            positions,
-            elements: Elements::Tets(tets),
-            material,
-            pinned: Vec::new(),
-            velocity: [v[0], v[1], v[2]],
-        }],
-        colliders: vec![SceneCollider { name: "slope".into(), shape, mu: case.mu, motion: Motion::Fixed }],
-    })
+    let mut block = SceneObject::new("block", positions, Elements::Tets(tets), material);
+    block.velocity = [v[0], v[1], v[2]];
+    let mut scene = Scene::new("incline", *solver.params(), vec![block]);
+    (scene.frames, scene.fps) = (frames_for(case.duration, fps), fps);
+    scene.colliders = vec![SceneCollider { name: "slope".into(), shape, mu: case.mu, motion: Motion::Fixed }];
+    Ok(scene)
 }
 
 /// The pinch experiment with the options applied.
@@ -124,25 +115,15 @@ pub fn pinch(o: &DemoOptions) -> Result<Scene, String> {
             (0..=frames).map(|k| case.plate_transform(side, (k as f64 / fps).min(case.duration()))).collect(),
         ),
     };
-    Ok(Scene {
-        name: "pinch".into(),
-        params,
-        frames,
-        fps,
-        objects: vec![SceneObject {
-            name: "block".into(),
-            positions,
-            elements: Elements::Tets(tets),
-            material,
-            pinned: Vec::new(),
-            velocity: [0.0; 3],
-        }],
-        colliders: vec![
-            plate("plate-left", 0, left),
-            plate("plate-right", 1, right),
-            SceneCollider { name: "floor".into(), shape: floor, mu: case.mu, motion: Motion::Fixed },
-        ],
-    })
+    let block = SceneObject::new("block", positions, Elements::Tets(tets), material);
+    let mut scene = Scene::new("pinch", params, vec![block]);
+    (scene.frames, scene.fps) = (frames, fps);
+    scene.colliders = vec![
+        plate("plate-left", 0, left),
+        plate("plate-right", 1, right),
+        SceneCollider { name: "floor".into(), shape: floor, mu: case.mu, motion: Motion::Fixed },
+    ];
+    Ok(scene)
 }
 
 #[cfg(test)]

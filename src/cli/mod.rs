@@ -3,6 +3,8 @@
 //! Both simulate frame by frame and write, into the output directory,
 //! `<object>_<frame:04>.obj` per object per frame (frame 0 is the initial state), `stats.csv`
 //! (one row per frame, frame 0 included) and `preview_first.png` / `preview_last.png`.
+//! `grip demo NAME --export DIR` writes the demo as a scene file instead (`DIR/scene.toml` and
+//! its meshes), which `grip run` reproduces exactly.
 //! `grip bench` times the demos without writing output; `grip accuracy` compares the friction
 //! experiments with their closed-form answers and writes ACCURACY.md.
 //! Exit codes: 0 success, 1 simulation or input error, 2 usage error.
@@ -13,11 +15,17 @@ pub mod collider;
 pub mod collider_mesh;
 pub mod demo;
 pub mod demo_contact;
+pub mod demo_tube;
+pub mod metrics;
+pub mod motion;
 pub mod output;
 pub mod run;
 pub mod scene;
 pub mod scene_file;
+pub mod scene_solver;
+pub mod slip;
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -31,21 +39,30 @@ struct Cli {
 
 /// Summary of the scene-file keys, shown by `grip run --help`.
 const SCENE_HELP: &str = "\
-Scene file keys (SI units; unknown keys are errors):
+Scene file keys (SI units; unknown keys are errors; errors name the key):
   [solver]      time_step [s], gravity [m/s^2], max_newton_iterations, max_line_search_steps,
                 max_substep_halvings, residual_tolerance, velocity_tolerance [m/s],
                 linear_solver, integrator, worker_count,
                 contact_thickness [m], contact_stiffness [N/m^2, 0 = automatic],
                 friction_epsilon [m/s], default_friction,
                 friction_smoothing = \"quadratic\" | \"rational\",
-                friction_coupling = \"implicit\" | \"lagged\", max_contact_retries
-  [output]      frames, fps
-  [[object]]    kind = \"shell\" | \"solid\", mesh = \"file.obj\" | \"file.vtk\", name,
+                friction_coupling = \"implicit\" | \"lagged\", max_contact_retries,
+                contact_radius_multiplier (x triangle size, in [1, 10]),
+                contact_kernel = \"interpolating\" | \"cubic\"
+  [output]      name (default output directory out/<name>), frames, fps,
+                view = [x, y, z] (direction from the scene towards the previews' viewer)
+  [[object]]    kind = \"shell\" | \"solid\" | \"collider\", mesh = \"file.obj\" | \"file.vtk\", name,
                 scale = s | [sx, sy, sz], rotate = [x, y, z] (degrees, about x then y then z),
                 translate = [x, y, z] (applied in that order: scale, rotate, translate),
-                density, youngs_modulus, poisson_ratio, thickness, bending_stiffness,
-                damping_alpha, damping_beta, membrane_model = \"neo-hookean\" | \"stvk\",
-                pin = \"top\", pin_tolerance, pin_vertices = [i, ...], velocity = [x, y, z]
+                preview = \"solid\" | \"translucent\" (half transparent in the previews);
+                shells and solids: density, youngs_modulus, poisson_ratio, thickness,
+                bending_stiffness, damping_alpha, damping_beta,
+                membrane_model = \"neo-hookean\" | \"stvk\", pin = \"top\", pin_tolerance,
+                pin_vertices = [i, ...] (held in place), velocity = [x, y, z];
+                kind = \"collider\" (a kinematic triangle mesh): motion = MOTION
+  [[object.pin_group]]  pinned vertices of the object above, driven by a motion of their rest
+                positions: vertices = [i, ...] or a box min = [x, y, z], max = [x, y, z]
+                (inclusive, inf and -inf allowed); motion = MOTION (default \"fixed\")
   [[collider]]  kind = \"plane\" | \"sphere\" | \"capsule\" | \"cylinder\", name,
                 center = [x, y, z] (a point on a plane), axis = [x, y, z] (plane normal out of
                 the material, or the capsule/cylinder axis; default [0, 0, 1]),
@@ -53,8 +70,22 @@ Scene file keys (SI units; unknown keys are errors):
                 inside = true | false (keep objects inside: a bowl, a pipe),
                 mu (friction against every object; default [solver] default_friction),
                 velocity = [x, y, z] [m/s] and angular_velocity = [x, y, z] [rad/s, about
-                center]: a constant rigid motion, given to the solver as one pose per frame
-See examples/scenes/*.toml.";
+                center] (a constant rigid motion), or motion = MOTION
+  [[friction]]  a = \"name\", b = \"name\", mu: friction of one pair of objects/colliders
+  [[slip]]      object = \"name\", on = \"name\": a stats.csv column <object>_slip_on_<on> [m]
+MOTION (a rigid motion, given to the solver as one pose per frame):
+  \"fixed\"
+  { steady = { velocity = [m/s], angular_velocity = [rad/s], pivot = [m] } }
+  { hinge = { axis = [x, y, z], pivot = [m], angle = DEG, start = S, duration = S,
+              ease = \"smoothstep\" | \"linear\" } }   rotation by angle * ease(u),
+              u = clamp((t - start) / duration, 0, 1); pivot default origin, start 0
+  { frames = [[16 numbers], ...] }   column-major 4x4 poses at the end of frames 0, 1, ...
+Example:
+  [[object.pin_group]]
+  min = [0.13, -inf, -inf]
+  max = [inf, inf, inf]
+  motion = { hinge = { axis = [0, 0, 1], pivot = [0, 0.075, 0], angle = 90.0, duration = 1.0 } }
+See examples/scenes/ (examples/scenes/tube-cloth-bend/scene.toml uses every kind of key).";
 
 /// Options shared by `demo` and `run`.
 #[derive(Args, Debug)]
@@ -70,13 +101,22 @@ struct FrameOptions {
     fps: Option<f64>,
 }
 
-/// Options of the contact demos (incline, pinch); other demos refuse them.
+/// Options of the demos that take parameters; other demos refuse them.
 #[derive(Args, Debug)]
 struct ContactOptions {
+    /// tube-cloth-bend: mesh resolution (low: ~5K tets, 2976 triangles; high: ~30K, 8000)
+    /// [default: low]
+    #[arg(long, value_name = "RES", value_parser = PossibleValuesParser::new([
+        PossibleValue::new("low"),
+        PossibleValue::new("high"),
+        PossibleValue::new("tiny").hide(true),
+    ]))]
+    res: Option<String>,
     /// incline: slope angle [degrees] [default: 10]
     #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
     angle: Option<f64>,
-    /// incline, pinch: friction coefficient [default: 0.177 (incline), 0.5 (pinch)]
+    /// incline, pinch, tube-cloth-bend: friction coefficient [default: 0.177 (incline), 0.5
+    /// (pinch), 0.2 (tube-cloth-bend)]
     #[arg(long, value_name = "MU")]
     mu: Option<f64>,
     /// incline: initial speed down the slope [m/s] [default: 0.1]
@@ -92,13 +132,17 @@ struct ContactOptions {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Simulate a built-in scene (default: hanging-cloth)
+    /// Simulate a built-in scene (default: tube-cloth-bend)
     Demo {
         /// Demo name; see --list
         name: Option<String>,
         /// List the demos and exit
         #[arg(long)]
         list: bool,
+        /// Write the demo as DIR/scene.toml plus its meshes (for `grip run`) instead of
+        /// simulating it
+        #[arg(long, value_name = "DIR")]
+        export: Option<PathBuf>,
         #[command(flatten)]
         options: FrameOptions,
         #[command(flatten)]
@@ -132,6 +176,31 @@ enum Command {
     },
 }
 
+/// `grip demo NAME --export DIR`: writes the scene (with `--frames`/`--fps` applied) as
+/// `DIR/scene.toml` and its meshes; returns the exit code.
+fn export_demo(scene: Result<scene::Scene, String>, options: &FrameOptions, dir: &std::path::Path) -> i32 {
+    if options.out.is_some() {
+        eprintln!("grip: error: --export writes a scene file and simulates nothing: --out does not apply");
+        return 2;
+    }
+    let written = scene.and_then(|mut s| {
+        s.frames = options.frames.unwrap_or(s.frames);
+        s.fps = options.fps.unwrap_or(s.fps);
+        scene_file::export::export(&s, dir).map(|path| (path, run::describe(&s)))
+    });
+    match written {
+        Ok((path, description)) => {
+            println!("grip: {description}");
+            println!("grip: wrote {} (run it with: grip run {})", path.display(), path.display());
+            0
+        }
+        Err(m) => {
+            eprintln!("grip: error: {m}");
+            1
+        }
+    }
+}
+
 /// Runs the command line of this process; returns the exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -146,7 +215,7 @@ pub fn main() -> i32 {
             print!("{}", demo::list());
             return 0;
         }
-        Command::Demo { name, options, contact, .. } => {
+        Command::Demo { name, options, contact, export, .. } => {
             let demo_options = demo::DemoOptions {
                 angle_deg: contact.angle,
                 mu: contact.mu,
@@ -160,8 +229,13 @@ pub fn main() -> i32 {
                     }
                 }),
                 fps: options.fps,
+                resolution: contact.res.as_deref().and_then(demo_tube::Resolution::parse),
             };
-            (demo::scene_with(name.as_deref().unwrap_or(demo::DEFAULT_DEMO), &demo_options), options)
+            let scene = demo::scene_with(name.as_deref().unwrap_or(demo::DEFAULT_DEMO), &demo_options);
+            if let Some(dir) = export {
+                return export_demo(scene, &options, &dir);
+            }
+            (scene, options)
         }
         Command::Run { scene, options } => (scene_file::load(&scene), options),
         Command::Bench { names, frames } => return bench::run(&names, frames),

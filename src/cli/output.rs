@@ -1,11 +1,19 @@
-//! Files written by `grip demo` and `grip run`: one OBJ per object per frame, `stats.csv`, and
-//! the `preview_first.png` / `preview_last.png` images (objects and colliders; planes and
-//! infinite capsules and cylinders are drawn cut around the objects; planes seen from their
-//! material side are left out, and so is the near half of colliders that hold objects inside
-//! them, so that colliders do not hide the objects).
+//! Files written by `grip demo` and `grip run`: one OBJ per object per frame (collider meshes
+//! included), `stats.csv`, and the `preview_first.png` / `preview_last.png` images (objects,
+//! collider meshes and analytic colliders; planes and infinite capsules and cylinders are drawn
+//! cut around the objects; planes seen from their material side are left out, and so is the near
+//! half of colliders that hold objects inside them, so that they do not hide the objects;
+//! objects with `preview = "translucent"` are drawn half transparent, showing what they wrap).
+//!
+//! `stats.csv` has one row per frame (frame 0 included, from a zero report): the columns of
+//! [`STATS_HEADER`] from the frame's `GripStepReport` (energies in J, seconds of wall-clock
+//! time, `deepest_gap` in m, `inf` without contact), then the scene's metrics (`metrics.rs`).
 
 use super::collider::{pose_matrix, IDENTITY};
 use super::collider_mesh::{collider_mesh, ColliderMesh};
+use super::metrics::Metrics;
+use super::scene::{PreviewStyle, TRANSLUCENT_OPACITY};
+use super::scene_solver::SceneSolver;
 use crate::contact::shape::GRIP_SHAPE_PLANE;
 use crate::contact::GripShape;
 use crate::io::obj::write_obj;
@@ -15,8 +23,11 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// Header of `stats.csv`; energies in J, seconds of wall-clock time.
-pub(crate) const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy";
+/// The columns of `stats.csv` that every scene has.
+pub(crate) const STATS_HEADER: &str =
+    "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
+                                       linear_iterations,deepest_gap,active_contacts,contact_retries,\
+                                       seconds_contact_search";
 /// Size of the preview images [pixels].
 pub(crate) const PREVIEW_SIZE: (u32, u32) = (640, 480);
 /// Colours of the objects in the previews, cycled.
@@ -24,13 +35,16 @@ const COLORS: [[u8; 3]; 4] = [[70, 130, 200], [220, 120, 60], [90, 170, 90], [19
 /// Colour of the colliders in the previews.
 const COLLIDER_COLOR: [u8; 3] = [200, 195, 180];
 
-/// One object's output: file-name stem, solver id, surface triangles, first and last positions.
+/// One object's output: file-name stem, solver id, surface triangles, first and last positions,
+/// preview colour and style.
 struct Track {
     name: String,
     id: u32,
     surface: Vec<[u32; 3]>,
     first: Vec<[f64; 3]>,
     last: Vec<[f64; 3]>,
+    color: [u8; 3],
+    style: PreviewStyle,
 }
 
 /// One collider's shape as the solver holds it and its first and last poses (column-major).
@@ -47,6 +61,8 @@ pub struct Output {
     stats: BufWriter<File>,
     tracks: Vec<Track>,
     colliders: Vec<ColliderTrack>,
+    metrics: Metrics,
+    view: Option<[f64; 3]>,
 }
 
 fn triples(flat: &[f64]) -> Vec<[f64; 3]> {
@@ -54,34 +70,42 @@ fn triples(flat: &[f64]) -> Vec<[f64; 3]> {
 }
 
 impl Output {
-    /// Creates `dir` (and parents) and `stats.csv` with its header, for the objects `ids` of
-    /// `solver` named `names` (file-name stems) and its colliders `(id, shape as added)`.
-    pub fn create(
-        dir: &Path,
-        solver: &Solver,
-        names: &[String],
-        ids: &[u32],
-        colliders: &[(u32, GripShape)],
-    ) -> Result<Self, String> {
+    /// Creates `dir` (and parents) and `stats.csv` with its header, for the objects and
+    /// colliders of `built` (objects named `names`: unique file-name stems).
+    pub fn create(dir: &Path, built: &SceneSolver, names: &[String]) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
+        let metrics = Metrics::new(built, names)?;
         let path = dir.join("stats.csv");
         let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut stats = BufWriter::new(file);
-        writeln!(stats, "{STATS_HEADER}").map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut tracks = Vec::with_capacity(ids.len());
-        for (name, &id) in names.iter().zip(ids) {
+        let header: String = metrics.header().iter().map(|c| format!(",{c}")).collect();
+        writeln!(stats, "{STATS_HEADER}{header}").map_err(|e| format!("{}: {e}", path.display()))?;
+        let (solver, scene) = (&built.solver, built.scene);
+        let mut tracks = Vec::with_capacity(names.len());
+        let mut drawn = 0;
+        for ((name, &id), o) in names.iter().zip(&built.objects).zip(&scene.objects) {
             let surface = solver.object(id).map_err(|e| e.to_string())?.surface.clone();
             let q = triples(solver.positions(id).map_err(|e| e.to_string())?);
-            tracks.push(Track { name: name.clone(), id, surface, first: q.clone(), last: q });
+            let color = if o.is_collider_mesh() {
+                COLLIDER_COLOR
+            } else {
+                drawn += 1;
+                COLORS[(drawn - 1) % COLORS.len()]
+            };
+            let (first, last, style) = (q.clone(), q, o.preview);
+            tracks.push(Track { name: name.clone(), id, surface, first, last, color, style });
         }
-        let colliders = colliders
+        let colliders = scene
+            .colliders
             .iter()
-            .map(|&(id, shape)| {
+            .zip(&built.colliders)
+            .map(|(c, &id)| {
                 let pose = solver.collider_pose(id).map_err(|e| e.to_string())?;
+                let shape = c.initial_shape(scene.fps);
                 Ok(ColliderTrack { id, shape, first: pose_matrix(&pose), last: pose_matrix(&pose) })
             })
             .collect::<Result<_, String>>()?;
-        Ok(Self { dir: dir.to_path_buf(), stats, tracks, colliders })
+        Ok(Self { dir: dir.to_path_buf(), stats, tracks, colliders, metrics, view: scene.view })
     }
 
     /// The output directory.
@@ -90,7 +114,8 @@ impl Output {
     }
 
     /// Writes `<name>_<frame:04>.obj` for every object and appends the `stats.csv` row of
-    /// `frame`: from `report` (the last advance), or zeros for the initial frame (`None`).
+    /// `frame`: from `report` (the last advance), or zeros for the initial frame (`None`), then
+    /// the metrics of the solver's current state.
     pub fn write_frame(
         &mut self,
         frame: usize,
@@ -110,16 +135,30 @@ impl Output {
             Some(r) => (r.kinetic_energy, r.elastic_energy),
             None => (solver.kinetic_energy(), solver.elastic_energy()),
         };
-        let row = format!(
-            "{frame},{},{},{:e},{:.6},{:e},{:e}",
-            r.substeps, r.newton_iterations, r.residual, r.seconds_total, ke, ee
+        let mut row = format!(
+            "{frame},{},{},{:e},{:.6},{:e},{:e},{},{:e},{},{},{:.6}",
+            r.substeps,
+            r.newton_iterations,
+            r.residual,
+            r.seconds_total,
+            ke,
+            ee,
+            r.linear_iterations,
+            r.deepest_gap,
+            r.active_contacts,
+            r.contact_retries,
+            r.seconds_contact_search
         );
+        for x in self.metrics.values(solver)? {
+            row.push_str(&format!(",{x:e}"));
+        }
         let path = self.dir.join("stats.csv");
         writeln!(self.stats, "{row}").and_then(|_| self.stats.flush()).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// Renders `preview_first.png` (initial positions) and `preview_last.png` (the last frame
-    /// written) with one camera fitted to both, looking with world `up` [any length] upwards.
+    /// written) with one camera fitted to both, looking with world `up` [any length] upwards,
+    /// from the scene's view direction if it has one.
     pub fn write_previews(&self, up: [f64; 3]) -> Result<(), String> {
         let (focus, extent) = self.object_bounds();
         let shapes = |last: bool| -> Vec<ColliderMesh> {
@@ -132,7 +171,7 @@ impl Output {
         let mut both = self.meshes(false, &solids[0]);
         both.extend(self.meshes(true, &solids[1]));
         let (w, h) = PREVIEW_SIZE;
-        let camera = Camera::fit(&both, up, w, h);
+        let camera = Camera::fit_towards(&both, up, self.view, w, h);
         for (last, file) in [(false, "preview_first.png"), (true, "preview_last.png")] {
             // Hide what would hide the objects: a plane seen from its material side, and the near
             // half (outward normals facing the viewer) of a shape holding objects inside it.
@@ -151,22 +190,25 @@ impl Output {
                     ColliderMesh { triangles, ..m.clone() }
                 })
                 .collect();
-            render_png(&self.dir.join(file), &self.meshes(last, &visible), &camera).map_err(|e| e.to_string())?;
+            let meshes = self.meshes(last, &visible);
+            render_png(&self.dir.join(file), &meshes, &camera).map_err(|e| e.to_string())?;
         }
         Ok(())
     }
 
-    /// The objects at their first or `last` positions, then the collider meshes.
+    /// The objects at their first or `last` positions, then the analytic colliders' meshes.
     fn meshes<'a>(&'a self, last: bool, colliders: &'a [ColliderMesh]) -> Vec<PreviewMesh<'a>> {
-        let objects = self.tracks.iter().enumerate().map(|(i, t)| PreviewMesh {
+        let objects = self.tracks.iter().map(|t| PreviewMesh {
             positions: if last { &t.last } else { &t.first },
             triangles: &t.surface,
-            color: COLORS[i % COLORS.len()],
+            color: t.color,
+            opacity: if t.style == PreviewStyle::Translucent { TRANSLUCENT_OPACITY } else { 1.0 },
         });
         let shapes = colliders.iter().map(|m| PreviewMesh {
             positions: &m.positions,
             triangles: &m.triangles,
             color: COLLIDER_COLOR,
+            opacity: 1.0,
         });
         objects.chain(shapes).collect()
     }

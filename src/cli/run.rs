@@ -1,9 +1,9 @@
-//! The frame loop shared by `grip demo` and `grip run`: build the solver, move the colliders to
-//! their pose for the frame and advance 1/fps s, write the outputs after every frame, show
-//! progress, print a summary.
+//! The frame loop shared by `grip demo` and `grip run`: build the solver, move the kinematic
+//! parts (colliders, collider meshes, pin groups) to their place for the frame and advance
+//! 1/fps s, write the outputs after every frame, show progress, print a summary.
 
 use super::output::Output;
-use super::scene::{file_stem, Scene};
+use super::scene::{file_stem, Elements, Scene};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
 use std::time::Instant;
@@ -47,7 +47,7 @@ fn progress_bar(frames: usize) -> ProgressBar {
 }
 
 /// Object names as unique file-name stems: a repeated name gets `_2`, `_3`, … appended.
-fn unique_names(scene: &Scene) -> Vec<String> {
+pub fn unique_names(scene: &Scene) -> Vec<String> {
     let mut names: Vec<String> = Vec::with_capacity(scene.objects.len());
     for o in &scene.objects {
         let base = file_stem(&o.name);
@@ -70,34 +70,32 @@ pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
     let mut summary = Summary::default();
     let fail = |message: String, summary: &Summary| RunError { message, summary: summary.clone() };
     scene.validate().map_err(|m| fail(m, &summary))?;
-    let (mut solver, ids, collider_ids) = scene.build_solver().map_err(|m| fail(m, &summary))?;
+    let mut built = scene.build_solver().map_err(|m| fail(m, &summary))?;
     let names = unique_names(scene);
-    let shapes: Vec<_> =
-        scene.colliders.iter().zip(&collider_ids).map(|(c, &id)| (id, c.initial_shape(scene.fps))).collect();
-    let mut output = Output::create(out, &solver, &names, &ids, &shapes).map_err(|m| fail(m, &summary))?;
-    output.write_frame(0, &solver, None).map_err(|m| fail(m, &summary))?;
+    let mut output = Output::create(out, &built, &names).map_err(|m| fail(m, &summary))?;
+    output.write_frame(0, &built.solver, None).map_err(|m| fail(m, &summary))?;
     let g = scene.params.gravity;
     let up = if g.iter().any(|x| *x != 0.0) { g.map(|x| -x) } else { [0.0, 0.0, 1.0] };
 
     let bar = progress_bar(scene.frames);
     let mut error = None;
     for frame in 1..=scene.frames {
-        if let Err(m) = scene.move_colliders(&mut solver, &collider_ids, frame) {
+        if let Err(m) = built.prepare_frame(frame) {
             error = Some(m);
             break;
         }
-        if let Err(e) = solver.advance(1.0 / scene.fps) {
-            let r = solver.report();
+        if let Err(e) = built.solver.advance(1.0 / scene.fps) {
+            let r = built.solver.report();
             summary.substeps += r.substeps as u64;
             summary.newton_iterations += r.newton_iterations as u64;
             error = Some(format!("solver failed at frame {frame}: {e}"));
             break;
         }
-        let report = *solver.report();
+        let (solver, report) = (&built.solver, *built.solver.report());
         summary.frames = frame;
         summary.substeps += report.substeps as u64;
         summary.newton_iterations += report.newton_iterations as u64;
-        if let Err(m) = output.write_frame(frame, &solver, Some(&report)) {
+        if let Err(m) = output.write_frame(frame, solver, Some(&report)) {
             error = Some(format!("frame {frame}: {m}"));
             break;
         }
@@ -114,9 +112,31 @@ pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
     }
 }
 
-/// Runs `scene` into `out` and prints the one-line summary (stdout) or the error (stderr).
-/// Returns the process exit code: 0 on success, 1 on failure.
+/// One line describing the scene's objects: name, kind, vertices and elements.
+pub fn describe(scene: &Scene) -> String {
+    let objects: Vec<String> = scene
+        .objects
+        .iter()
+        .map(|o| {
+            let (kind, count, unit) = match &o.elements {
+                Elements::Tets(t) => ("solid", t.len() / 4, "tets"),
+                Elements::Triangles(t) => ("shell", t.len() / 3, "triangles"),
+                Elements::ColliderMesh(t) => ("collider mesh", t.len() / 3, "triangles"),
+            };
+            format!("{} ({kind}, {} vertices, {count} {unit})", o.name, o.positions.len() / 3)
+        })
+        .collect();
+    let colliders = match scene.colliders.len() {
+        0 => String::new(),
+        n => format!(", {n} analytic collider{}", if n == 1 { "" } else { "s" }),
+    };
+    format!("scene {}: {}{colliders}", scene.name, objects.join(", "))
+}
+
+/// Runs `scene` into `out` and prints a line describing the scene, then the one-line summary
+/// (stdout) or the error (stderr). Returns the process exit code: 0 on success, 1 on failure.
 pub fn run_and_report(scene: &Scene, out: &Path) -> i32 {
+    println!("grip: {}", describe(scene));
     let line = |s: &Summary| {
         format!(
             "{} frames in {:.2} s, {:.2} Newton iterations per substep ({} substeps), output in {}",

@@ -2,7 +2,8 @@
 //!
 //! Orthographic projection, z-buffer, two-sided Lambert shading with a headlight plus
 //! ambient light (so both sides of a cloth are visible; back faces are slightly darker),
-//! on a light-grey background. Triangles with out-of-range indices or non-finite vertices
+//! on a light-grey background. Translucent meshes (opacity below 1) are blended over the
+//! opaque ones in front of which they lie, so that what they wrap shows through. Triangles with out-of-range indices or non-finite vertices
 //! are skipped, never causing a panic.
 
 use super::{err, IoError};
@@ -15,7 +16,7 @@ use std::path::Path;
 /// cbindgen:ignore
 pub const BACKGROUND: [u8; 3] = [235, 235, 235];
 
-/// One mesh to draw: positions (m), 0-based triangles and a base colour (RGB8).
+/// One mesh to draw: positions (m), 0-based triangles, a base colour (RGB8) and an opacity.
 #[derive(Debug, Clone, Copy)]
 pub struct PreviewMesh<'a> {
     /// Vertex positions in metres.
@@ -24,6 +25,10 @@ pub struct PreviewMesh<'a> {
     pub triangles: &'a [[u32; 3]],
     /// Base colour before shading.
     pub color: [u8; 3],
+    /// 1 (or more): opaque. In (0, 1): drawn after every opaque mesh, each of its fragments in
+    /// front of the opaque surface blended as opacity · colour + (1 − opacity) · what is
+    /// there, without hiding what lies behind it. 0 (or less, or NaN): not drawn.
+    pub opacity: f64,
 }
 
 /// An orthographic camera mapping world points (m) to pixels.
@@ -82,6 +87,18 @@ impl Camera {
     /// thinnest, so elongated objects are seen mostly side-on. Reuse the camera to render
     /// several frames from the same viewpoint.
     pub fn fit(meshes: &[PreviewMesh], up: [f64; 3], width: u32, height: u32) -> Camera {
+        Self::fit_towards(meshes, up, None, width, height)
+    }
+
+    /// [`Camera::fit`] looking along −`toward_viewer` (a direction from the scene towards the
+    /// viewer, any length) when it is given, finite, nonzero and not along `up`.
+    pub fn fit_towards(
+        meshes: &[PreviewMesh],
+        up: [f64; 3],
+        toward_viewer: Option<[f64; 3]>,
+        width: u32,
+        height: u32,
+    ) -> Camera {
         let up = normalize(up).unwrap_or([0.0, 1.0, 0.0]);
         let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
         for m in meshes {
@@ -107,7 +124,8 @@ impl Camera {
         let h1 = cross(up, h0);
         let (az, el) = (35f64.to_radians(), 20f64.to_radians());
         let horiz = add(h0.map(|x| x * az.cos()), h1, az.sin());
-        let back = normalize(add(horiz.map(|x| x * el.cos()), up, el.sin())).unwrap_or(up);
+        let default_back = normalize(add(horiz.map(|x| x * el.cos()), up, el.sin())).unwrap_or(up);
+        let back = toward_viewer.and_then(normalize).filter(|b| dot(*b, up).abs() < 0.999).unwrap_or(default_back);
         let right = normalize(cross(up, back)).unwrap_or(h1);
         let cam_up = cross(back, right);
         // Extent of the bounding box corners on the view plane.
@@ -156,7 +174,10 @@ pub fn render_rgb(meshes: &[PreviewMesh], camera: &Camera) -> Vec<u8> {
     // Headlight slightly above and left of the viewer, for a little depth cue.
     let light = normalize(add(add(camera.back, camera.up, 0.4), camera.right, -0.2));
     let light = light.unwrap_or(camera.back);
-    for mesh in meshes {
+    let opaque = meshes.iter().filter(|m| m.opacity >= 1.0);
+    let translucent = meshes.iter().filter(|m| m.opacity > 0.0 && m.opacity < 1.0);
+    for mesh in opaque.chain(translucent) {
+        let alpha = mesh.opacity.min(1.0);
         for_each_triangle(mesh, |[a, b, c]| {
             let Some(mut n) = normalize(cross(add(b, a, -1.0), add(c, a, -1.0))) else {
                 return; // degenerate triangle
@@ -195,8 +216,15 @@ pub fn render_rgb(meshes: &[PreviewMesh], camera: &Camera) -> Vec<u8> {
                     let z = w0 * p0[2] + w1 * p1[2] + w2 * p2[2];
                     let i = y * w + x;
                     if z > zbuf[i] {
-                        zbuf[i] = z;
-                        rgb[3 * i..3 * i + 3].copy_from_slice(&col);
+                        if alpha >= 1.0 {
+                            zbuf[i] = z;
+                            rgb[3 * i..3 * i + 3].copy_from_slice(&col);
+                        } else {
+                            for k in 0..3 {
+                                let mixed = alpha * col[k] as f64 + (1.0 - alpha) * rgb[3 * i + k] as f64;
+                                rgb[3 * i + k] = mixed.round().clamp(0.0, 255.0) as u8;
+                            }
+                        }
                     }
                 }
             }
@@ -237,9 +265,9 @@ mod tests {
 
     #[test]
     fn single_triangle_covers_centre_not_corners() {
-        let mesh = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [200, 60, 40] };
+        let mesh = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [200, 60, 40], opacity: 1.0 };
         let cam = Camera::fit(&[mesh], [0.0, 1.0, 0.0], 64, 48);
-        let mesh = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [200, 60, 40] };
+        let mesh = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [200, 60, 40], opacity: 1.0 };
         let rgb = render_rgb(&[mesh], &cam);
         assert_eq!(rgb.len(), 64 * 48 * 3);
         let c = pixel(&rgb, &cam, 32, 24);
@@ -249,7 +277,7 @@ mod tests {
             assert_eq!(pixel(&rgb, &cam, x, y), BACKGROUND);
         }
         // The back side is lit too (two-sided shading), just a little darker.
-        let flipped = PreviewMesh { positions: &TRI, triangles: &[[0, 2, 1]], color: [200, 60, 40] };
+        let flipped = PreviewMesh { positions: &TRI, triangles: &[[0, 2, 1]], color: [200, 60, 40], opacity: 1.0 };
         let back = pixel(&render_rgb(&[flipped], &cam), &cam, 32, 24);
         assert!(back != BACKGROUND && back[0] > 60 && back[0] <= c[0], "{back:?} vs {c:?}");
     }
@@ -258,7 +286,7 @@ mod tests {
     fn z_buffer_keeps_nearest_surface() {
         let near: Vec<[f64; 3]> = TRI.iter().map(|p| [p[0], p[1], 0.5]).collect();
         let cam = Camera::fit(
-            &[PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [0; 3] }],
+            &[PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [0; 3], opacity: 1.0 }],
             [0.0, 1.0, 0.0],
             40,
             40,
@@ -268,16 +296,52 @@ mod tests {
         let centroid = [0.0, -1.0 / 3.0, 0.25];
         let [px, py, _] = cam.project(centroid);
         for m in [&TRI[..], &near[..]] {
-            let alone = PreviewMesh { positions: m, triangles: &[[0, 1, 2]], color: [0; 3] };
+            let alone = PreviewMesh { positions: m, triangles: &[[0, 1, 2]], color: [0; 3], opacity: 1.0 };
             let c = pixel(&render_rgb(&[alone], &cam), &cam, px as u32, py as u32);
             assert_ne!(c, BACKGROUND, "both triangles must cover the test pixel");
         }
         for order in [false, true] {
-            let a = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [250, 0, 0] };
-            let b = PreviewMesh { positions: &near, triangles: &[[0, 1, 2]], color: [0, 0, 250] };
+            let a = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [250, 0, 0], opacity: 1.0 };
+            let b = PreviewMesh { positions: &near, triangles: &[[0, 1, 2]], color: [0, 0, 250], opacity: 1.0 };
             let meshes = if order { [a, b] } else { [b, a] };
             let c = pixel(&render_rgb(&meshes, &cam), &cam, px as u32, py as u32);
             assert_eq!(c[2] > c[0], near_is_front, "{c:?}");
+        }
+    }
+
+    /// A half-opaque blue triangle in front of an opaque red one tints it; behind it, it is
+    /// hidden; with nothing behind it, it is blended over the background; opacity 0 hides it.
+    #[test]
+    fn translucent_meshes_blend_over_opaque_ones() {
+        let near: Vec<[f64; 3]> = TRI.iter().map(|p| [p[0], p[1], 0.5]).collect();
+        let red = |p| PreviewMesh { positions: p, triangles: &[[0, 1, 2]], color: [250, 0, 0], opacity: 1.0 };
+        let blue = |p, opacity| PreviewMesh { positions: p, triangles: &[[0, 1, 2]], color: [0, 0, 250], opacity };
+        let cam = Camera::fit(&[red(&TRI[..])], [0.0, 1.0, 0.0], 40, 40);
+        let (near, far): (&[[f64; 3]], &[[f64; 3]]) = (&near, &TRI);
+        let (front, back) = if cam.project(near[0])[2] > cam.project(far[0])[2] { (near, far) } else { (far, near) };
+        let [px, py, _] = cam.project([0.0, -1.0 / 3.0, 0.25]);
+        let at = |meshes: &[PreviewMesh]| pixel(&render_rgb(meshes, &cam), &cam, px as u32, py as u32);
+        let solid = at(&[red(back)]);
+        // Drawn first or last, the translucent mesh is blended after the opaque one.
+        for tinted in [at(&[blue(front, 0.5), red(back)]), at(&[red(back), blue(front, 0.5)])] {
+            assert!(tinted[2] > 50 && tinted[0] > 50 && tinted[0] < solid[0], "{tinted:?} over {solid:?}");
+        }
+        assert_eq!(at(&[red(front), blue(back, 0.5)]), at(&[red(front)]));
+        let over_background = at(&[blue(front, 0.5)]);
+        assert!(over_background != BACKGROUND && over_background[2] > over_background[0]);
+        assert_eq!(at(&[blue(front, 0.0)]), BACKGROUND);
+    }
+
+    /// A view direction along +z shows the triangle in the z = 0 plane face-on; a bad one
+    /// (zero, or along `up`) falls back to the default view.
+    #[test]
+    fn fit_towards_looks_from_the_given_side() {
+        let mesh = PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [0; 3], opacity: 1.0 };
+        let cam = Camera::fit_towards(&[mesh], [0.0, 1.0, 0.0], Some([0.0, 0.0, 2.0]), 40, 40);
+        assert_eq!((cam.back, cam.right, cam.up), ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]));
+        let default = Camera::fit(&[mesh], [0.0, 1.0, 0.0], 40, 40);
+        for bad in [[0.0; 3], [0.0, 3.0, 0.0], [f64::NAN, 0.0, 1.0]] {
+            assert_eq!(Camera::fit_towards(&[mesh], [0.0, 1.0, 0.0], Some(bad), 40, 40), default);
         }
     }
 
@@ -285,13 +349,13 @@ mod tests {
     fn bad_input_never_panics() {
         let pos = [[0.0, 0.0, 0.0], [f64::NAN, 0.0, 0.0], [1.0, 1.0, 0.0], [1e300, -1e300, 0.0]];
         let tris = [[0, 1, 2], [0, 2, 7], [u32::MAX, 0, 1], [0, 2, 3], [0, 0, 0]];
-        let mesh = PreviewMesh { positions: &pos, triangles: &tris, color: [10, 20, 30] };
+        let mesh = PreviewMesh { positions: &pos, triangles: &tris, color: [10, 20, 30], opacity: 1.0 };
         let cam = Camera::fit(&[mesh], [0.0, 0.0, 0.0], 16, 16);
-        let mesh = PreviewMesh { positions: &pos, triangles: &tris, color: [10, 20, 30] };
+        let mesh = PreviewMesh { positions: &pos, triangles: &tris, color: [10, 20, 30], opacity: 1.0 };
         assert_eq!(render_rgb(&[mesh], &cam).len(), 16 * 16 * 3);
-        let empty = PreviewMesh { positions: &[], triangles: &[[0, 1, 2]], color: [0; 3] };
+        let empty = PreviewMesh { positions: &[], triangles: &[[0, 1, 2]], color: [0; 3], opacity: 1.0 };
         let cam = Camera::fit(&[empty], [0.0, 0.0, 1.0], 8, 8);
-        let empty = PreviewMesh { positions: &[], triangles: &[[0, 1, 2]], color: [0; 3] };
+        let empty = PreviewMesh { positions: &[], triangles: &[[0, 1, 2]], color: [0; 3], opacity: 1.0 };
         assert!(render_rgb(&[empty], &cam).chunks(3).all(|c| c == BACKGROUND));
         let zero = Camera { width: 0, ..cam };
         assert!(render_rgb(&[], &zero).is_empty());
@@ -303,7 +367,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("grip_png_test_{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("mkdir");
         let path = dir.join("tri.png");
-        let mesh = || PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [90, 160, 220] };
+        let mesh = || PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [90, 160, 220], opacity: 1.0 };
         let cam = Camera::fit(&[mesh()], [0.0, 0.0, 1.0], 50, 30);
         render_png(&path, &[mesh()], &cam).expect("render");
         let file = std::io::BufReader::new(File::open(&path).expect("open"));

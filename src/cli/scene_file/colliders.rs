@@ -1,0 +1,96 @@
+//! `[[collider]]` tables of scene files: kinematic analytic shapes.
+
+use super::motion::MotionToml;
+use crate::cli::collider::SceneCollider;
+use crate::cli::motion::Motion;
+use crate::contact::shape::{GRIP_SHAPE_CAPSULE, GRIP_SHAPE_CYLINDER, GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
+use crate::contact::GripShape;
+use serde::Deserialize;
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum ShapeKind {
+    Plane,
+    Sphere,
+    Capsule,
+    Cylinder,
+}
+
+/// One `[[collider]]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ColliderToml {
+    name: Option<String>,
+    pub(super) kind: ShapeKind,
+    center: Option<[f64; 3]>,
+    axis: Option<[f64; 3]>,
+    radius: Option<f64>,
+    half_length: Option<f64>,
+    inside: Option<bool>,
+    mu: Option<f64>,
+    velocity: Option<[f64; 3]>,
+    angular_velocity: Option<[f64; 3]>,
+    motion: Option<MotionToml>,
+}
+
+/// The scene-file name of a shape kind.
+pub(super) fn kind_name(k: ShapeKind) -> &'static str {
+    match k {
+        ShapeKind::Plane => "plane",
+        ShapeKind::Sphere => "sphere",
+        ShapeKind::Capsule => "capsule",
+        ShapeKind::Cylinder => "cylinder",
+    }
+}
+
+/// The scene-file name of `GRIP_SHAPE_*` `code`.
+pub(super) fn shape_name(code: u32) -> &'static str {
+    match code {
+        GRIP_SHAPE_SPHERE => "sphere",
+        GRIP_SHAPE_CAPSULE => "capsule",
+        GRIP_SHAPE_CYLINDER => "cylinder",
+        _ => "plane",
+    }
+}
+
+/// One `[[collider]]` (number `index`, from 1): shape, μ (`default_mu` when absent) and motion.
+pub(super) fn collider(c: &ColliderToml, index: usize, default_mu: f64, fps: f64) -> Result<SceneCollider, String> {
+    let d = GripShape::default();
+    let kind = match c.kind {
+        ShapeKind::Plane => GRIP_SHAPE_PLANE,
+        ShapeKind::Sphere => GRIP_SHAPE_SPHERE,
+        ShapeKind::Capsule => GRIP_SHAPE_CAPSULE,
+        ShapeKind::Cylinder => GRIP_SHAPE_CYLINDER,
+    };
+    let radius = match (c.radius, c.kind) {
+        (Some(r), _) => r,
+        (None, ShapeKind::Plane) => d.radius,
+        (None, k) => return Err(format!("radius is required for a {}", kind_name(k))),
+    };
+    let shape = GripShape {
+        kind,
+        inside: c.inside.unwrap_or(false) as u32,
+        center: c.center.unwrap_or(d.center),
+        axis: c.axis.unwrap_or(d.axis),
+        radius,
+        half_length: c.half_length.unwrap_or(d.half_length),
+        ..d
+    };
+    let motion = match (&c.motion, c.velocity, c.angular_velocity) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+            return Err("give either motion or velocity/angular_velocity, not both".into())
+        }
+        (Some(m), None, None) => m.motion(),
+        (None, None, None) => Motion::Fixed,
+        (None, v, w) => Motion::Steady {
+            velocity: v.unwrap_or([0.0; 3]),
+            angular_velocity: w.unwrap_or([0.0; 3]),
+            pivot: shape.center,
+        },
+    };
+    let name = c.name.clone().unwrap_or_else(|| format!("{}-{index}", kind_name(c.kind)));
+    let collider = SceneCollider { name, shape, mu: c.mu.unwrap_or(default_mu), motion };
+    // Frame count only matters for checking poses; 0 checks the first.
+    collider.check(0, fps)?;
+    Ok(collider)
+}

@@ -1,0 +1,80 @@
+//! Helpers shared by the tests of the `grip` binary (tests/cli*.rs): temporary directories,
+//! running `grip`, reading `stats.csv` and checking PNG previews.
+#![allow(dead_code)]
+
+use grip::io::preview::BACKGROUND;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh, empty directory for one test (removed again by `Drop`).
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("grip_cli_{name}_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn grip(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grip")).args(args).output().expect("run grip")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn assert_ok(o: &Output) {
+    assert!(o.status.success(), "grip failed ({:?}): {}", o.status, stderr(o));
+}
+
+pub fn assert_fails_with(o: &Output, needles: &[&str]) {
+    assert!(!o.status.success(), "grip should have failed");
+    assert_ne!(o.status.code(), Some(0));
+    let e = stderr(o);
+    for n in needles {
+        assert!(e.contains(n), "stderr should mention {n:?}: {e}");
+    }
+}
+
+/// The columns every `stats.csv` starts with.
+pub const STATS_COLUMNS: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
+                             linear_iterations,deepest_gap,active_contacts,contact_retries,seconds_contact_search";
+
+/// The rows of `stats.csv` as numbers (`inf` included), after checking that the header is
+/// [`STATS_COLUMNS`] followed by `extra` (the scene's metric columns).
+pub fn stats_with(dir: &Path, extra: &[&str]) -> Vec<Vec<f64>> {
+    let text = std::fs::read_to_string(dir.join("stats.csv")).expect("stats.csv");
+    let mut lines = text.lines();
+    let header: String = std::iter::once(STATS_COLUMNS).chain(extra.iter().copied()).collect::<Vec<_>>().join(",");
+    assert_eq!(lines.next(), Some(&header[..]));
+    let rows: Vec<Vec<f64>> =
+        lines.map(|l| l.split(',').map(|x| x.parse().unwrap_or_else(|_| panic!("number: {x}"))).collect()).collect();
+    assert!(rows.iter().all(|r| r.len() == 12 + extra.len()));
+    rows
+}
+
+/// [`stats_with`] for a scene without metric columns (no solids, no slip pairs).
+pub fn stats(dir: &Path) -> Vec<Vec<f64>> {
+    stats_with(dir, &[])
+}
+
+/// Decodes a PNG; checks its size and that some pixel is not background.
+pub fn check_png(path: &Path) {
+    let file = std::io::BufReader::new(std::fs::File::open(path).expect("png exists"));
+    let mut reader = png::Decoder::new(file).read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png data");
+    assert_eq!((info.width, info.height), (640, 480));
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let drawn = buf[..info.buffer_size()].chunks_exact(3).filter(|c| *c != BACKGROUND).count();
+    assert!(drawn > 1000, "{}: only {drawn} non-background pixels", path.display());
+}

@@ -1,0 +1,75 @@
+//! The tube cloth bend through the `grip` binary, at the hidden test resolution `--res tiny`
+//! (780 tets, 480 triangles; the low and high resolutions take from seconds to minutes per
+//! frame). Run in release: `cargo test --release --test cli_tube`.
+
+mod cli_support;
+
+use cli_support::{assert_fails_with, assert_ok, check_png, grip, stats_with, TempDir};
+use grip::io::obj::read_obj;
+
+/// The metric columns of the tube's `stats.csv`.
+const METRICS: [&str; 2] = ["limb_volume_change_pct", "sleeve_slip_on_limb"];
+
+/// θ(t) = 90°·(3u² − 2u³), u = min(t / 1 s, 1) [rad].
+fn theta(t: f64) -> f64 {
+    let u = t.min(1.0);
+    std::f64::consts::FRAC_PI_2 * (3.0 * u * u - 2.0 * u * u * u)
+}
+
+/// `grip demo` without a name runs the tube (here at the test resolution, 2 frames, μ = 0.8):
+/// the limb's ends follow the prescribed bend exactly, the metrics are finite, the sleeve stays
+/// on the limb.
+#[test]
+fn default_demo_bends_the_limb_in_the_sleeve() {
+    let dir = TempDir::new("tube");
+    let out = dir.0.to_str().unwrap();
+    let o = grip(&["demo", "--res", "tiny", "--mu", "0.8", "--frames", "2", "--out", out]);
+    assert_ok(&o);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("scene tube-cloth-bend: limb (solid, 242 vertices, 780 tets), sleeve (shell"), "{said}");
+    let rest = read_obj(&dir.0.join("limb_0000.obj")).expect("limb at frame 0");
+    for frame in [1, 2] {
+        let limb = read_obj(&dir.0.join(format!("limb_{frame:04}.obj"))).expect("limb");
+        let (s, c) = theta(frame as f64 / 24.0).sin_cos();
+        let (mut held, mut turned) = (0, 0);
+        for (p0, p) in rest.positions.iter().zip(&limb.positions) {
+            if p0[0] <= -0.13 {
+                assert_eq!(p0, p, "frame {frame}: a left-end vertex moved");
+                held += 1;
+            } else if p0[0] >= 0.13 {
+                // Rotation by θ about z through (0, 0.075, 0).
+                let (dx, dy) = (p0[0], p0[1] - 0.075);
+                let want = [c * dx - s * dy, s * dx + c * dy + 0.075, p0[2]];
+                let err = (0..3).map(|k| (p[k] - want[k]).abs()).fold(0.0, f64::max);
+                assert!(err < 1e-12, "frame {frame}: pinned vertex at {p:?}, analytic {want:?}");
+                turned += 1;
+            }
+        }
+        assert!(held > 10 && turned > 10, "{held} held, {turned} turned");
+        // The bend has begun: by frame 2 (θ = 1.77°) the tip, (0.2, 0, 0) at rest, has risen by
+        // 0.2 sin θ + 0.075 (1 − cos θ) = 6.2 mm.
+        let tip = (0..rest.positions.len()).max_by(|&a, &b| rest.positions[a][0].total_cmp(&rest.positions[b][0]));
+        let tip = tip.unwrap();
+        let rise = limb.positions[tip][1] - rest.positions[tip][1];
+        assert!(frame == 1 || (rise - 6.2e-3).abs() < 5e-4, "the tip rose by {rise} m");
+    }
+    let rows = stats_with(&dir.0, &METRICS);
+    assert_eq!(rows.len(), 3);
+    assert_eq!((rows[0][8], rows[0][12]), (f64::INFINITY, 0.0), "frame 0: no report, no volume change");
+    assert!(rows[0][13].abs() < 1e-15, "no slip at frame 0: {}", rows[0][13]);
+    for r in &rows[1..] {
+        assert!(r.iter().all(|x| x.is_finite()), "{r:?}");
+        assert!(r[7] >= r[2] && r[7] > 0.0, "linear iterations {} for {} Newton iterations", r[7], r[2]);
+        assert!(r[9] > 10.0, "the sleeve rests on the limb: {} active contacts", r[9]);
+        assert!(r[8].abs() < 5e-3, "deepest gap {} m", r[8]);
+        assert!(r[12].abs() < 5.0, "limb volume change {} %", r[12]);
+        assert!(r[13] >= 0.0 && r[13] < 5e-3, "slip {} m over two frames", r[13]);
+    }
+    let sleeve = read_obj(&dir.0.join("sleeve_0002.obj")).expect("sleeve");
+    assert_eq!(sleeve.triangles.len(), 480);
+    check_png(&dir.0.join("preview_first.png"));
+    check_png(&dir.0.join("preview_last.png"));
+    assert_fails_with(&grip(&["demo", "tube-cloth-bend", "--res", "huge"]), &["--res", "huge", "low", "high"]);
+    assert_fails_with(&grip(&["demo", "hanging-bar", "--res", "low"]), &["hanging-bar", "--res"]);
+    assert_fails_with(&grip(&["demo", "--mu=-1", "--res", "tiny", "--out", out]), &["--mu"]);
+}
