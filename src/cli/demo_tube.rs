@@ -29,26 +29,26 @@ use crate::{GripMaterial, GripSolverParams};
 use std::f64::consts::PI;
 
 /// Limb radius [m].
-pub const LIMB_RADIUS: f64 = 0.05;
+pub(crate) const LIMB_RADIUS: f64 = 0.05;
 /// Half the length of the limb's cylindrical part [m] (x ∈ [−0.15, 0.15], caps to ±0.2).
-pub const LIMB_HALF_LENGTH: f64 = 0.15;
+pub(crate) const LIMB_HALF_LENGTH: f64 = 0.15;
 /// Limb vertices with x at or below −this are held, at or above it follow the bend [m].
-pub const PIN_X: f64 = 0.13;
+pub(crate) const PIN_X: f64 = 0.13;
 /// A point on the bend's axis (the z direction) [m].
-pub const HINGE_PIVOT: [f64; 3] = [0.0, 0.075, 0.0];
+pub(crate) const HINGE_PIVOT: [f64; 3] = [0.0, 0.075, 0.0];
 /// The final bend angle [degrees].
-pub const BEND_DEGREES: f64 = 90.0;
+pub(crate) const BEND_DEGREES: f64 = 90.0;
 /// The time the bend takes [s].
-pub const BEND_SECONDS: f64 = 1.0;
+pub(crate) const BEND_SECONDS: f64 = 1.0;
 /// Sleeve rest radius [m].
-pub const SLEEVE_RADIUS: f64 = 0.051;
+pub(crate) const SLEEVE_RADIUS: f64 = 0.051;
 /// The sleeve's half length [m] (x ∈ [−0.12, 0.12]).
-pub const SLEEVE_HALF_LENGTH: f64 = 0.12;
+pub(crate) const SLEEVE_HALF_LENGTH: f64 = 0.12;
 /// The previews look at the bend (in the xy plane) from the front (+z), a little from the
 /// right and above, so that the 90° elbow shows side-on with some depth.
-pub const VIEW: [f64; 3] = [0.25, 0.2, 1.0];
+pub(crate) const VIEW: [f64; 3] = [0.25, 0.2, 1.0];
 /// Default μ between sleeve and limb.
-pub const DEFAULT_MU: f64 = 0.2;
+pub(crate) const DEFAULT_MU: f64 = 0.2;
 
 /// Mesh resolution of the tube demo (`--res`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

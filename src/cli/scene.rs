@@ -81,7 +81,7 @@ pub struct PinGroup {
 }
 
 /// Opacity of [`PreviewStyle::Translucent`] objects in the previews.
-pub const TRANSLUCENT_OPACITY: f64 = 0.45;
+pub(crate) const TRANSLUCENT_OPACITY: f64 = 0.45;
 
 /// How an object is drawn in the PNG previews.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 //! ≈1.4 mm of slip.)
 
 /// Vertices farther than this from the base surface at frame 0 are not measured [m].
-pub const EMBED_DISTANCE: f64 = 5e-3;
+pub(crate) const EMBED_DISTANCE: f64 = 5e-3;
 
 type V3 = [f64; 3];
 
