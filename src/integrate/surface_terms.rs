@@ -186,7 +186,7 @@ impl<'a> SurfaceTerms<'a> {
     fn evaluate(&self, c: &Candidate, q: &[f64], v: &[f64], h: f64, jacobian: bool) -> Option<StencilForce> {
         let query = &self.queries[c.query];
         let surface = &self.surfaces[query.surface as usize];
-        let pot = potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, jacobian)?;
+        let pot = potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, jacobian && !self.definite)?;
         let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
         let measure = self.measure(c.query);
         surface_contact::end_of_step_force(&self.law, query.mu, &pot, measure, v, h, implicit, jacobian, self.definite)
