@@ -7,7 +7,9 @@
 use grip::analytic::incline::{stop, Incline};
 use grip::analytic::Pinch;
 use grip::mesh::generate::{box_tets, grid_cloth};
-use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
+use grip::solve::linear_solver::{
+    GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE,
+};
 use grip::solve::preconditioner::{GRIP_PRECONDITIONER_BLOCK_JACOBI, GRIP_PRECONDITIONER_CHOLESKY};
 use grip::{GripMaterial, GripSolverParams, Solver};
 
@@ -52,41 +54,49 @@ fn cloth_on_slab(linear_solver: u32, preconditioner: u32) -> (Vec<f64>, u32) {
 #[test]
 fn inexact_newton_reaches_the_direct_solution() {
     let (direct, lu_solves) = cloth_on_slab(GRIP_LINEAR_SOLVER_DIRECT_LU, 0);
-    for pre in [GRIP_PRECONDITIONER_CHOLESKY, GRIP_PRECONDITIONER_BLOCK_JACOBI] {
-        let (iterative, krylov) = cloth_on_slab(GRIP_LINEAR_SOLVER_ITERATIVE, pre);
+    for (solver, pre) in [
+        (GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_PRECONDITIONER_CHOLESKY),
+        (GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_PRECONDITIONER_BLOCK_JACOBI),
+        (GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE, GRIP_PRECONDITIONER_CHOLESKY),
+    ] {
+        let (iterative, krylov) = cloth_on_slab(solver, pre);
         let diff = direct.iter().zip(&iterative).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-        println!("preconditioner {pre}: {krylov} BiCGSTAB iterations ({lu_solves} LU solves), largest position difference {diff:.2e} m");
+        println!("solver {solver}, preconditioner {pre}: {krylov} BiCGSTAB iterations ({lu_solves} LU solves), largest position difference {diff:.2e} m");
         // Both stop within the Newton tolerance (1e-8 of the initial residual), not at the same
         // point: over 20 steps that leaves micrometres between them (the floor of this
         // tolerance is round-off, about 4e-9 here).
-        assert!(diff < 5e-6, "preconditioner {pre}: positions differ by {diff} m");
+        assert!(diff < 5e-6, "solver {solver}, preconditioner {pre}: positions differ by {diff} m");
     }
 }
 
 #[test]
 fn iterative_block_slide_stops_where_coulomb_says() {
-    let case = Incline { linear_solver: GRIP_LINEAR_SOLVER_ITERATIVE, ..Incline::default() };
-    let (x_t, t_t) = case.analytic_stop();
-    let s = stop(&case.run().expect("run"), 1e-4).expect("the block stops");
-    let (e_x, e_t) = ((s.distance - x_t) / x_t, (s.t - t_t) / t_t);
-    println!(
-        "iterative: stopped after {:.4} m ({:+.2}%), at {:.2} s ({:+.2}%)",
-        s.distance,
-        100.0 * e_x,
-        s.t,
-        100.0 * e_t
-    );
-    assert!(e_x.abs() < 0.02 && e_t.abs() < 0.05);
+    for linear_solver in [GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE] {
+        let case = Incline { linear_solver, ..Incline::default() };
+        let (x_t, t_t) = case.analytic_stop();
+        let s = stop(&case.run().expect("run"), 1e-4).expect("the block stops");
+        let (e_x, e_t) = ((s.distance - x_t) / x_t, (s.t - t_t) / t_t);
+        println!(
+            "solver {linear_solver}: stopped after {:.4} m ({:+.2}%), at {:.2} s ({:+.2}%)",
+            s.distance,
+            100.0 * e_x,
+            s.t,
+            100.0 * e_t
+        );
+        assert!(e_x.abs() < 0.02 && e_t.abs() < 0.05);
+    }
 }
 
 #[test]
 fn iterative_pinch_lifts_the_block() {
-    let case = Pinch { linear_solver: GRIP_LINEAR_SOLVER_ITERATIVE, ..Pinch::default() };
-    let last = *case.run().expect("run").last().expect("samples");
-    let slip = last.plate_rise - last.block_rise;
-    println!(
-        "iterative pinch: plates rose {:.4} m, block {:.4} m, slip {slip:.2e} m",
-        last.plate_rise, last.block_rise
-    );
-    assert!(last.block_rise > 0.09 && slip.abs() < 2e-3);
+    for linear_solver in [GRIP_LINEAR_SOLVER_ITERATIVE] {
+        let case = Pinch { linear_solver, ..Pinch::default() };
+        let last = *case.run().expect("run").last().expect("samples");
+        let slip = last.plate_rise - last.block_rise;
+        println!(
+            "solver {linear_solver} pinch: plates rose {:.4} m, block {:.4} m, slip {slip:.2e} m",
+            last.plate_rise, last.block_rise
+        );
+        assert!(last.block_rise > 0.09 && slip.abs() < 2e-3);
+    }
 }

@@ -11,8 +11,10 @@
 //! ∂(λ∇d)/∂x = λ′ ∇d ∇dᵀ + λ ∇²d and the friction term by the chain rule through
 //! (λ, n, v_rel) (forward-mode AD of the law in those 7 variables).
 
+use super::implicit::first_order::FirstOrder;
 use super::implicit::Potential;
 use super::law::ContactLaw;
+use crate::energy::real::{c, dot, Real, V3};
 use nalgebra::{Const, DMatrix, DVector, Matrix3, Matrix3xX, SMatrix, Vector3, U1};
 use num_dual::{Derivative, DualSVec64};
 
@@ -230,6 +232,72 @@ pub fn end_of_step_force(
         }
     }
     Some(StencilForce { stencil: potential.stencil.clone(), force, jacobian })
+}
+
+fn vertex<T: Real>(v: &[T], i: u32) -> V3<T> {
+    let i = 3 * i as usize;
+    [v[i], v[i + 1], v[i + 2]]
+}
+
+/// Adds F on the query vertex and −Wⱼ F on the surface vertices of a stencil (any [`Real`]).
+fn spread_generic<T: Real>(force: &mut [T], weights: &[T], f: V3<T>) {
+    for k in 0..3 {
+        force[k] += f[k];
+    }
+    for (j, w) in weights.iter().enumerate().skip(1) {
+        for k in 0..3 {
+            force[3 * j + k] -= *w * f[k];
+        }
+    }
+}
+
+/// Penalty and (when `implicit_friction`) implicit friction forces on the potential's stencil
+/// [N], over [`Real`]: the residual evaluates them in `f64`, matrix-free Jacobian products in
+/// dual numbers. Same law as [`end_of_step_force`]; `None` when d ≥ δ.
+pub fn stencil_force<T: Real>(
+    law: &ContactLaw,
+    mu: f64,
+    potential: &FirstOrder<T>,
+    measure: GapMeasure,
+    v: &[T],
+    implicit_friction: bool,
+) -> Option<Vec<T>> {
+    let d = potential.phi * measure.side + measure.offset;
+    if !(d.re() < law.delta) {
+        return None;
+    }
+    let lambda = law.force(d);
+    let grad: Vec<T> = potential.gradient.iter().map(|g| *g * measure.side).collect();
+    let mut force: Vec<T> = grad.iter().map(|g| *g * lambda).collect();
+    let m = [grad[0], grad[1], grad[2]];
+    let len2 = dot(m, m);
+    if implicit_friction && mu > 0.0 && len2.re().sqrt() > MIN_NORMAL_LENGTH {
+        let len = len2.sqrt();
+        let n = m.map(|x| x / len);
+        let mut v_rel = vertex(v, potential.stencil[0]);
+        for (&s, &w) in potential.stencil.iter().zip(&potential.vertex_weights).skip(1) {
+            let vs = vertex(v, s);
+            v_rel = [0, 1, 2].map(|k| v_rel[k] - vs[k] * w);
+        }
+        let f = law.friction(mu, lambda, n, v_rel);
+        spread_generic(&mut force, &potential.vertex_weights, f);
+    }
+    Some(force)
+}
+
+/// Lagged friction forces on the frozen stencil [N], over [`Real`] (see
+/// [`lagged_friction_force`]).
+pub fn lagged_friction_generic<T: Real>(law: &ContactLaw, mu: f64, frozen: &LaggedSurfaceFriction, v: &[T]) -> Vec<T> {
+    let mut v_rel = vertex(v, frozen.stencil[0]);
+    for (&s, &w) in frozen.stencil.iter().zip(&frozen.weights).skip(1) {
+        let vs = vertex(v, s);
+        v_rel = [0, 1, 2].map(|k| v_rel[k] - vs[k] * w);
+    }
+    let f = law.friction(mu, c(frozen.lambda), frozen.normal.map(c::<T>), v_rel);
+    let mut force = vec![c::<T>(0.0); 3 * frozen.stencil.len()];
+    let weights: Vec<T> = frozen.weights.iter().map(|w| c(*w)).collect();
+    spread_generic(&mut force, &weights, f);
+    force
 }
 
 /// Lagged friction (paper Eq. 25): the law with n, λ and Wⱼ frozen at qₜ, on the frozen stencil.

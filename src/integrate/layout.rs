@@ -3,7 +3,9 @@
 
 use crate::energy::Element;
 use crate::scene::Model;
-use crate::solve::linear_solver::{LinearSolver, GRIP_LINEAR_SOLVER_ITERATIVE};
+use crate::solve::linear_solver::{
+    LinearSolver, GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE,
+};
 use crate::solve::pattern::{BlockPattern, BlockSlot};
 use crate::solve::preconditioner::Preconditioner;
 use crate::solve::DirectLu;
@@ -72,10 +74,13 @@ impl SystemLayout {
 
     /// A linear solver for this layout as `params` select.
     pub fn linear_solver(&self, params: &crate::scene::GripSolverParams) -> crate::Result<LinearSolver> {
-        if params.linear_solver == GRIP_LINEAR_SOLVER_ITERATIVE {
+        if params.linear_solver == GRIP_LINEAR_SOLVER_ITERATIVE
+            || params.linear_solver == GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE
+        {
             Ok(LinearSolver::Iterative {
                 preconditioner: Preconditioner::new(params.preconditioner, &self.pattern, self.elements())?,
                 max_iterations: params.max_linear_iterations,
+                matrix_free: params.linear_solver == GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE,
             })
         } else {
             Ok(LinearSolver::Direct(DirectLu::new(&self.pattern)?))

@@ -3,7 +3,7 @@
 use crate::contact::implicit::kernel::GRIP_KERNEL_CUBIC;
 use crate::contact::law::{GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_RATIONAL};
 use crate::error::{Error, Result};
-use crate::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
+use crate::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE};
 use crate::solve::preconditioner::GRIP_PRECONDITIONER_BLOCK_JACOBI;
 
 /// Time integrator: backward Euler in velocity form (paper Eq. 23).
@@ -152,7 +152,7 @@ impl GripSolverParams {
                 self.velocity_tolerance
             )));
         }
-        if self.linear_solver > GRIP_LINEAR_SOLVER_ITERATIVE {
+        if self.linear_solver > GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE {
             return Err(Error::invalid(format!("params.linear_solver: unknown value {}", self.linear_solver)));
         }
         if self.integrator != GRIP_INTEGRATOR_BACKWARD_EULER {

@@ -12,8 +12,12 @@ use std::time::Instant;
 /// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
 pub const GRIP_LINEAR_SOLVER_DIRECT_LU: u32 = 0;
 /// Linear solver: inexact Newton with preconditioned BiCGSTAB and Eisenstat–Walker forcing
-/// (paper Algorithm 2).
+/// (paper Algorithm 2), J applied as the assembled sparse matrix.
 pub const GRIP_LINEAR_SOLVER_ITERATIVE: u32 = 1;
+/// Linear solver: as `GRIP_LINEAR_SOLVER_ITERATIVE`, with J x computed matrix-free by
+/// forward-mode automatic differentiation of the residual (paper §4.3); the assembled
+/// Jacobian only feeds the preconditioner.
+pub const GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE: u32 = 2;
 
 /// What one linear solve cost.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -36,6 +40,8 @@ pub enum LinearSolver {
         preconditioner: Preconditioner,
         /// Iteration limit per solve.
         max_iterations: u32,
+        /// J x by forward-mode AD of the residual instead of the assembled matrix.
+        matrix_free: bool,
     },
 }
 
@@ -45,8 +51,16 @@ impl LinearSolver {
         matches!(self, Self::Iterative { .. })
     }
 
+    /// Whether J x comes from the caller's matrix-free product rather than the assembled J.
+    pub fn matrix_free(&self) -> bool {
+        matches!(self, Self::Iterative { matrix_free: true, .. })
+    }
+
     /// p ≈ −J⁻¹ r for J with values `jac` in `pattern` (`diagonal`: each vertex's diagonal
-    /// slot), to relative residual `forcing` (ignored by the direct solver).
+    /// slot), to relative residual `forcing` (ignored by the direct solver). `product`, when
+    /// given, computes J x in place of the assembled `jac` (which then only feeds the
+    /// preconditioner).
+    #[allow(clippy::too_many_arguments)]
     pub fn direction(
         &mut self,
         pattern: &BlockPattern,
@@ -55,6 +69,7 @@ impl LinearSolver {
         r: &[f64],
         forcing: f64,
         p: &mut [f64],
+        product: Option<&mut dyn FnMut(&[f64], &mut [f64])>,
     ) -> Result<LinearSolveCost> {
         let mut cost = LinearSolveCost::default();
         match self {
@@ -68,15 +83,19 @@ impl LinearSolver {
                 cost.seconds_solve = t.elapsed().as_secs_f64();
                 cost.iterations = 1;
             }
-            Self::Iterative { preconditioner, max_iterations } => {
+            Self::Iterative { preconditioner, max_iterations, .. } => {
                 let t = Instant::now();
                 preconditioner.update(pattern, jac, diagonal)?;
                 cost.seconds_factorization = t.elapsed().as_secs_f64();
                 let t = Instant::now();
                 let b: Vec<f64> = r.iter().map(|x| -x).collect();
-                let mut apply = |x: &[f64], y: &mut [f64]| pattern.multiply(jac, x, y);
+                let mut assembled = |x: &[f64], y: &mut [f64]| pattern.multiply(jac, x, y);
+                let apply: &mut dyn FnMut(&[f64], &mut [f64]) = match product {
+                    Some(f) => f,
+                    None => &mut assembled,
+                };
                 let mut precondition = |z: &mut [f64]| preconditioner.apply(z);
-                let out = bicgstab::solve(&mut apply, &mut precondition, &b, p, forcing, *max_iterations);
+                let out = bicgstab::solve(apply, &mut precondition, &b, p, forcing, *max_iterations);
                 cost.seconds_solve = t.elapsed().as_secs_f64();
                 cost.iterations = out.iterations;
                 // A direction that does not even reduce the linear residual is useless.

@@ -42,6 +42,10 @@ pub trait NonlinearSystem {
     }
     /// Freezes the non-potential parts of the merit function (friction) at `v`.
     fn freeze_merit(&mut self, _v: &[f64]) {}
+    /// Writes J(v) x into `out` without assembling J (matrix-free); `false` when unsupported.
+    fn jacobian_product(&mut self, _v: &[f64], _x: &[f64], _out: &mut [f64]) -> bool {
+        false
+    }
 }
 
 /// Stopping and damping settings.
@@ -124,7 +128,13 @@ fn direction(
     system.set_definite(definite);
     system.jacobian(v, jac);
     stats.seconds_assembly += t.elapsed().as_secs_f64();
-    let cost = linear.solver.direction(linear.pattern, linear.diagonal, jac, r, forcing, p)?;
+    let matrix_free = linear.solver.matrix_free() && !definite;
+    // Matrix-free products give the exact J: the modified (definite) one stays assembled.
+    let mut product = |x: &[f64], y: &mut [f64]| {
+        system.jacobian_product(v, x, y);
+    };
+    let product: Option<&mut dyn FnMut(&[f64], &mut [f64])> = if matrix_free { Some(&mut product) } else { None };
+    let cost = linear.solver.direction(linear.pattern, linear.diagonal, jac, r, forcing, p, product)?;
     stats.seconds_factorization += cost.seconds_factorization;
     stats.seconds_solve += cost.seconds_solve;
     stats.linear_iterations += cost.iterations;
