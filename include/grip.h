@@ -61,14 +61,25 @@
 // Value of `GripMaterial::struct_tag` written by `grip_material_default()`.
 #define GRIP_MATERIAL_TAG 1196576049
 
-// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
-#define GRIP_LINEAR_SOLVER_DIRECT_LU 0
-
 // Time integrator: backward Euler in velocity form (paper Eq. 23).
 #define GRIP_INTEGRATOR_BACKWARD_EULER 0
 
 // Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
 #define GRIP_SOLVER_PARAMS_TAG 1196576817
+
+// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
+#define GRIP_LINEAR_SOLVER_DIRECT_LU 0
+
+// Linear solver: inexact Newton with preconditioned BiCGSTAB and Eisenstat–Walker forcing
+// (paper Algorithm 2).
+#define GRIP_LINEAR_SOLVER_ITERATIVE 1
+
+// Which preconditioner (`GripSolverParams::preconditioner`): sparse Cholesky of the
+// symmetrised element-pattern part of J.
+#define GRIP_PRECONDITIONER_CHOLESKY 0
+
+// Block Jacobi: each vertex's 3×3 diagonal block of J inverted.
+#define GRIP_PRECONDITIONER_BLOCK_JACOBI 1
 
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
@@ -236,6 +247,15 @@ typedef struct GripSolverParams {
     // One of `GRIP_KERNEL_*`: the weight function of the implicit contact surfaces.
     // Default `GRIP_KERNEL_INTERPOLATING`.
     uint32_t contact_kernel;
+    // One of `GRIP_PRECONDITIONER_*`: the preconditioner of the iterative linear solver.
+    // Default `GRIP_PRECONDITIONER_CHOLESKY`.
+    uint32_t preconditioner;
+    // BiCGSTAB iteration limit per Newton iteration (1..=100000). Default 500.
+    uint32_t max_linear_iterations;
+    // Largest forcing term σ_max of inexact Newton: each BiCGSTAB solve stops at a relative
+    // residual σ_k = min((‖r_k‖/‖r_{k−1}‖)^φ, σ_max) (paper Algorithm 2) (in (0, 1),
+    // dimensionless). Default 0.5.
+    double forcing_max;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;
 } GripSolverParams;

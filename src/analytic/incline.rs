@@ -16,6 +16,8 @@ pub const G: f64 = 9.81;
 /// The block-on-plane experiment.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Incline {
+    /// `GRIP_LINEAR_SOLVER_*` of the solver (default: the direct LU).
+    pub linear_solver: u32,
     /// Slope angle θ [degrees].
     pub angle_deg: f64,
     /// Friction coefficient μ between block and plane.
@@ -52,6 +54,7 @@ impl Default for Incline {
             duration: 20.0,
             lift: 0.0,
             settle: 0.0,
+            linear_solver: 0,
         }
     }
 }
@@ -89,6 +92,7 @@ impl Incline {
             time_step: self.h,
             friction_epsilon: self.epsilon,
             friction_coupling: self.coupling,
+            linear_solver: self.linear_solver,
             max_newton_iterations: 100,
             ..GripSolverParams::default()
         };

@@ -11,6 +11,8 @@ use crate::{GripMaterial, GripSolverParams, Result, Solver};
 /// The pinch experiment.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pinch {
+    /// `GRIP_LINEAR_SOLVER_*` of the solver (default: the direct LU).
+    pub linear_solver: u32,
     /// Friction coefficient μ between the block and the plates (and the floor).
     pub mu: f64,
     /// Time step h [s].
@@ -29,7 +31,16 @@ pub struct Pinch {
 
 impl Default for Pinch {
     fn default() -> Self {
-        Self { mu: 0.5, h: 0.01, coupling: 0, epsilon: 1e-4, squeeze: 0.004, lift: 0.1, phases: [0.3, 1.0, 0.5] }
+        Self {
+            mu: 0.5,
+            h: 0.01,
+            coupling: 0,
+            epsilon: 1e-4,
+            squeeze: 0.004,
+            lift: 0.1,
+            phases: [0.3, 1.0, 0.5],
+            linear_solver: 0,
+        }
     }
 }
 
@@ -110,6 +121,7 @@ impl Pinch {
             time_step: self.h,
             friction_epsilon: self.epsilon,
             friction_coupling: self.coupling,
+            linear_solver: self.linear_solver,
             default_friction: self.mu,
             max_newton_iterations: 100,
             ..GripSolverParams::default()

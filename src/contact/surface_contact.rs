@@ -11,8 +11,10 @@
 //! ∂(λ∇d)/∂x = λ′ ∇d ∇dᵀ + λ ∇²d and the friction term by the chain rule through
 //! (λ, n, v_rel) (forward-mode AD of the law in those 7 variables).
 
+use super::implicit::first_order::FirstOrder;
 use super::implicit::Potential;
 use super::law::ContactLaw;
+use crate::energy::real::{c, dot, Real, V3};
 use nalgebra::{Const, DMatrix, DVector, Matrix3, Matrix3xX, SMatrix, Vector3, U1};
 use num_dual::{Derivative, DualSVec64};
 
@@ -157,10 +159,11 @@ fn spread_jacobian(jac: &mut DMatrix<f64>, weights: &[f64], d_f: &Matrix3xX<f64>
 /// Penalty and (implicit, unless `lagged_friction`) friction forces of a contact whose potential
 /// was evaluated at the end-of-step positions, on the potential's stencil; `None` when d ≥ δ.
 /// `h` [s] is the substep (for the Jacobian along v); the potential must carry second
-/// derivatives when `with_jacobian`. With `definite`, the penalty's Jacobian
-/// λ′∇d∇dᵀ + λ∇²d is replaced by its negative semi-definite part (the modified Newton Jacobian
-/// far from the solution: on a deforming surface λ∇²d couples every stencil vertex and is
-/// strongly indefinite).
+/// derivatives when `with_jacobian` and not `definite`. With `definite`, the Jacobian is the
+/// modified one of Newton's safeguard: the penalty's λ′∇d∇dᵀ + λ∇²d becomes the Gauss–Newton
+/// λ′∇d∇dᵀ (λ∇²d couples every stencil vertex on a deforming surface and is strongly
+/// indefinite), and friction keeps its dependence on v and λ but not on the sliding basis and
+/// weights — no second derivatives of φ are needed.
 #[allow(clippy::too_many_arguments)]
 pub fn end_of_step_force(
     law: &ContactLaw,
@@ -181,11 +184,16 @@ pub fn end_of_step_force(
     let dlambda = -6.0 * law.kappa * (law.delta - d);
     let grad = &potential.gradient * side;
     let mut force = &grad * lambda;
-    let second = if with_jacobian { potential.second.as_ref() } else { None };
-    let mut jacobian = second.map(|s| {
-        let k = &grad * grad.transpose() * dlambda + &s.hessian * (side * lambda);
-        (if definite { negative_part(k) } else { k }) * h
-    });
+    let second = if with_jacobian && !definite { potential.second.as_ref() } else { None };
+    let mut jacobian = if !with_jacobian {
+        None
+    } else if definite {
+        // Gauss–Newton: λ′∇d∇dᵀ alone (negative semi-definite as λ′ ≤ 0); no second
+        // derivatives of φ are needed.
+        Some(&grad * grad.transpose() * (dlambda * h))
+    } else {
+        second.map(|s| (&grad * grad.transpose() * dlambda + &s.hessian * (side * lambda)) * h)
+    };
     let m = Vector3::new(grad[0], grad[1], grad[2]);
     if implicit_friction && mu > 0.0 && m.norm() > MIN_NORMAL_LENGTH {
         let n = m / m.norm();
@@ -193,36 +201,103 @@ pub fn end_of_step_force(
         let v_rel = relative_velocity(&potential.stencil, weights, v);
         let (f, partials) = friction_partials(law, mu, lambda, &n, &v_rel);
         spread(&mut force, weights, &f);
-        if let (Some(jac), Some(s)) = (jacobian.as_mut(), second) {
-            let f_lambda = partials.fixed_view::<3, 1>(0, 0).into_owned();
-            let f_n = partials.fixed_view::<3, 3>(0, 1).into_owned();
-            let f_v = partials.fixed_view::<3, 3>(0, 4).into_owned();
-            // ∂n/∂x = (I − n nᵀ)/|m| · ∂m/∂x, with ∂m/∂x the query rows of ∇²d.
-            let dm = s.hessian.rows(0, 3) * side;
-            let dn = (Matrix3::identity() - n * n.transpose()) / m.norm() * dm;
-            // ∂(Σⱼ Wⱼ vⱼ)/∂x = Σⱼ vⱼ ⊗ ∇Wⱼ.
-            let mut dvs = Matrix3xX::zeros(grad.len());
-            for (j, &vertex) in potential.stencil.iter().enumerate().skip(1) {
-                dvs += velocity(v, vertex) * s.vertex_weight_gradients.row(j);
+        let f_lambda = partials.fixed_view::<3, 1>(0, 0).into_owned();
+        let f_v = partials.fixed_view::<3, 3>(0, 4).into_owned();
+        match (jacobian.as_mut(), second) {
+            (Some(jac), Some(s)) => {
+                let f_n = partials.fixed_view::<3, 3>(0, 1).into_owned();
+                // ∂n/∂x = (I − n nᵀ)/|m| · ∂m/∂x, with ∂m/∂x the query rows of ∇²d.
+                let dm = s.hessian.rows(0, 3) * side;
+                let dn = (Matrix3::identity() - n * n.transpose()) / m.norm() * dm;
+                // ∂(Σⱼ Wⱼ vⱼ)/∂x = Σⱼ vⱼ ⊗ ∇Wⱼ.
+                let mut dvs = Matrix3xX::zeros(grad.len());
+                for (j, &vertex) in potential.stencil.iter().enumerate().skip(1) {
+                    dvs += velocity(v, vertex) * s.vertex_weight_gradients.row(j);
+                }
+                let df_dx = f_lambda * (grad.transpose() * dlambda) + f_n * dn - f_v * dvs;
+                let df = velocity_jacobian(weights, &f_v) + df_dx * h;
+                spread_jacobian(jac, weights, &df);
+                // The reactions −Wⱼ F also change with Wⱼ(x): −F ⊗ ∇Wⱼ.
+                for j in 1..potential.stencil.len() {
+                    let mut rows = jac.rows_mut(3 * j, 3);
+                    rows -= f * s.vertex_weight_gradients.row(j) * h;
+                }
             }
-            let df_dx = f_lambda * (grad.transpose() * dlambda) + f_n * dn - f_v * dvs;
-            let df = velocity_jacobian(weights, &f_v) + df_dx * h;
-            spread_jacobian(jac, weights, &df);
-            // The reactions −Wⱼ F also change with Wⱼ(x): −F ⊗ ∇Wⱼ.
-            for j in 1..potential.stencil.len() {
-                let mut rows = jac.rows_mut(3 * j, 3);
-                rows -= f * s.vertex_weight_gradients.row(j) * h;
+            (Some(jac), None) => {
+                // Modified Jacobian: the sliding basis and weights held fixed, λ(x) kept.
+                let df = velocity_jacobian(weights, &f_v) + f_lambda * (grad.transpose() * (dlambda * h));
+                spread_jacobian(jac, weights, &df);
             }
+            _ => {}
         }
     }
     Some(StencilForce { stencil: potential.stencil.clone(), force, jacobian })
 }
 
-/// The negative semi-definite part of a symmetric matrix (positive eigenvalues set to 0).
-fn negative_part(k: DMatrix<f64>) -> DMatrix<f64> {
-    let e = nalgebra::SymmetricEigen::new(k);
-    let clamped = e.eigenvalues.map(|l| l.min(0.0));
-    &e.eigenvectors * DMatrix::from_diagonal(&clamped) * e.eigenvectors.transpose()
+fn vertex<T: Real>(v: &[T], i: u32) -> V3<T> {
+    let i = 3 * i as usize;
+    [v[i], v[i + 1], v[i + 2]]
+}
+
+/// Adds F on the query vertex and −Wⱼ F on the surface vertices of a stencil (any [`Real`]).
+fn spread_generic<T: Real>(force: &mut [T], weights: &[T], f: V3<T>) {
+    for k in 0..3 {
+        force[k] += f[k];
+    }
+    for (j, w) in weights.iter().enumerate().skip(1) {
+        for k in 0..3 {
+            force[3 * j + k] -= *w * f[k];
+        }
+    }
+}
+
+/// Penalty and (when `implicit_friction`) implicit friction forces on the potential's stencil
+/// [N], over [`Real`]: the residual evaluates them in `f64`, matrix-free Jacobian products in
+/// dual numbers. Same law as [`end_of_step_force`]; `None` when d ≥ δ.
+pub fn stencil_force<T: Real>(
+    law: &ContactLaw,
+    mu: f64,
+    potential: &FirstOrder<T>,
+    measure: GapMeasure,
+    v: &[T],
+    implicit_friction: bool,
+) -> Option<Vec<T>> {
+    let d = potential.phi * measure.side + measure.offset;
+    if !(d.re() < law.delta) {
+        return None;
+    }
+    let lambda = law.force(d);
+    let grad: Vec<T> = potential.gradient.iter().map(|g| *g * measure.side).collect();
+    let mut force: Vec<T> = grad.iter().map(|g| *g * lambda).collect();
+    let m = [grad[0], grad[1], grad[2]];
+    let len2 = dot(m, m);
+    if implicit_friction && mu > 0.0 && len2.re().sqrt() > MIN_NORMAL_LENGTH {
+        let len = len2.sqrt();
+        let n = m.map(|x| x / len);
+        let mut v_rel = vertex(v, potential.stencil[0]);
+        for (&s, &w) in potential.stencil.iter().zip(&potential.vertex_weights).skip(1) {
+            let vs = vertex(v, s);
+            v_rel = [0, 1, 2].map(|k| v_rel[k] - vs[k] * w);
+        }
+        let f = law.friction(mu, lambda, n, v_rel);
+        spread_generic(&mut force, &potential.vertex_weights, f);
+    }
+    Some(force)
+}
+
+/// Lagged friction forces on the frozen stencil [N], over [`Real`] (see
+/// [`lagged_friction_force`]).
+pub fn lagged_friction_generic<T: Real>(law: &ContactLaw, mu: f64, frozen: &LaggedSurfaceFriction, v: &[T]) -> Vec<T> {
+    let mut v_rel = vertex(v, frozen.stencil[0]);
+    for (&s, &w) in frozen.stencil.iter().zip(&frozen.weights).skip(1) {
+        let vs = vertex(v, s);
+        v_rel = [0, 1, 2].map(|k| v_rel[k] - vs[k] * w);
+    }
+    let f = law.friction(mu, c(frozen.lambda), frozen.normal.map(c::<T>), v_rel);
+    let mut force = vec![c::<T>(0.0); 3 * frozen.stencil.len()];
+    let weights: Vec<T> = frozen.weights.iter().map(|w| c(*w)).collect();
+    spread_generic(&mut force, &weights, f);
+    force
 }
 
 /// Lagged friction (paper Eq. 25): the law with n, λ and Wⱼ frozen at qₜ, on the frozen stencil.

@@ -14,9 +14,11 @@ use super::layout::SystemLayout;
 use super::surface_terms::SurfaceTerms;
 use crate::contact::surface_contact::LaggedSurfaceFriction;
 use crate::contact::vertex_collider::LaggedFriction;
+use crate::energy::real::Real;
 use crate::scene::Model;
 use crate::solve::NonlinearSystem;
 use nalgebra::SMatrix;
+use num_dual::Dual64;
 
 /// Rayleigh β-damping matrices of every element, evaluated at qₜ.
 #[derive(Default)]
@@ -120,6 +122,36 @@ impl<'a> BackwardEuler<'a> {
         self.q_start.iter().zip(v).map(|(q, v)| q + self.h * v).collect()
     }
 
+    /// r at velocities `v` and end positions `q` = qₜ + h v (any [`Real`]); the surface contact
+    /// candidates must be fresh for the values of `q`.
+    fn residual_at<T: Real + Send + Sync>(&self, q: &[T], v: &[T], out: &mut [T]) {
+        let (m, h) = (self.model, self.h);
+        for (i, mass) in m.mass.iter().enumerate() {
+            for k in 0..3 {
+                let d = 3 * i + k;
+                out[d] = ((v[d] - self.v_start[d]) + v[d] * (h * m.alpha[i]) - h * self.gravity[k]) * *mass;
+            }
+        }
+        terms::add_gradient(&m.tets.elements, q, h, out);
+        terms::add_gradient(&m.membranes.elements, q, h, out);
+        terms::add_gradient(&m.hinges.elements, q, h, out);
+        let d = self.damping;
+        terms::add_matrix_products(&m.tets.elements, &d.tets, v, h, out);
+        terms::add_matrix_products(&m.membranes.elements, &d.membranes, v, h, out);
+        terms::add_matrix_products(&m.hinges.elements, &d.hinges, v, h, out);
+        if let Some(c) = self.contact {
+            c.add_forces(q, v, h, out);
+        }
+        if let Some(s) = self.surface.as_ref() {
+            s.add_forces(q, v, h, out);
+        }
+        for (i, _) in self.fixed.iter().enumerate().filter(|(_, f)| **f) {
+            for k in 0..3 {
+                out[3 * i + k] = v[3 * i + k] - self.v_fixed[3 * i + k];
+            }
+        }
+    }
+
     fn update_positions(&mut self, v: &[f64]) {
         for ((q, q0), vi) in self.q.iter_mut().zip(self.q_start).zip(v) {
             *q = q0 + self.h * vi;
@@ -130,32 +162,32 @@ impl<'a> BackwardEuler<'a> {
 impl NonlinearSystem for BackwardEuler<'_> {
     fn residual(&mut self, v: &[f64], out: &mut [f64]) {
         self.update_positions(v);
-        let (m, h) = (self.model, self.h);
-        for (i, mass) in m.mass.iter().enumerate() {
-            for k in 0..3 {
-                let d = 3 * i + k;
-                out[d] = mass * ((v[d] - self.v_start[d]) + h * m.alpha[i] * v[d] - h * self.gravity[k]);
-            }
-        }
-        terms::add_gradient(&m.tets.elements, &self.q, h, out);
-        terms::add_gradient(&m.membranes.elements, &self.q, h, out);
-        terms::add_gradient(&m.hinges.elements, &self.q, h, out);
-        let d = self.damping;
-        terms::add_matrix_products(&m.tets.elements, &d.tets, v, h, out);
-        terms::add_matrix_products(&m.membranes.elements, &d.membranes, v, h, out);
-        terms::add_matrix_products(&m.hinges.elements, &d.hinges, v, h, out);
-        if let Some(c) = self.contact {
-            c.add_forces(&self.q, v, h, out);
-        }
         if let Some(s) = self.surface.as_mut() {
             s.ensure_fresh(&self.q);
-            s.add_forces(&self.q, v, h, h, out);
         }
-        for (i, _) in self.fixed.iter().enumerate().filter(|(_, f)| **f) {
-            for k in 0..3 {
-                out[3 * i + k] = v[3 * i + k] - self.v_fixed[3 * i + k];
-            }
+        let q = std::mem::take(&mut self.q);
+        self.residual_at(&q, v, out);
+        self.q = q;
+    }
+
+    /// J x = d/dε r(v + ε x) by forward-mode AD of the residual (dual numbers through every
+    /// force term): exact, without assembling J (paper §4.3).
+    fn jacobian_product(&mut self, v: &[f64], x: &[f64], out: &mut [f64]) -> bool {
+        self.update_positions(v);
+        if let Some(s) = self.surface.as_mut() {
+            s.ensure_fresh(&self.q);
         }
+        // Pinned vertices are eliminated as in the assembled J: their columns do not act on
+        // the free rows, and their rows are the identity.
+        let pinned = |d: usize| self.fixed[d / 3];
+        let vd: Vec<Dual64> = (0..v.len()).map(|d| Dual64::new(v[d], if pinned(d) { 0.0 } else { x[d] })).collect();
+        let qd: Vec<Dual64> = self.q_start.iter().zip(&vd).map(|(&q0, &vi)| vi * self.h + q0).collect();
+        let mut rd = vec![Dual64::from(0.0); v.len()];
+        self.residual_at(&qd, &vd, &mut rd);
+        for (d, (o, r)) in out.iter_mut().zip(&rd).enumerate() {
+            *o = if pinned(d) { x[d] } else { r.eps };
+        }
+        true
     }
 
     /// The incremental potential Φ(v) = ½(v − vₜ)ᵀM(v − vₜ) + W(q) + B(q) + ½h vᵀ(αM + βK⁺ₜ)v

@@ -5,6 +5,7 @@
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::vertex_collider::{self, ColliderMotion, LaggedFriction};
 use crate::contact::ContactLaw;
+use crate::energy::real::Real;
 use crate::solve::pattern::BlockSlot;
 use nalgebra::Matrix3;
 use rayon::prelude::*;
@@ -32,7 +33,7 @@ pub struct ContactTerms<'a> {
     pub lagged: Vec<LaggedFriction>,
 }
 
-fn position(q: &[f64], i: u32) -> [f64; 3] {
+fn position<T: Copy>(q: &[T], i: u32) -> [T; 3] {
     let i = 3 * i as usize;
     [q[i], q[i + 1], q[i + 2]]
 }
@@ -52,22 +53,23 @@ impl<'a> ContactTerms<'a> {
         self.lagged.get(pair)
     }
 
-    /// out −= scale · F(q, v) for every pair (F: contact plus friction force on the vertex).
-    pub fn add_forces(&self, q: &[f64], v: &[f64], scale: f64, out: &mut [f64]) {
-        let forces: Vec<Option<[f64; 3]>> = (0..self.pairs.len())
+    /// out −= scale · F(q, v) for every pair (F: contact plus friction force on the vertex), over
+    /// [`Real`] (`f64` for the residual, dual numbers for matrix-free Jacobian products).
+    pub fn add_forces<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
+        let forces: Vec<Option<[T; 3]>> = (0..self.pairs.len())
             .into_par_iter()
             .map(|k| {
                 let p = &self.pairs[k];
                 let m = &self.motions[p.collider as usize];
                 let x = position(q, p.vertex);
-                vertex_collider::is_active(&self.law, m, p.mu, self.lagged(k), x)
+                vertex_collider::is_active(&self.law, m, p.mu, self.lagged(k), x.map(|t| t.re()))
                     .then(|| vertex_collider::force(&self.law, m, p.mu, self.lagged(k), x, position(v, p.vertex)))
             })
             .collect();
         for (p, f) in self.pairs.iter().zip(&forces) {
             if let Some(f) = f {
                 for k in 0..3 {
-                    out[3 * p.vertex as usize + k] -= scale * f[k];
+                    out[3 * p.vertex as usize + k] -= f[k] * scale;
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! element order, so the result is bit-identical for any thread count.
 
 use crate::energy::autodiff::project_psd;
+use crate::energy::real::Real;
 use crate::energy::{gather, Element};
 use crate::solve::pattern::BlockSlot;
 use nalgebra::SMatrix;
@@ -14,13 +15,24 @@ pub fn energy<const D: usize, E: Element<D>>(elements: &[E], q: &[f64]) -> f64 {
     local.iter().sum()
 }
 
-/// out += scale · ∇W(q).
-pub fn add_gradient<const D: usize, E: Element<D>>(elements: &[E], q: &[f64], scale: f64, out: &mut [f64]) {
-    let local: Vec<[f64; D]> = elements.par_iter().map(|e| e.gradient(&gather::<D>(e.vertices(), q))).collect();
+/// The stencil's coordinates from a flat array of any [`Real`].
+fn gather_real<const D: usize, T: Real>(vertices: &[u32], q: &[T]) -> [T; D] {
+    std::array::from_fn(|i| q[3 * vertices[i / 3] as usize + i % 3])
+}
+
+/// out += scale · ∇W(q), over [`Real`] (`f64` for the residual, dual numbers for matrix-free
+/// Jacobian products).
+pub fn add_gradient<const D: usize, E: Element<D>, T: Real + Send + Sync>(
+    elements: &[E],
+    q: &[T],
+    scale: f64,
+    out: &mut [T],
+) {
+    let local: Vec<[T; D]> = elements.par_iter().map(|e| e.gradient(&gather_real::<D, T>(e.vertices(), q))).collect();
     for (e, g) in elements.iter().zip(&local) {
         for (a, &v) in e.vertices().iter().enumerate() {
             for k in 0..3 {
-                out[3 * v as usize + k] += scale * g[3 * a + k];
+                out[3 * v as usize + k] += g[3 * a + k] * scale;
             }
         }
     }
@@ -118,20 +130,21 @@ pub fn quadratic_form<const D: usize, E: Element<D>>(
     local.iter().sum()
 }
 
-/// out += scale · Σ_e m_e v_e.
-pub fn add_matrix_products<const D: usize, E: Element<D>>(
+/// out += scale · Σ_e m_e v_e, over [`Real`].
+pub fn add_matrix_products<const D: usize, E: Element<D>, T: Real>(
     elements: &[E],
     matrices: &[SMatrix<f64, D, D>],
-    v: &[f64],
+    v: &[T],
     scale: f64,
-    out: &mut [f64],
+    out: &mut [T],
 ) {
     for (e, m) in elements.iter().zip(matrices) {
-        let ve = nalgebra::SVector::<f64, D>::from(gather::<D>(e.vertices(), v));
-        let y = m * ve;
+        let ve = gather_real::<D, T>(e.vertices(), v);
         for (a, &vtx) in e.vertices().iter().enumerate() {
             for k in 0..3 {
-                out[3 * vtx as usize + k] += scale * y[3 * a + k];
+                let row = 3 * a + k;
+                let y = (0..D).fold(T::from(0.0), |acc, col| acc + ve[col] * m[(row, col)]);
+                out[3 * vtx as usize + k] += y * scale;
             }
         }
     }

@@ -11,10 +11,11 @@
 //! order, so results do not depend on the thread count.
 
 use crate::contact::implicit::grid::SampleGrid;
-use crate::contact::implicit::{potential, ImplicitSurface, Kernel};
+use crate::contact::implicit::{first_order, potential, ImplicitSurface, Kernel};
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::surface_contact::{self, GapMeasure, LaggedSurfaceFriction, StencilForce};
 use crate::contact::ContactLaw;
+use crate::energy::real::Real;
 use crate::scene::SurfaceQuery;
 use crate::solve::pattern::BlockPattern;
 use rayon::prelude::*;
@@ -186,7 +187,7 @@ impl<'a> SurfaceTerms<'a> {
     fn evaluate(&self, c: &Candidate, q: &[f64], v: &[f64], h: f64, jacobian: bool) -> Option<StencilForce> {
         let query = &self.queries[c.query];
         let surface = &self.surfaces[query.surface as usize];
-        let pot = potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, jacobian)?;
+        let pot = potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, jacobian && !self.definite)?;
         let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
         let measure = self.measure(c.query);
         surface_contact::end_of_step_force(&self.law, query.mu, &pot, measure, v, h, implicit, jacobian, self.definite)
@@ -222,12 +223,37 @@ impl<'a> SurfaceTerms<'a> {
         self.candidates.len() + self.lagged.iter().flatten().count()
     }
 
-    /// out −= scale · F(q, v) over all contacts.
-    pub fn add_forces(&self, q: &[f64], v: &[f64], h: f64, scale: f64, out: &mut [f64]) {
-        for f in self.contributions(0..self.contribution_count(), q, v, h, false).into_iter().flatten() {
-            for (a, &vertex) in f.stencil.iter().enumerate() {
+    /// out −= scale · F(q, v) over all contacts, over [`Real`] (`f64` for the residual, dual
+    /// numbers for matrix-free Jacobian products). Candidates must be fresh for the values of `q`
+    /// (see [`SurfaceTerms::ensure_fresh`]).
+    pub fn add_forces<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
+        let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
+        let penalty: Vec<Option<(Vec<u32>, Vec<T>)>> = self
+            .candidates
+            .par_iter()
+            .map(|c| {
+                let query = &self.queries[c.query];
+                let surface = &self.surfaces[query.surface as usize];
+                let pot = first_order::evaluate(surface, self.kernel, query.vertex, &c.samples, q)?;
+                let f = surface_contact::stencil_force(&self.law, query.mu, &pot, self.measure(c.query), v, implicit)?;
+                Some((pot.stencil, f))
+            })
+            .collect();
+        let lagged: Vec<(&[u32], Vec<T>)> = self
+            .lagged
+            .par_iter()
+            .enumerate()
+            .filter_map(|(k, l)| {
+                let (l, mu) = (l.as_ref()?, self.queries[k].mu);
+                (mu > 0.0)
+                    .then(|| (l.stencil.as_slice(), surface_contact::lagged_friction_generic(&self.law, mu, l, v)))
+            })
+            .collect();
+        let all = penalty.iter().flatten().map(|(s, f)| (s.as_slice(), f)).chain(lagged.iter().map(|(s, f)| (*s, f)));
+        for (stencil, force) in all {
+            for (a, &vertex) in stencil.iter().enumerate() {
                 for k in 0..3 {
-                    out[3 * vertex as usize + k] -= scale * f.force[3 * a + k];
+                    out[3 * vertex as usize + k] -= force[3 * a + k] * scale;
                 }
             }
         }

@@ -3,9 +3,9 @@
 use crate::contact::implicit::kernel::GRIP_KERNEL_CUBIC;
 use crate::contact::law::{GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_RATIONAL};
 use crate::error::{Error, Result};
+use crate::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE};
+use crate::solve::preconditioner::GRIP_PRECONDITIONER_BLOCK_JACOBI;
 
-/// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
-pub const GRIP_LINEAR_SOLVER_DIRECT_LU: u32 = 0;
 /// Time integrator: backward Euler in velocity form (paper Eq. 23).
 pub const GRIP_INTEGRATOR_BACKWARD_EULER: u32 = 0;
 /// Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
@@ -67,6 +67,15 @@ pub struct GripSolverParams {
     /// One of `GRIP_KERNEL_*`: the weight function of the implicit contact surfaces.
     /// Default `GRIP_KERNEL_INTERPOLATING`.
     pub contact_kernel: u32,
+    /// One of `GRIP_PRECONDITIONER_*`: the preconditioner of the iterative linear solver.
+    /// Default `GRIP_PRECONDITIONER_CHOLESKY`.
+    pub preconditioner: u32,
+    /// BiCGSTAB iteration limit per Newton iteration (1..=100000). Default 500.
+    pub max_linear_iterations: u32,
+    /// Largest forcing term σ_max of inexact Newton: each BiCGSTAB solve stops at a relative
+    /// residual σ_k = min((‖r_k‖/‖r_{k−1}‖)^φ, σ_max) (paper Algorithm 2) (in (0, 1),
+    /// dimensionless). Default 0.5.
+    pub forcing_max: f64,
     /// Written by `grip_solver_params_default()`; do not change.
     pub struct_tag: u32,
 }
@@ -93,6 +102,9 @@ impl Default for GripSolverParams {
             max_contact_retries: 8,
             contact_radius_multiplier: 2.0,
             contact_kernel: 0,
+            preconditioner: 0,
+            max_linear_iterations: 500,
+            forcing_max: 0.5,
             struct_tag: GRIP_SOLVER_PARAMS_TAG,
         }
     }
@@ -140,7 +152,7 @@ impl GripSolverParams {
                 self.velocity_tolerance
             )));
         }
-        if self.linear_solver != GRIP_LINEAR_SOLVER_DIRECT_LU {
+        if self.linear_solver > GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE {
             return Err(Error::invalid(format!("params.linear_solver: unknown value {}", self.linear_solver)));
         }
         if self.integrator != GRIP_INTEGRATOR_BACKWARD_EULER {
@@ -191,6 +203,18 @@ impl GripSolverParams {
         }
         if self.contact_kernel > GRIP_KERNEL_CUBIC {
             return Err(Error::invalid(format!("params.contact_kernel: unknown value {}", self.contact_kernel)));
+        }
+        if self.preconditioner > GRIP_PRECONDITIONER_BLOCK_JACOBI {
+            return Err(Error::invalid(format!("params.preconditioner: unknown value {}", self.preconditioner)));
+        }
+        if self.max_linear_iterations == 0 || self.max_linear_iterations > 100_000 {
+            return Err(Error::invalid(format!(
+                "params.max_linear_iterations must be in 1..=100000, got {}",
+                self.max_linear_iterations
+            )));
+        }
+        if !(self.forcing_max > 0.0 && self.forcing_max < 1.0) {
+            return Err(Error::invalid(format!("params.forcing_max must be in (0, 1), got {}", self.forcing_max)));
         }
         if self.max_contact_retries > 50 {
             return Err(Error::invalid(format!(

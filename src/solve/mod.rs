@@ -1,9 +1,13 @@
 //! Nonlinear and linear solvers: the fixed sparsity pattern, faer's sparse LU with symbolic reuse,
 //! and damped Newton (paper Algorithm 1).
 
+pub mod bicgstab;
 pub mod direct_lu;
+pub mod linear_solver;
 pub mod newton;
 pub mod pattern;
+pub mod preconditioner;
+pub mod sparse_cholesky;
 
 pub use direct_lu::DirectLu;
 pub use newton::{NewtonOutcome, NewtonSettings, NewtonStats, NonlinearSystem};

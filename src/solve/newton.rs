@@ -11,12 +11,15 @@
 //! exact residual either way.
 //! ShouldStop: ‖r‖₂ ≤ tol_r ‖r(v₀)‖₂, or a full step (α = 1) changing no velocity by more than tol_v.
 
-use super::direct_lu::DirectLu;
+use super::linear_solver::LinearSolver;
+use super::pattern::{BlockPattern, BlockSlot};
 use crate::error::{Error, Result};
 use std::time::Instant;
 
 /// Armijo constant of the backtracking line search.
 const ARMIJO_C1: f64 = 1e-4;
+/// Exponent φ = (1 + √5)/2 of the Eisenstat–Walker forcing term.
+const GOLDEN_RATIO: f64 = 1.618_033_988_749_895;
 /// Iterations in a row without a new lowest ‖r‖ after which the merit function is left out of
 /// the line search until ‖r‖ improves.
 const WATCHDOG: u32 = 4;
@@ -39,6 +42,10 @@ pub trait NonlinearSystem {
     }
     /// Freezes the non-potential parts of the merit function (friction) at `v`.
     fn freeze_merit(&mut self, _v: &[f64]) {}
+    /// Writes J(v) x into `out` without assembling J (matrix-free); `false` when unsupported.
+    fn jacobian_product(&mut self, _v: &[f64], _x: &[f64], _out: &mut [f64]) -> bool {
+        false
+    }
 }
 
 /// Stopping and damping settings.
@@ -55,6 +62,8 @@ pub struct NewtonSettings {
     /// Residual norm the tolerance is relative to when it exceeds ‖r‖ at the initial guess (a
     /// predicted guess can be so good that a tolerance relative to it is below round-off).
     pub reference_residual: f64,
+    /// Largest forcing term σ_max of inexact Newton (paper Algorithm 2), in (0, 1).
+    pub forcing_max: f64,
 }
 
 /// What one Newton solve did.
@@ -91,14 +100,26 @@ fn norm(x: &[f64]) -> f64 {
     x.iter().map(|v| v * v).sum::<f64>().sqrt()
 }
 
-/// Computes p = −J⁻¹ r with the exact (or, when `definite`, the modified) Jacobian at `v`.
+/// The linear solver, its system pattern and each vertex's diagonal slot in it.
+pub struct LinearSystem<'a> {
+    /// Direct or iterative solver, set up for `pattern`.
+    pub solver: &'a mut LinearSolver,
+    /// The Jacobian's pattern.
+    pub pattern: &'a BlockPattern,
+    /// Diagonal block of each vertex.
+    pub diagonal: &'a [BlockSlot],
+}
+
+/// Computes p ≈ −J⁻¹ r (to relative residual `forcing` for an iterative solver) with the exact
+/// (or, when `definite`, the modified) Jacobian at `v`.
 #[allow(clippy::too_many_arguments)]
 fn direction(
     system: &mut dyn NonlinearSystem,
-    lu: &mut DirectLu,
+    linear: &mut LinearSystem,
     v: &[f64],
     r: &[f64],
     definite: bool,
+    forcing: f64,
     jac: &mut [f64],
     p: &mut [f64],
     stats: &mut NewtonStats,
@@ -107,17 +128,16 @@ fn direction(
     system.set_definite(definite);
     system.jacobian(v, jac);
     stats.seconds_assembly += t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    lu.factorize(jac)?;
-    stats.seconds_factorization += t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    p.iter_mut().zip(r).for_each(|(pi, ri)| *pi = -ri);
-    lu.solve_in_place(p)?;
-    stats.linear_iterations += 1;
-    stats.seconds_solve += t.elapsed().as_secs_f64();
-    if p.iter().any(|x| !x.is_finite()) {
-        return Err(Error::NotConverged("Newton direction is not finite (singular Jacobian)".into()));
-    }
+    let matrix_free = linear.solver.matrix_free() && !definite;
+    // Matrix-free products give the exact J: the modified (definite) one stays assembled.
+    let mut product = |x: &[f64], y: &mut [f64]| {
+        system.jacobian_product(v, x, y);
+    };
+    let product: Option<&mut dyn FnMut(&[f64], &mut [f64])> = if matrix_free { Some(&mut product) } else { None };
+    let cost = linear.solver.direction(linear.pattern, linear.diagonal, jac, r, forcing, p, product)?;
+    stats.seconds_factorization += cost.seconds_factorization;
+    stats.seconds_solve += cost.seconds_solve;
+    stats.linear_iterations += cost.iterations;
     Ok(())
 }
 
@@ -134,8 +154,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 /// whose line search fails is replaced by the modified (definite) one.
 pub fn solve(
     system: &mut dyn NonlinearSystem,
-    lu: &mut DirectLu,
-    nnz: usize,
+    linear: &mut LinearSystem,
     v: &mut [f64],
     settings: &NewtonSettings,
     progress: &mut dyn FnMut(u32) -> bool,
@@ -146,7 +165,10 @@ pub fn solve(
     let mut r_trial = vec![0.0; n];
     let mut p = vec![0.0; n];
     let mut v_trial = vec![0.0; n];
-    let mut jac = vec![0.0; nnz];
+    let mut jac = vec![0.0; linear.pattern.nnz()];
+    // Inexact Newton (Algorithm 2): forcing σ_k = min((‖r_k‖/‖r_{k−1}‖)^φ, σ_max), φ = (1 + √5)/2.
+    let inexact = linear.solver.inexact();
+    let mut r_previous = f64::NAN;
 
     let t = Instant::now();
     system.residual(v, &mut r);
@@ -174,8 +196,23 @@ pub fn solve(
             return Err((Error::NotConverged(msg), stats));
         }
         stats.iterations += 1;
-        if let Err(e) = direction(system, lu, v, &r, definite, &mut jac, &mut p, &mut stats) {
-            return Err((e, stats));
+        let mut sigma = if inexact {
+            let ratio = (r_norm / r_previous).powf(GOLDEN_RATIO);
+            if ratio.is_finite() {
+                ratio.min(settings.forcing_max)
+            } else {
+                settings.forcing_max
+            }
+        } else {
+            0.0
+        };
+        if let Err(e) = direction(system, linear, v, &r, definite, sigma, &mut jac, &mut p, &mut stats) {
+            if definite {
+                return Err((e, stats));
+            }
+            // The exact Jacobian gave no usable direction: retry with the modified one.
+            definite = true;
+            continue;
         }
         // The merit function may accept steps that raise ‖r‖ (it is frozen at v_k, so it is not one
         // function over the iterations): it is left out after `WATCHDOG` such iterations in a row
@@ -191,7 +228,7 @@ pub fn solve(
         stats.seconds_residual += t.elapsed().as_secs_f64();
         if m0.is_some() && slope >= 0.0 && !definite {
             definite = true;
-            if let Err(e) = direction(system, lu, v, &r, definite, &mut jac, &mut p, &mut stats) {
+            if let Err(e) = direction(system, linear, v, &r, definite, sigma, &mut jac, &mut p, &mut stats) {
                 return Err((e, stats));
             }
             slope = dot(&r, &p);
@@ -203,13 +240,16 @@ pub fn solve(
             v_trial.iter_mut().zip(v.iter().zip(&p)).for_each(|(vt, (vi, pi))| *vt = vi + alpha * pi);
             system.residual(&v_trial, &mut r_trial);
             let trial = norm(&r_trial);
-            let mut ok = trial.is_finite() && trial <= (1.0 - ARMIJO_C1 * alpha) * r_norm;
+            let mut ok = trial.is_finite() && trial <= (1.0 - ARMIJO_C1 * alpha * (1.0 - sigma)) * r_norm;
             if let (false, true, Some(m0)) = (ok, trial.is_finite() && slope < 0.0, m0) {
                 ok = system.merit(&v_trial).is_some_and(|m| m.is_finite() && m <= m0 + ARMIJO_C1 * alpha * slope);
             }
             if ok {
                 accepted = true;
+                r_previous = r_norm;
                 r_norm = trial;
+                // The forcing the accepted step achieved (Algorithm 2, line 16).
+                sigma = 1.0 - alpha * (1.0 - sigma);
                 break;
             }
             alpha *= 0.5;

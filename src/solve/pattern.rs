@@ -79,7 +79,7 @@ impl BlockPattern {
         out
     }
 
-    /// y = A x for values `val` in this pattern.
+    /// y = A x for values `val` in this pattern (a serial column sweep in a fixed order).
     pub fn multiply(&self, val: &[f64], x: &[f64], y: &mut [f64]) {
         y.iter_mut().for_each(|v| *v = 0.0);
         for (col, xc) in x.iter().enumerate() {

@@ -11,7 +11,7 @@ use crate::integrate::contact_terms::ContactPair;
 use crate::integrate::{element_terms, SystemLayout};
 use crate::scene::GripSolverParams;
 use crate::scene::{Model, ObjectKind};
-use crate::solve::{DirectLu, NewtonSettings};
+use crate::solve::NewtonSettings;
 use std::time::Instant;
 
 /// Most substeps one `advance` may take.
@@ -102,8 +102,8 @@ impl Solver {
             if self.layout.is_none() {
                 let t = Instant::now();
                 let layout = SystemLayout::new(&self.model, &[]);
-                let lu = DirectLu::new(&layout.pattern)?;
-                self.layout = Some((layout, lu));
+                let linear = layout.linear_solver(&self.params)?;
+                self.layout = Some((layout, linear));
                 report.seconds_factorization += t.elapsed().as_secs_f64();
             }
             let pairs = contact_pairs(&self.model, self.params.default_friction);
@@ -123,6 +123,7 @@ impl Solver {
             let (mut q, mut v) = (q.clone(), v.clone());
             let mut stepper = Substepper {
                 model,
+                params,
                 system: layout,
                 settings: NewtonSettings {
                     max_iterations: params.max_newton_iterations,
@@ -130,6 +131,7 @@ impl Solver {
                     residual_tolerance: params.residual_tolerance,
                     velocity_tolerance: params.velocity_tolerance,
                     reference_residual: 0.0,
+                    forcing_max: params.forcing_max,
                 },
                 gravity: params.gravity,
                 pinned,

@@ -12,7 +12,7 @@ use crate::contact::{GripShape, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::integrate::SystemLayout;
 use crate::scene::{GripMaterial, GripSolverParams, Model, Object, ObjectKind};
-use crate::solve::DirectLu;
+use crate::solve::linear_solver::LinearSolver;
 pub use report::GripStepReport;
 
 /// Called between Newton iterations with the fraction of the call done; `true` cancels.
@@ -40,8 +40,9 @@ pub struct Solver {
     /// Acceleration of the last substep [m/s²], per coordinate (empty after the model changed):
     /// Newton's initial guess continues it.
     acceleration: Vec<f64>,
-    /// Pattern, slots and symbolic LU; rebuilt after objects are added.
-    layout: Option<(SystemLayout, DirectLu)>,
+    /// Pattern, slots and linear solver (symbolic LU or preconditioner); rebuilt after objects
+    /// are added and when contacts couple vertices the pattern lacks.
+    layout: Option<(SystemLayout, LinearSolver)>,
     report: GripStepReport,
     pool: std::sync::Arc<rayon::ThreadPool>,
     progress: Option<ProgressFn>,

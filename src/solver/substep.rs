@@ -12,8 +12,11 @@ use crate::integrate::backward_euler::{BackwardEuler, DampingMatrices};
 use crate::integrate::contact_terms::{ContactPair, ContactTerms};
 use crate::integrate::surface_terms::SurfaceTerms;
 use crate::integrate::SystemLayout;
+use crate::scene::GripSolverParams;
 use crate::scene::{Model, SurfaceQuery};
-use crate::solve::{newton, DirectLu, NewtonSettings, NewtonStats, NonlinearSystem};
+use crate::solve::linear_solver::LinearSolver;
+use crate::solve::newton::LinearSystem;
+use crate::solve::{newton, NewtonSettings, NewtonStats, NonlinearSystem};
 use std::time::Instant;
 
 /// The colliders over a call: shapes, poses at its start, host targets for its end, the
@@ -65,8 +68,9 @@ pub(super) struct SurfacesOverCall<'a> {
 /// Everything a substep needs that does not change during a call.
 pub(super) struct Substepper<'a> {
     pub model: &'a Model,
-    /// Pattern, slots and symbolic LU; rebuilt when contacts couple vertices it lacks.
-    pub system: &'a mut Option<(SystemLayout, DirectLu)>,
+    pub params: &'a GripSolverParams,
+    /// Pattern, slots and linear solver; rebuilt when contacts couple vertices it lacks.
+    pub system: &'a mut Option<(SystemLayout, LinearSolver)>,
     pub settings: NewtonSettings,
     pub gravity: [f64; 3],
     pub pinned: &'a [bool],
@@ -140,13 +144,13 @@ impl<'a> Substepper<'a> {
         }
         let t = Instant::now();
         let layout = SystemLayout::new(self.model, stencils);
-        let lu = DirectLu::new(&layout.pattern)?;
+        let linear = layout.linear_solver(self.params)?;
         log::debug!(
             "system pattern rebuilt: {} stored entries, {} contact stencils",
             layout.pattern.nnz(),
             stencils.len()
         );
-        *self.system = Some((layout, lu));
+        *self.system = Some((layout, linear));
         self.report.seconds_factorization += t.elapsed().as_secs_f64();
         Ok(())
     }
@@ -210,8 +214,7 @@ impl<'a> Substepper<'a> {
         surface: Option<SurfaceTerms>,
     ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats, Option<(f64, u32)>)> {
         let damping = DampingMatrices::new(self.model, q);
-        let (layout, lu) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
-        let nnz = layout.pattern.nnz();
+        let (layout, solver) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
         let mut system = BackwardEuler::new(self.model, layout, q, v, h, self.gravity, self.pinned, v_fixed, &damping)
             .with_contact(contact)
             .with_surface_contact(surface);
@@ -230,7 +233,8 @@ impl<'a> Substepper<'a> {
         let mut r_plain = vec![0.0; v.len()];
         system.residual(&v_plain, &mut r_plain);
         settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let outcome = newton::solve(&mut system, lu, nnz, &mut v_new, &settings, &mut on_iteration);
+        let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
+        let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
         self.report.seconds_contact_search += system.surface.as_ref().map_or(0.0, |s| s.seconds_search);
         if system.dropped_blocks > 0 {
             log::debug!("{} surface-contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);

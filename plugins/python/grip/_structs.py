@@ -37,6 +37,9 @@ MEMBRANE_NEO_HOOKEAN = 0
 MEMBRANE_STVK = 1
 MATERIAL_TAG = 1196576049
 LINEAR_SOLVER_DIRECT_LU = 0
+LINEAR_SOLVER_ITERATIVE = 1
+PRECONDITIONER_CHOLESKY = 0
+PRECONDITIONER_BLOCK_JACOBI = 1
 INTEGRATOR_BACKWARD_EULER = 0
 SOLVER_PARAMS_TAG = 1196576817
 
@@ -108,6 +111,9 @@ class GripSolverParams(ctypes.Structure):
         ("max_contact_retries", ctypes.c_uint32),
         ("contact_radius_multiplier", ctypes.c_double),
         ("contact_kernel", ctypes.c_uint32),
+        ("preconditioner", ctypes.c_uint32),
+        ("max_linear_iterations", ctypes.c_uint32),
+        ("forcing_max", ctypes.c_double),
         ("struct_tag", ctypes.c_uint32),
     ]
 

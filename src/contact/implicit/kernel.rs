@@ -2,6 +2,7 @@
 //! as used in the paper §3.2), with their gradient and Hessian with respect to the offset
 //! y = x − p from a sample p (s = |y|).
 
+use crate::energy::real::{c, dot, Real, V3};
 use nalgebra::{Matrix3, Vector3};
 
 /// Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
@@ -79,6 +80,29 @@ impl Kernel {
         }
     }
 
+    /// w(|y|; r) and its gradient in y over [`Real`] (forward-mode AD of the contact forces
+    /// differentiates through it); `None` outside the support (|y| ≥ r, tested on the values).
+    pub fn weight_first<T: Real>(&self, y: V3<T>, r: f64) -> Option<(T, V3<T>)> {
+        let r2 = r * r;
+        let sigma = dot(y, y) * (1.0 / r2);
+        if sigma.re() >= 1.0 {
+            return None;
+        }
+        Some(match self {
+            Self::Interpolating => {
+                let (k0, k1) = interpolating_first(sigma);
+                (k0, y.map(|x| x * k1 * (2.0 / r2)))
+            }
+            Self::Cubic => {
+                // w = 1 − 3σ + 2σ^{3/2}; ∇w = (−6/r² + 6s/r³) y (smooth at s = 0 through s²).
+                let s2 = dot(y, y);
+                let s = if s2.re() > 0.0 { s2.sqrt() } else { c(0.0) };
+                let a = s * (6.0 / (r2 * r)) - 6.0 / r2;
+                (sigma * s * (2.0 / r) - sigma * 3.0 + 1.0, y.map(|x| x * a))
+            }
+        })
+    }
+
     /// w(|y|; r) with its gradient and Hessian in y; `None` outside the support (|y| ≥ r).
     pub fn weight(&self, y: &Vector3<f64>, r: f64) -> Option<Weight> {
         let r2 = r * r;
@@ -113,6 +137,25 @@ impl Kernel {
     }
 }
 
+/// k(σ), k′(σ) of the near-interpolating kernel over [`Real`] (see [`interpolating`]).
+fn interpolating_first<T: Real>(sigma: T) -> (T, T) {
+    let e = INTERPOLATING_EPSILON;
+    let (f1, d1, dd1) = ((1.0 + e).powi(-2), -2.0 * (1.0 + e).powi(-3), 6.0 * (1.0 + e).powi(-4));
+    let c0 = 1.0 / interpolating_raw_at_zero();
+    let (a, t) = (sigma + e, sigma - 1.0);
+    let k0 = a.powi(-2) - f1 - t * d1 - t * t * (0.5 * dd1);
+    let k1 = a.powi(-3) * (-2.0) - d1 - t * dd1;
+    (k0 * c0, k1 * c0)
+}
+
+/// The unnormalised kernel at σ = 0 (its reciprocal normalises w(0) = 1).
+fn interpolating_raw_at_zero() -> f64 {
+    let e = INTERPOLATING_EPSILON;
+    let (f1, d1, dd1) = ((1.0 + e).powi(-2), -2.0 * (1.0 + e).powi(-3), 6.0 * (1.0 + e).powi(-4));
+    let t = -1.0;
+    e.powi(-2) - f1 - d1 * t - 0.5 * dd1 * t * t
+}
+
 /// k(σ), k′(σ), k″(σ) of the near-interpolating kernel w = k(σ), σ = (s/r)² < 1.
 fn interpolating(sigma: f64) -> (f64, f64, f64) {
     let e = INTERPOLATING_EPSILON;
@@ -122,7 +165,7 @@ fn interpolating(sigma: f64) -> (f64, f64, f64) {
         let (a, t) = (s + e, s - 1.0);
         (a.powi(-2) - f1 - d1 * t - 0.5 * dd1 * t * t, -2.0 * a.powi(-3) - d1 - dd1 * t, 6.0 * a.powi(-4) - dd1)
     };
-    let c = 1.0 / raw(0.0).0;
+    let c = 1.0 / interpolating_raw_at_zero();
     let (k0, k1, k2) = raw(sigma);
     (c * k0, c * k1, c * k2)
 }
@@ -133,6 +176,18 @@ mod tests {
 
     #[test]
     fn weights_are_one_at_the_sample_zero_at_the_radius_and_derivatives_match() {
+        // The generic first-order path agrees with the f64 one.
+        for k in [Kernel::Interpolating, Kernel::Cubic] {
+            for y in [Vector3::new(0.05, -0.02, 0.1), Vector3::new(1e-4, 0.0, 2e-4), Vector3::zeros()] {
+                let w = k.weight(&y, 0.3).unwrap();
+                let (v, g) = k.weight_first([y.x, y.y, y.z], 0.3).unwrap();
+                assert!((v - w.value).abs() < 1e-15 * w.value.abs().max(1e-300) + 1e-300, "{k:?} value");
+                assert!(
+                    (Vector3::from(g) - w.gradient).norm() <= 1e-12 * w.gradient.norm().max(1e-300),
+                    "{k:?} gradient"
+                );
+            }
+        }
         // C¹ at the support radius: the gradient vanishes there (C² for the interpolating one).
         for k in [Kernel::Interpolating, Kernel::Cubic] {
             let w = k.weight(&Vector3::new(0.3 - 1e-9, 0.0, 0.0), 0.3).unwrap();

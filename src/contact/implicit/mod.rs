@@ -3,6 +3,7 @@
 //! and second derivatives in the query point and in the surface's vertices, and the neighbour
 //! search that finds the samples near a query.
 
+pub mod first_order;
 pub mod grid;
 pub mod kernel;
 pub mod potential;

@@ -1,0 +1,131 @@
+//! Preconditioners of the iterative Newton solve: block Jacobi (the inverse of each vertex's
+//! 3×3 diagonal block of J), and a sparse Cholesky of the symmetric part of J restricted to the
+//! element pattern (the elastic couplings; contact couplings between vertices that share no
+//! element are left to BiCGSTAB), shifted towards its diagonal until positive definite.
+
+use super::pattern::BlockPattern;
+use super::sparse_cholesky::SparseCholesky;
+use crate::error::{Error, Result};
+use nalgebra::Matrix3;
+
+/// Which preconditioner (`GripSolverParams::preconditioner`): sparse Cholesky of the
+/// symmetrised element-pattern part of J.
+pub const GRIP_PRECONDITIONER_CHOLESKY: u32 = 0;
+/// Block Jacobi: each vertex's 3×3 diagonal block of J inverted.
+pub const GRIP_PRECONDITIONER_BLOCK_JACOBI: u32 = 1;
+
+/// Relative diagonal shifts tried, in order, when the symmetrised matrix is not positive
+/// definite (buckling cloth, compressed solids).
+const SHIFTS: [f64; 5] = [0.0, 1e-4, 1e-2, 1e-1, 1.0];
+
+/// A preconditioner for matrices in one full pattern.
+pub enum Preconditioner {
+    /// Inverted diagonal blocks.
+    BlockJacobi(Vec<Matrix3<f64>>),
+    /// Cholesky of the element-pattern part.
+    Cholesky(Box<CholeskyPart>),
+}
+
+/// The element-pattern part of J and its Cholesky.
+pub struct CholeskyPart {
+    cholesky: SparseCholesky,
+    /// For each element-pattern entry: its index in the full pattern, and that of its transpose.
+    to_full: Vec<(usize, usize)>,
+    /// Element-pattern indices of the diagonal entries.
+    diagonal: Vec<usize>,
+    values: Vec<f64>,
+    /// Shift used at the last update (relative to each diagonal entry).
+    pub shift: f64,
+}
+
+/// Index in `full` of entry (row, col), when present.
+fn find(full: &BlockPattern, row: usize, col: usize) -> Option<usize> {
+    let rows = &full.row_idx[full.col_ptr[col]..full.col_ptr[col + 1]];
+    rows.binary_search(&row).ok().map(|k| full.col_ptr[col] + k)
+}
+
+impl Preconditioner {
+    /// An empty preconditioner of `kind` (`GRIP_PRECONDITIONER_*`) for matrices in `full`,
+    /// whose Cholesky variant uses the pattern `elements` (a sub-pattern of `full`).
+    pub fn new(kind: u32, full: &BlockPattern, elements: &BlockPattern) -> Result<Self> {
+        if kind == GRIP_PRECONDITIONER_BLOCK_JACOBI {
+            return Ok(Self::BlockJacobi(vec![Matrix3::identity(); full.vertex_count]));
+        }
+        let n = 3 * elements.vertex_count;
+        let mut to_full = Vec::with_capacity(elements.nnz());
+        let mut diagonal = Vec::with_capacity(n);
+        for col in 0..n {
+            for k in elements.col_ptr[col]..elements.col_ptr[col + 1] {
+                let row = elements.row_idx[k];
+                let (a, b) = (find(full, row, col), find(full, col, row));
+                let (Some(a), Some(b)) = (a, b) else {
+                    return Err(Error::Panic(format!(
+                        "element pattern entry ({row}, {col}) not in the system pattern"
+                    )));
+                };
+                to_full.push((a, b));
+                if row == col {
+                    diagonal.push(k);
+                }
+            }
+        }
+        Ok(Self::Cholesky(Box::new(CholeskyPart {
+            cholesky: SparseCholesky::new(elements)?,
+            values: vec![0.0; to_full.len()],
+            to_full,
+            diagonal,
+            shift: 0.0,
+        })))
+    }
+
+    /// Rebuilds from the Jacobian values `jac` in the full pattern (`diagonal`: each vertex's
+    /// diagonal block slot, used by block Jacobi).
+    pub fn update(&mut self, full: &BlockPattern, jac: &[f64], diagonal: &[super::pattern::BlockSlot]) -> Result<()> {
+        match self {
+            Self::BlockJacobi(inv) => {
+                for (b, slot) in inv.iter_mut().zip(diagonal) {
+                    let m = Matrix3::from_fn(|r, c| jac[(slot.start + c as u32 * slot.stride + r as u32) as usize]);
+                    *b = m.try_inverse().unwrap_or_else(Matrix3::identity);
+                }
+                let _ = full;
+                Ok(())
+            }
+            Self::Cholesky(part) => part.update(jac),
+        }
+    }
+
+    /// z ← M⁻¹ z.
+    pub fn apply(&self, z: &mut [f64]) {
+        match self {
+            Self::BlockJacobi(inv) => {
+                for (i, b) in inv.iter().enumerate() {
+                    let x = b * nalgebra::Vector3::new(z[3 * i], z[3 * i + 1], z[3 * i + 2]);
+                    z[3 * i..3 * i + 3].copy_from_slice(x.as_slice());
+                }
+            }
+            Self::Cholesky(part) => {
+                // A factorization that exists was checked by `update`.
+                let _ = part.cholesky.solve_in_place(z);
+            }
+        }
+    }
+}
+
+impl CholeskyPart {
+    fn update(&mut self, jac: &[f64]) -> Result<()> {
+        for (v, &(a, b)) in self.values.iter_mut().zip(&self.to_full) {
+            *v = 0.5 * (jac[a] + jac[b]);
+        }
+        let base: Vec<f64> = self.diagonal.iter().map(|&k| self.values[k]).collect();
+        for shift in SHIFTS {
+            for (&k, &d) in self.diagonal.iter().zip(&base) {
+                self.values[k] = d + shift * d.abs();
+            }
+            if self.cholesky.factorize(&self.values).is_ok() {
+                self.shift = shift;
+                return Ok(());
+            }
+        }
+        Err(Error::NotConverged("no positive definite preconditioner (Cholesky failed at every shift)".into()))
+    }
+}
