@@ -71,8 +71,13 @@
 #define GRIP_LINEAR_SOLVER_DIRECT_LU 0
 
 // Linear solver: inexact Newton with preconditioned BiCGSTAB and Eisenstat–Walker forcing
-// (paper Algorithm 2).
+// (paper Algorithm 2), J applied as the assembled sparse matrix.
 #define GRIP_LINEAR_SOLVER_ITERATIVE 1
+
+// Linear solver: as `GRIP_LINEAR_SOLVER_ITERATIVE`, with J x computed matrix-free by
+// forward-mode automatic differentiation of the residual (paper §4.3); the assembled
+// Jacobian only feeds the preconditioner.
+#define GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE 2
 
 // Which preconditioner (`GripSolverParams::preconditioner`): sparse Cholesky of the
 // symmetrised element-pattern part of J.

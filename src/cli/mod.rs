@@ -42,7 +42,9 @@ const SCENE_HELP: &str = "\
 Scene file keys (SI units; unknown keys are errors; errors name the key):
   [solver]      time_step [s], gravity [m/s^2], max_newton_iterations, max_line_search_steps,
                 max_substep_halvings, residual_tolerance, velocity_tolerance [m/s],
-                linear_solver, integrator, worker_count,
+                linear_solver (0 direct LU, 1 iterative, 2 iterative matrix-free), integrator,
+                worker_count, preconditioner = \"cholesky\" | \"block_jacobi\",
+                max_linear_iterations, forcing_max (in (0, 1)),
                 contact_thickness [m], contact_stiffness [N/m^2, 0 = automatic],
                 friction_epsilon [m/s], default_friction,
                 friction_smoothing = \"quadratic\" | \"rational\",

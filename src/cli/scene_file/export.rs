@@ -6,7 +6,7 @@
 use super::colliders::shape_name;
 use super::motion::{frames_table, inline, number, numbers};
 use super::objects::membrane_name;
-use super::solver::{coupling_name, kernel_name, smoothing_name};
+use super::solver::{coupling_name, kernel_name, preconditioner_name, smoothing_name};
 use crate::cli::motion::Motion;
 use crate::cli::run::unique_names;
 use crate::cli::scene::{Elements, PinSelection, PreviewStyle, Scene, SceneObject};
@@ -106,6 +106,9 @@ fn header(scene: &Scene) -> String {
         ("max_contact_retries", p.max_contact_retries.to_string()),
         ("contact_radius_multiplier", number(p.contact_radius_multiplier)),
         ("contact_kernel", string(kernel_name(p.contact_kernel))),
+        ("preconditioner", string(preconditioner_name(p.preconditioner))),
+        ("max_linear_iterations", p.max_linear_iterations.to_string()),
+        ("forcing_max", number(p.forcing_max)),
     ];
     for (k, v) in fields {
         let _ = writeln!(t, "{k} = {v}");

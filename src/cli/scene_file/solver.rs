@@ -5,6 +5,7 @@ use crate::contact::law::{
     GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_QUADRATIC,
     GRIP_FRICTION_SMOOTHING_RATIONAL,
 };
+use crate::solve::preconditioner::{GRIP_PRECONDITIONER_BLOCK_JACOBI, GRIP_PRECONDITIONER_CHOLESKY};
 use crate::GripSolverParams;
 use serde::Deserialize;
 
@@ -31,6 +32,25 @@ pub(super) struct SolverToml {
     max_contact_retries: Option<u32>,
     contact_radius_multiplier: Option<f64>,
     contact_kernel: Option<Kernel>,
+    preconditioner: Option<Preconditioner>,
+    max_linear_iterations: Option<u32>,
+    forcing_max: Option<f64>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum Preconditioner {
+    Cholesky,
+    BlockJacobi,
+}
+
+/// The scene-file name of `GRIP_PRECONDITIONER_*` `code`.
+pub(super) fn preconditioner_name(code: u32) -> &'static str {
+    if code == GRIP_PRECONDITIONER_BLOCK_JACOBI {
+        "block_jacobi"
+    } else {
+        "cholesky"
+    }
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -116,6 +136,13 @@ pub(super) fn params(s: &SolverToml) -> Result<GripSolverParams, String> {
             Some(Kernel::Interpolating) => GRIP_KERNEL_INTERPOLATING,
             Some(Kernel::Cubic) => GRIP_KERNEL_CUBIC,
         },
+        preconditioner: match s.preconditioner {
+            None => d.preconditioner,
+            Some(Preconditioner::Cholesky) => GRIP_PRECONDITIONER_CHOLESKY,
+            Some(Preconditioner::BlockJacobi) => GRIP_PRECONDITIONER_BLOCK_JACOBI,
+        },
+        max_linear_iterations: s.max_linear_iterations.unwrap_or(d.max_linear_iterations),
+        forcing_max: s.forcing_max.unwrap_or(d.forcing_max),
         ..d
     };
     params.validate().map_err(|e| format!("[solver]: {e}"))?;
