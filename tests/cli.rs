@@ -180,20 +180,28 @@ fn hanging_cloth_swings_down_and_decays() {
     assert!(ke[48] < 0.2 * early, "last {} J vs peak {early} J", ke[48]);
 }
 
-/// `grip bench` prints one row per scene with its size and Newton work (timings are not checked).
+/// `grip bench` prints one row per scene with its size and Newton work (timings are not checked),
+/// and takes the solver overrides.
 #[test]
 fn bench_prints_a_row_per_scene() {
-    let o = grip(&["bench", "hanging-bar", "--frames", "1"]);
-    assert_ok(&o);
-    let out = String::from_utf8_lossy(&o.stdout);
-    let row = out.lines().find(|l| l.starts_with("hanging-bar")).unwrap_or_else(|| panic!("no row: {out}"));
-    let cols: Vec<&str> = row.split_whitespace().collect();
-    assert_eq!(cols.len(), 12, "{row}");
-    assert_eq!(cols[1], "567", "3 x 189 vertices: {row}");
-    assert_eq!(cols[2], "1");
-    assert_eq!(cols[3], "10", "1/24 s in substeps of 1/240 s: {row}");
-    assert!(cols[4..].iter().all(|c| c.parse::<f64>().map(|x| x.is_finite() && x >= 0.0).unwrap_or(false)), "{row}");
+    for (solver, linear_per_frame_at_least) in [("direct", 10.0), ("iterative", 10.0)] {
+        let o = grip(&["bench", "hanging-bar", "--frames", "1", "--linear-solver", solver, "--threads", "1"]);
+        assert_ok(&o);
+        let out = String::from_utf8_lossy(&o.stdout);
+        let row = out.lines().find(|l| l.starts_with("hanging-bar")).unwrap_or_else(|| panic!("no row: {out}"));
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols.len(), 14, "{row}");
+        assert_eq!(cols[1], solver, "{row}");
+        assert_eq!(cols[2], "567", "3 x 189 vertices: {row}");
+        assert_eq!(cols[3], "1");
+        assert_eq!(cols[4], "10", "1/24 s in substeps of 1/240 s: {row}");
+        let numbers: Vec<f64> = cols[5..].iter().map(|c| c.parse::<f64>().unwrap_or(f64::NAN)).collect();
+        assert!(numbers.iter().all(|x| x.is_finite() && *x >= 0.0), "{row}");
+        // Every substep takes at least one Newton iteration, and each one linear solve.
+        assert!(numbers[0] >= 10.0 && numbers[1] >= linear_per_frame_at_least, "{row}");
+    }
     assert_fails_with(&grip(&["bench", "no-such-demo"]), &["unknown demo"]);
+    assert_fails_with(&grip(&["bench", "hanging-bar", "--linear-solver", "qr"]), &["qr", "direct", "iterative"]);
 }
 
 /// Mean of an OBJ's vertices [m].

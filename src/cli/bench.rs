@@ -1,17 +1,20 @@
 //! `grip bench`: times the built-in scenes without writing output and prints one row per scene
-//! (wall-clock time per phase, Newton work, peak memory). The numbers go into BENCHMARKS.md;
-//! tests never assert them.
+//! (wall-clock time per phase, Newton and linear work, peak memory). The numbers go into
+//! BENCHMARKS.md; tests never assert them. `--tube-table` and `--scaling` (in `bench_tube`)
+//! run the tube cloth bend matrix of issue 5.
 
-use super::demo;
+use super::demo::{self, DemoOptions};
 use super::scene::Scene;
 use crate::GripStepReport;
 use std::time::Instant;
 
 /// Totals of one benchmarked scene.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BenchRow {
     /// Scene name.
     pub name: String,
+    /// Linear solver: "direct", "iterative" or "matrix-free".
+    pub solver: String,
     /// Degrees of freedom (3 per vertex).
     pub dofs: usize,
     /// Frames simulated.
@@ -20,46 +23,125 @@ pub struct BenchRow {
     pub substeps: u64,
     /// Newton iterations over all substeps.
     pub newton_iterations: u64,
+    /// Linear iterations (BiCGSTAB iterations, or one per LU solve).
+    pub linear_iterations: u64,
     /// Wall-clock seconds of the frame loop (solver setup excluded).
     pub seconds: f64,
     /// Seconds assembling Jacobians.
     pub assembly: f64,
-    /// Seconds in LU factorizations (symbolic analysis included).
+    /// Seconds factorizing (LU, or building the preconditioner).
     pub factorization: f64,
-    /// Seconds in triangular solves.
+    /// Seconds in triangular solves or Krylov iterations.
     pub solve: f64,
-    /// Seconds evaluating residuals.
+    /// Seconds evaluating residuals (line search included).
     pub residual: f64,
+    /// Seconds finding contact candidates.
+    pub contact_search: f64,
+    /// Peak resident memory of the run [MiB] (0 where the OS does not say).
+    pub peak_mib: f64,
 }
 
 impl BenchRow {
     fn add(&mut self, r: &GripStepReport) {
         self.substeps += r.substeps as u64;
         self.newton_iterations += r.newton_iterations as u64;
+        self.linear_iterations += r.linear_iterations as u64;
         self.assembly += r.seconds_assembly;
         self.factorization += r.seconds_factorization;
         self.solve += r.seconds_solve;
         self.residual += r.seconds_residual;
+        self.contact_search += r.seconds_contact_search;
     }
 
     /// Milliseconds per Newton iteration (0 when there was none).
     pub fn ms_per_iteration(&self) -> f64 {
         1e3 * self.seconds / self.newton_iterations.max(1) as f64
     }
+
+    /// Seconds per frame.
+    pub fn seconds_per_frame(&self) -> f64 {
+        self.seconds / self.frames.max(1) as f64
+    }
+
+    /// `per`-frame average of a total.
+    fn per_frame(&self, total: u64) -> f64 {
+        total as f64 / self.frames.max(1) as f64
+    }
+
+    /// One tab-separated line (child processes of `--tube-table` hand rows back this way).
+    pub fn to_tsv(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}",
+            self.name,
+            self.solver,
+            self.dofs,
+            self.frames,
+            self.substeps,
+            self.newton_iterations,
+            self.linear_iterations,
+            self.seconds,
+            self.assembly,
+            self.factorization,
+            self.solve,
+            self.residual,
+            self.contact_search,
+            self.peak_mib
+        )
+    }
+
+    /// Parses [`BenchRow::to_tsv`].
+    pub fn from_tsv(line: &str) -> Option<Self> {
+        let f: Vec<&str> = line.trim_end().split('\t').collect();
+        if f.len() != 14 {
+            return None;
+        }
+        let x = |i: usize| f[i].parse::<f64>().ok();
+        let n = |i: usize| f[i].parse::<u64>().ok();
+        Some(Self {
+            name: f[0].to_string(),
+            solver: f[1].to_string(),
+            dofs: n(2)? as usize,
+            frames: n(3)? as usize,
+            substeps: n(4)?,
+            newton_iterations: n(5)?,
+            linear_iterations: n(6)?,
+            seconds: x(7)?,
+            assembly: x(8)?,
+            factorization: x(9)?,
+            solve: x(10)?,
+            residual: x(11)?,
+            contact_search: x(12)?,
+            peak_mib: x(13)?,
+        })
+    }
 }
 
-/// Simulates `scene` for `frames` frames and returns its timings.
+/// The name of `GRIP_LINEAR_SOLVER_*` `code` in the tables and on the command line.
+pub fn solver_name(code: u32) -> &'static str {
+    match code {
+        0 => "direct",
+        1 => "iterative",
+        _ => "matrix-free",
+    }
+}
+
+/// Simulates `scene` for `frames` frames and returns its timings; the peak memory is that of
+/// this run alone where the OS lets the peak be reset.
 pub fn bench_scene(scene: &Scene, frames: usize) -> Result<BenchRow, String> {
     scene.validate()?;
+    reset_peak_memory();
     let mut built = scene.build_solver()?;
     let dofs = 3 * built.solver.model().vertex_count();
-    let mut row = BenchRow { name: scene.name.clone(), dofs, frames, ..Default::default() };
+    let solver = solver_name(scene.params.linear_solver).to_string();
+    let mut row = BenchRow { name: scene.name.clone(), solver, dofs, frames, ..Default::default() };
     let started = Instant::now();
     for frame in 1..=frames {
         built.advance_frame(frame).map_err(|m| format!("{}: {m}", scene.name))?;
         row.add(built.solver.report());
+        log::info!("{}: frame {frame}/{frames}, {:.1} s", scene.name, started.elapsed().as_secs_f64());
     }
     row.seconds = started.elapsed().as_secs_f64();
+    row.peak_mib = peak_memory_mib().unwrap_or(0.0);
     Ok(row)
 }
 
@@ -71,39 +153,74 @@ pub fn peak_memory_mib() -> Option<f64> {
     Some(kib / 1024.0)
 }
 
+/// Resets the peak resident memory to the current one (Linux: `5` to `/proc/self/clear_refs`).
+fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
 /// Column header of the table `run` prints.
 pub(crate) const BENCH_HEADER: &str =
-    "scene            dofs frames substeps newton  it/sub   total_s  ms/it  assembly_s  lu_s  solve_s  residual_s";
+    "scene            solver        dofs frames substeps newton/fr linear/fr   s/frame  \
+     ms/it  assembly_s  linear_s  contact_s  residual_s  peak_MiB";
 
-fn format_row(r: &BenchRow) -> String {
+/// One row under [`BENCH_HEADER`].
+pub(crate) fn format_row(r: &BenchRow) -> String {
     format!(
-        "{:<14} {:>6} {:>6} {:>8} {:>6} {:>7.2} {:>9.3} {:>6.2} {:>11.3} {:>5.3} {:>8.3} {:>11.3}",
+        "{:<16} {:<11} {:>6} {:>6} {:>8} {:>9.1} {:>9.1} {:>9.3} {:>6.1} {:>11.2} {:>9.2} {:>10.2} {:>11.2} {:>9.1}",
         r.name,
+        r.solver,
         r.dofs,
         r.frames,
         r.substeps,
-        r.newton_iterations,
-        r.newton_iterations as f64 / r.substeps.max(1) as f64,
-        r.seconds,
+        r.per_frame(r.newton_iterations),
+        r.per_frame(r.linear_iterations),
+        r.seconds_per_frame(),
         r.ms_per_iteration(),
         r.assembly,
-        r.factorization,
-        r.solve,
-        r.residual
+        r.factorization + r.solve,
+        r.contact_search,
+        r.residual,
+        r.peak_mib
     )
 }
 
-/// Benchmarks the named demos (all when `names` is empty) for `frames` frames each (the demo's
-/// own count when `None`), printing the table to stdout. Returns the exit code.
-pub fn run(names: &[String], frames: Option<usize>) -> i32 {
+/// What `grip bench` was asked for.
+#[derive(Clone, Debug, Default)]
+pub struct BenchOptions {
+    /// Frames per scene (the scene's own count when `None`).
+    pub frames: Option<usize>,
+    /// Demo options (`--res`, `--mu`).
+    pub demo: DemoOptions,
+    /// `GRIP_LINEAR_SOLVER_*` overriding the scene's.
+    pub linear_solver: Option<u32>,
+    /// Worker threads overriding the scene's (0 = all cores).
+    pub threads: Option<u32>,
+    /// Print only the tab-separated row (for `--tube-table`'s child processes).
+    pub row_only: bool,
+}
+
+/// Benchmarks the named demos (all when `names` is empty), printing the table to stdout.
+/// Returns the exit code.
+pub fn run(names: &[String], options: &BenchOptions) -> i32 {
     let all: Vec<String> = demo::DEMOS.iter().map(|d| d.0.to_string()).collect();
     let names = if names.is_empty() { &all } else { names };
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    println!("grip {} bench ({cores} cores available, worker_count as in each scene)", env!("CARGO_PKG_VERSION"));
-    println!("{BENCH_HEADER}");
+    if !options.row_only {
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        println!("grip {} bench ({cores} cores available)", env!("CARGO_PKG_VERSION"));
+        println!("{BENCH_HEADER}");
+    }
     for name in names {
-        let row = demo::scene(name).and_then(|s| bench_scene(&s, frames.unwrap_or(s.frames)));
+        let row = demo::scene_with(name, &options.demo).and_then(|mut s| {
+            if let Some(l) = options.linear_solver {
+                s.params.linear_solver = l;
+            }
+            if let Some(t) = options.threads {
+                s.params.worker_count = t;
+            }
+            bench_scene(&s, options.frames.unwrap_or(s.frames))
+        });
         match row {
+            Ok(r) if options.row_only => println!("{}", r.to_tsv()),
             Ok(r) => println!("{}", format_row(&r)),
             Err(m) => {
                 eprintln!("grip: error: {m}");
@@ -111,8 +228,34 @@ pub fn run(names: &[String], frames: Option<usize>) -> i32 {
             }
         }
     }
-    if let Some(mib) = peak_memory_mib() {
-        println!("peak resident memory: {mib:.1} MiB");
-    }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_round_trip_through_tsv() {
+        let r = BenchRow {
+            name: "tube-cloth-bend".into(),
+            solver: "iterative".into(),
+            dofs: 12345,
+            frames: 48,
+            substeps: 50,
+            newton_iterations: 900,
+            linear_iterations: 12000,
+            seconds: 123.456,
+            assembly: 40.5,
+            factorization: 10.25,
+            solve: 30.125,
+            residual: 20.0625,
+            contact_search: 3.5,
+            peak_mib: 210.75,
+        };
+        assert_eq!(BenchRow::from_tsv(&r.to_tsv()), Some(r.clone()));
+        assert!(BenchRow::from_tsv("too\tfew").is_none());
+        assert!((r.seconds_per_frame() - 123.456 / 48.0).abs() < 1e-12);
+        assert!(format_row(&r).contains("iterative"));
+    }
 }

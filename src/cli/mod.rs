@@ -11,6 +11,7 @@
 
 pub mod accuracy;
 pub mod bench;
+pub mod bench_tube;
 pub mod collider;
 pub mod collider_mesh;
 pub mod demo;
@@ -112,6 +113,7 @@ struct ContactOptions {
         PossibleValue::new("low"),
         PossibleValue::new("high"),
         PossibleValue::new("tiny").hide(true),
+        PossibleValue::new("medium").hide(true),
     ]))]
     res: Option<String>,
     /// incline: slope angle [degrees] [default: 10]
@@ -132,6 +134,58 @@ struct ContactOptions {
     coupling: Option<String>,
 }
 
+/// The demo options of `contact` and `fps`.
+fn demo_options(contact: &ContactOptions, fps: Option<f64>) -> demo::DemoOptions {
+    demo::DemoOptions {
+        angle_deg: contact.angle,
+        mu: contact.mu,
+        v0: contact.v0,
+        h: contact.h,
+        coupling: contact.coupling.as_deref().map(|c| {
+            if c == "lagged" {
+                crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED
+            } else {
+                crate::contact::law::GRIP_FRICTION_COUPLING_IMPLICIT
+            }
+        }),
+        fps,
+        resolution: contact.res.as_deref().and_then(demo_tube::Resolution::parse),
+    }
+}
+
+/// Solver overrides shared by `demo`, `run` and `bench`.
+#[derive(Args, Debug)]
+struct SolverOptions {
+    /// Linear solver of each Newton iteration: sparse LU, BiCGSTAB on the assembled Jacobian,
+    /// or BiCGSTAB with matrix-free products by forward-mode AD [default: the scene's]
+    #[arg(long, value_name = "SOLVER", value_parser = ["direct", "iterative", "matrix-free"])]
+    linear_solver: Option<String>,
+    /// Worker threads of the solver (0 = all cores) [default: the scene's]
+    #[arg(long, value_name = "N")]
+    threads: Option<u32>,
+}
+
+impl SolverOptions {
+    /// `GRIP_LINEAR_SOLVER_*` of `--linear-solver`.
+    fn linear_solver_code(&self) -> Option<u32> {
+        self.linear_solver.as_deref().map(|s| match s {
+            "direct" => crate::solve::linear_solver::GRIP_LINEAR_SOLVER_DIRECT_LU,
+            "iterative" => crate::solve::linear_solver::GRIP_LINEAR_SOLVER_ITERATIVE,
+            _ => crate::solve::linear_solver::GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE,
+        })
+    }
+
+    /// Applies the overrides to `params`.
+    fn apply(&self, params: &mut crate::GripSolverParams) {
+        if let Some(l) = self.linear_solver_code() {
+            params.linear_solver = l;
+        }
+        if let Some(t) = self.threads {
+            params.worker_count = t;
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Simulate a built-in scene (default: tube-cloth-bend)
@@ -149,6 +203,8 @@ enum Command {
         options: FrameOptions,
         #[command(flatten)]
         contact: ContactOptions,
+        #[command(flatten)]
+        solver: SolverOptions,
     },
     /// Simulate a TOML scene file
     #[command(after_help = SCENE_HELP)]
@@ -157,14 +213,32 @@ enum Command {
         scene: PathBuf,
         #[command(flatten)]
         options: FrameOptions,
+        #[command(flatten)]
+        solver: SolverOptions,
     },
     /// Time the built-in scenes (no output written) and print a table of phase timings
     Bench {
         /// Demo names [default: all]
         names: Vec<String>,
-        /// Frames per scene [default: the scene's, 48]
+        /// Frames per scene [default: the scene's, 48; 4 with --scaling]
         #[arg(long, short, value_name = "N")]
         frames: Option<usize>,
+        #[command(flatten)]
+        contact: ContactOptions,
+        #[command(flatten)]
+        solver: SolverOptions,
+        /// The tube cloth bend at both resolutions and μ 0.2 and 0.8 with the direct and the
+        /// iterative solver (or only --res / --linear-solver), each in its own process; prints
+        /// the rows and a Markdown table beside the paper's Table 1
+        #[arg(long)]
+        tube_table: bool,
+        /// Time per Newton iteration of the tube cloth bend at four resolutions and the fitted
+        /// exponent against degrees of freedom (--linear-solver, default iterative; --mu)
+        #[arg(long, conflicts_with = "tube_table")]
+        scaling: bool,
+        /// Print only a tab-separated result row (used by --tube-table and --scaling)
+        #[arg(long, hide = true)]
+        row_only: bool,
     },
     /// Compare friction experiments (block slide, sliding, sticking, conveyor, pinch) with their
     /// closed-form answers for both couplings and h = 0.01, 0.025, 0.05 s; write a Markdown report
@@ -217,30 +291,51 @@ pub fn main() -> i32 {
             print!("{}", demo::list());
             return 0;
         }
-        Command::Demo { name, options, contact, export, .. } => {
-            let demo_options = demo::DemoOptions {
-                angle_deg: contact.angle,
-                mu: contact.mu,
-                v0: contact.v0,
-                h: contact.h,
-                coupling: contact.coupling.map(|c| {
-                    if c == "lagged" {
-                        crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED
-                    } else {
-                        crate::contact::law::GRIP_FRICTION_COUPLING_IMPLICIT
-                    }
-                }),
-                fps: options.fps,
-                resolution: contact.res.as_deref().and_then(demo_tube::Resolution::parse),
-            };
-            let scene = demo::scene_with(name.as_deref().unwrap_or(demo::DEFAULT_DEMO), &demo_options);
+        Command::Demo { name, options, contact, export, solver, .. } => {
+            let demo_options = demo_options(&contact, options.fps);
+            let scene = demo::scene_with(name.as_deref().unwrap_or(demo::DEFAULT_DEMO), &demo_options).map(|mut s| {
+                solver.apply(&mut s.params);
+                s
+            });
             if let Some(dir) = export {
                 return export_demo(scene, &options, &dir);
             }
             (scene, options)
         }
-        Command::Run { scene, options } => (scene_file::load(&scene), options),
-        Command::Bench { names, frames } => return bench::run(&names, frames),
+        Command::Run { scene, options, solver } => (
+            scene_file::load(&scene).map(|mut s| {
+                solver.apply(&mut s.params);
+                s
+            }),
+            options,
+        ),
+        Command::Bench { names, frames, contact, solver, tube_table, scaling, row_only } => {
+            if tube_table || scaling {
+                let res: Vec<String> = contact.res.iter().cloned().collect();
+                let solvers: Vec<String> = solver.linear_solver.iter().cloned().collect();
+                if scaling {
+                    let solver_name = solvers.first().map(String::as_str).unwrap_or("iterative");
+                    return bench_tube::scaling(
+                        solver_name,
+                        contact.mu.unwrap_or(0.2),
+                        frames.unwrap_or(4),
+                        solver.threads,
+                    );
+                }
+                let res = if res.is_empty() { vec!["low".to_string(), "high".to_string()] } else { res };
+                let solvers =
+                    if solvers.is_empty() { vec!["direct".to_string(), "iterative".to_string()] } else { solvers };
+                return bench_tube::table(&res, &solvers, frames.unwrap_or(48), solver.threads);
+            }
+            let options = bench::BenchOptions {
+                frames,
+                demo: demo_options(&contact, None),
+                linear_solver: solver.linear_solver_code(),
+                threads: solver.threads,
+                row_only,
+            };
+            return bench::run(&names, &options);
+        }
         Command::Accuracy { out, quick } => return accuracy::run(&out, quick),
     };
     let mut scene = match scene {
