@@ -7,6 +7,7 @@
 mod advance;
 pub mod report;
 mod substep;
+mod warnings;
 
 use crate::contact::{GripShape, Pose, Shape};
 use crate::error::{Error, Result};
