@@ -181,6 +181,16 @@ impl Solver {
             }
             Ok((q, v, kappa, acceleration))
         });
+        // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
+        let result = result.and_then(|state| {
+            if state.0.iter().chain(&state.1).all(|x| x.is_finite()) {
+                Ok(state)
+            } else {
+                report.converged = 0;
+                report.last_failure = super::report::GRIP_NEWTON_FAILURE_NON_FINITE;
+                Err(Error::NotConverged("the step produced non-finite positions or velocities".into()))
+            }
+        });
         let outcome = match result {
             Ok((q, v, kappa, acceleration)) => {
                 self.acceleration = acceleration;
