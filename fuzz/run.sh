@@ -29,6 +29,8 @@ for t in "${targets[@]}"; do cargo +nightly fuzz build -O "$t" 2>&1 | tail -1; d
 total_runs=0
 total_seconds=0
 status=0
+passed=0
+failed=0
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"
     # Seeds: the stable replay's corpus, so both start from the same inputs.
@@ -46,10 +48,14 @@ for t in "${targets[@]}"; do
     echo "fuzz $t: $runs executions in $took s, exit $rc"
     if [ $rc -ne 0 ]; then
         status=1
+        failed=$((failed + 1))
         tail -40 "$log"
+    else
+        passed=$((passed + 1))
     fi
     total_runs=$((total_runs + runs))
     total_seconds=$((total_seconds + took))
 done
 echo "fuzz total: $total_runs executions in $total_seconds s over ${#targets[@]} targets"
+echo "fuzz: $passed passed, $failed failed"
 exit $status

@@ -277,7 +277,13 @@ fn step(b: &mut Bytes, h: *mut GripSolver, s: Option<&Live>, single: bool) {
     let t = if t.is_finite() && t > 8.0 / 240.0 && !single { 8.0 / 240.0 } else { t };
     let t = if single && t.is_finite() && t > 0.05 { 0.05 } else { t };
     // SAFETY: handle checked by grip.
-    let status = unsafe { if single { grip_solver_step(h, t) } else { grip_solver_advance(h, t) } };
+    let status = unsafe {
+        if single {
+            grip_solver_step(h, t)
+        } else {
+            grip_solver_advance(h, t)
+        }
+    };
     let status = checked("step", status);
     if let Some(s) = s {
         if status == GripStatus::Ok {
