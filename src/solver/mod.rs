@@ -230,6 +230,17 @@ impl Solver {
                 values[i]
             )));
         }
+        // Positions obey the limit of mesh input; beyond it squared lengths lose all precision.
+        let limit = crate::mesh::validate::MAX_COORDINATE;
+        if name == "position" || name == "target" {
+            if let Some(i) = values.iter().position(|x| x.abs() > limit) {
+                return Err(Error::invalid(format!(
+                    "attribute \"{name}\" of vertex {} is {} m, beyond the limit of {limit:e} m",
+                    i / components,
+                    values[i]
+                )));
+            }
+        }
         let dofs = 3 * range.start..3 * range.end;
         match name {
             "velocity" => self.v[dofs].copy_from_slice(values),
