@@ -11,7 +11,7 @@
 
 // ABI version of this header and library: bumped on any change of a struct layout, a
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 2
+#define GRIP_ABI_VERSION 3
 
 // Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
 // σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
@@ -85,6 +85,45 @@
 
 // Block Jacobi: each vertex's 3×3 diagonal block of J inverted.
 #define GRIP_PRECONDITIONER_BLOCK_JACOBI 1
+
+// `GripStepReport::warnings` bit: a free vertex started the call inside a collider or a mesh
+// (negative gap); the contact penalty pushes it out.
+#define GRIP_WARNING_INITIAL_PENETRATION 1
+
+// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call.
+#define GRIP_WARNING_PENETRATION_REMAINS 2
+
+// `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.
+#define GRIP_WARNING_SUBSTEP_HALVED 4
+
+// `GripStepReport::warnings` bit: a substep ended with a negative gap and was redone with a
+// stiffer contact penalty.
+#define GRIP_WARNING_CONTACT_RETRY 8
+
+// `GripStepReport::warnings` bit: a pinned vertex is inside a collider at the end of the call
+// (the pin wins over the contact).
+#define GRIP_WARNING_PINNED_IN_COLLIDER 16
+
+// `GripStepReport::warnings` bit: the targets of two pinned vertices of one element are
+// incompatible with it (their distance is more than twice, or less than half, the rest length);
+// the pins win and the element is strained.
+#define GRIP_WARNING_PIN_CONFLICT 32
+
+// `GripStepReport::last_failure`: no Newton attempt failed.
+#define GRIP_NEWTON_FAILURE_NONE 0
+
+// `GripStepReport::last_failure`: the iteration limit (`params.max_newton_iterations`) was reached.
+#define GRIP_NEWTON_FAILURE_ITERATION_LIMIT 1
+
+// `GripStepReport::last_failure`: the line search found no acceptable step.
+#define GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL 2
+
+// `GripStepReport::last_failure`: the residual was not finite (NaN or ∞).
+#define GRIP_NEWTON_FAILURE_NON_FINITE 3
+
+// `GripStepReport::last_failure`: the linear solver gave no direction (singular Jacobian,
+// Krylov breakdown).
+#define GRIP_NEWTON_FAILURE_LINEAR_SOLVE 4
 
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
@@ -196,6 +235,18 @@ typedef struct GripStepReport {
     double kinetic_energy;
     // Elastic energy W(q) at the end [J].
     double elastic_energy;
+    // Bit set of `GRIP_WARNING_*` raised during the call (0: none).
+    uint32_t warnings;
+    // (free vertex, collider or mesh) pairs with a negative gap at the start of the call.
+    uint32_t initial_penetrations;
+    // Why the last failed Newton attempt of the call failed: one of `GRIP_NEWTON_FAILURE_*`
+    // (`GRIP_NEWTON_FAILURE_NONE` if none failed).
+    uint32_t last_failure;
+    // Newton attempts that failed during the call (each split its substep or ended the call).
+    uint32_t failed_attempts;
+    // Smallest gap between a free vertex and a collider or mesh at the start of the call [m]
+    // (+∞ without contact); negative means the input was penetrating.
+    double initial_deepest_gap;
 } GripStepReport;
 
 // Parameters of a solver, fixed at creation. Always start from `grip_solver_params_default()`
@@ -307,7 +358,8 @@ extern "C" {
 // - `"target"` (3) [m]: where pinned vertices must be at the end of the next step/advance;
 //   without a target a pinned vertex stays put. Targets are consumed by the next step/advance.
 //
-// `vertex_count` must equal the object's vertex count.
+// `vertex_count` must equal the object's vertex count. Every value must be finite, positions
+// and targets within ±1e9 m; a refused call changes nothing.
 //
 // # Safety
 // `name` must be NUL-terminated; `values` must hold `vertex_count × components` doubles.

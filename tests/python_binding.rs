@@ -1,6 +1,7 @@
 //! The Python binding (`plugins/python/grip`) outside Blender, in a venv holding only numpy
 //! (`.venv-python`, created on first use from PyPI): `tests/python/test_binding.py` against this
-//! build's cdylib, `tests/python/test_header_mirror.py` against `include/grip.h`, and the
+//! build's cdylib, `tests/python/test_bad_input.py` (the bad-input matrix of
+//! `tests/bad_input/cases.txt`), `tests/python/test_header_mirror.py` against `include/grip.h`, and the
 //! one-liner `python -c "import grip; ..."` of the acceptance criteria.
 //!
 //! Run with `cargo test --release --test python_binding`.
@@ -39,6 +40,12 @@ fn run_python(py: &Path, args: &[&str]) -> String {
 fn binding_unit_tests() {
     let text = run_python(&python(), &["tests/python/test_binding.py"]);
     assert!(text.contains("\nOK"), "{text}");
+}
+
+#[test]
+fn binding_refuses_every_bad_input() {
+    let text = run_python(&python(), &["tests/python/test_bad_input.py"]);
+    assert!(text.contains("\nOK") && text.contains("bad-input cases through the Python binding"), "{text}");
 }
 
 #[test]

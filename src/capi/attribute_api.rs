@@ -13,7 +13,8 @@ use std::ffi::c_char;
 /// - `"target"` (3) [m]: where pinned vertices must be at the end of the next step/advance;
 ///   without a target a pinned vertex stays put. Targets are consumed by the next step/advance.
 ///
-/// `vertex_count` must equal the object's vertex count.
+/// `vertex_count` must equal the object's vertex count. Every value must be finite, positions
+/// and targets within ±1e9 m; a refused call changes nothing.
 ///
 /// # Safety
 /// `name` must be NUL-terminated; `values` must hold `vertex_count × components` doubles.

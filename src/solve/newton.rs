@@ -14,6 +14,10 @@
 use super::linear_solver::LinearSolver;
 use super::pattern::{BlockPattern, BlockSlot};
 use crate::error::{Error, Result};
+use crate::solver::report::{
+    GRIP_NEWTON_FAILURE_ITERATION_LIMIT, GRIP_NEWTON_FAILURE_LINEAR_SOLVE, GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL,
+    GRIP_NEWTON_FAILURE_NON_FINITE,
+};
 use std::time::Instant;
 
 /// Armijo constant of the backtracking line search.
@@ -87,6 +91,8 @@ pub struct NewtonStats {
     pub seconds_solve: f64,
     /// Seconds evaluating residuals (line search included).
     pub seconds_residual: f64,
+    /// Why the solve failed: one of `GRIP_NEWTON_FAILURE_*` (`…_NONE` when it did not).
+    pub failure: u32,
 }
 
 /// How a solve ended when it did not fail.
@@ -176,6 +182,7 @@ pub fn solve(
     let r_guess = norm(&r);
     let r0 = r_guess.max(settings.reference_residual);
     if !r_guess.is_finite() {
+        stats.failure = GRIP_NEWTON_FAILURE_NON_FINITE;
         return Err((Error::NotConverged("residual at the initial guess is not finite".into()), stats));
     }
     let mut r_norm = r_guess;
@@ -193,6 +200,7 @@ pub fn solve(
                 "Newton did not converge in {} iterations (relative residual {:.3e}, tolerance {:.1e})",
                 stats.iterations, stats.relative_residual, settings.residual_tolerance
             );
+            stats.failure = GRIP_NEWTON_FAILURE_ITERATION_LIMIT;
             return Err((Error::NotConverged(msg), stats));
         }
         stats.iterations += 1;
@@ -208,6 +216,7 @@ pub fn solve(
         };
         if let Err(e) = direction(system, linear, v, &r, definite, sigma, &mut jac, &mut p, &mut stats) {
             if definite {
+                stats.failure = GRIP_NEWTON_FAILURE_LINEAR_SOLVE;
                 return Err((e, stats));
             }
             // The exact Jacobian gave no usable direction: retry with the modified one.
@@ -229,6 +238,7 @@ pub fn solve(
         if m0.is_some() && slope >= 0.0 && !definite {
             definite = true;
             if let Err(e) = direction(system, linear, v, &r, definite, sigma, &mut jac, &mut p, &mut stats) {
+                stats.failure = GRIP_NEWTON_FAILURE_LINEAR_SOLVE;
                 return Err((e, stats));
             }
             slope = dot(&r, &p);
@@ -236,10 +246,12 @@ pub fn solve(
         let t = Instant::now();
         let mut alpha = 1.0;
         let mut accepted = false;
+        let mut all_non_finite = true;
         for _ in 0..settings.max_line_search_steps {
             v_trial.iter_mut().zip(v.iter().zip(&p)).for_each(|(vt, (vi, pi))| *vt = vi + alpha * pi);
             system.residual(&v_trial, &mut r_trial);
             let trial = norm(&r_trial);
+            all_non_finite &= !trial.is_finite();
             let mut ok = trial.is_finite() && trial <= (1.0 - ARMIJO_C1 * alpha * (1.0 - sigma)) * r_norm;
             if let (false, true, Some(m0)) = (ok, trial.is_finite() && slope < 0.0, m0) {
                 ok = system.merit(&v_trial).is_some_and(|m| m.is_finite() && m <= m0 + ARMIJO_C1 * alpha * slope);
@@ -267,6 +279,9 @@ pub fn solve(
                 stats.iterations,
                 relative(r_norm)
             );
+            // Every trial residual not finite: the step blew up rather than stalled.
+            stats.failure =
+                if all_non_finite { GRIP_NEWTON_FAILURE_NON_FINITE } else { GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL };
             return Err((Error::NotConverged(msg), stats));
         }
         let dv_max = p.iter().fold(0.0f64, |m, x| m.max(x.abs())) * alpha;

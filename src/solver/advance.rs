@@ -2,8 +2,12 @@
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
 //! the state and commits only when every substep converged.
 
+use super::report::{
+    GRIP_WARNING_INITIAL_PENETRATION, GRIP_WARNING_PENETRATION_REMAINS, GRIP_WARNING_PINNED_IN_COLLIDER,
+    GRIP_WARNING_PIN_CONFLICT,
+};
 use super::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
-use super::{GripStepReport, Solver};
+use super::{warnings, GripStepReport, Solver};
 use crate::contact::implicit::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
@@ -115,6 +119,8 @@ impl Solver {
                 Some(k) => k,
                 None => initial_contact_stiffness(&self.model, &self.params),
             };
+            let kernel = Kernel::from_code(self.params.contact_kernel).unwrap_or(Kernel::Interpolating);
+            report_initial_state(self, &mut report, &pairs, &surfaces, &queries, kappa, kernel, padding);
             let mut acceleration = self.acceleration.clone();
             let Solver {
                 params, model, q, v, pinned, target, layout, progress, collider_pose, collider_target, ..
@@ -152,12 +158,7 @@ impl Solver {
                     },
                     max_retries: params.max_contact_retries,
                 },
-                surfaces: SurfacesOverCall {
-                    surfaces: &surfaces,
-                    queries: &queries,
-                    kernel: Kernel::from_code(params.contact_kernel).unwrap_or(Kernel::Interpolating),
-                    padding,
-                },
+                surfaces: SurfacesOverCall { surfaces: &surfaces, queries: &queries, kernel, padding },
                 progress: progress.as_mut(),
                 report: &mut report,
                 acceleration: &mut acceleration,
@@ -172,7 +173,23 @@ impl Solver {
                 }
             }
             let kappa = stepper.colliders.law.kappa;
+            let shapes: Vec<_> = model.colliders.iter().map(|c| c.shape).collect();
+            let end_poses: Vec<_> =
+                collider_pose.iter().zip(collider_target.iter()).map(|(p, t)| t.unwrap_or(*p)).collect();
+            if warnings::collider_gaps(&shapes, &end_poses, &pairs, &q, |v| pinned[v as usize]).1 > 0 {
+                report.warnings |= GRIP_WARNING_PINNED_IN_COLLIDER;
+            }
             Ok((q, v, kappa, acceleration))
+        });
+        // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
+        let result = result.and_then(|state| {
+            if state.0.iter().chain(&state.1).all(|x| x.is_finite()) {
+                Ok(state)
+            } else {
+                report.converged = 0;
+                report.last_failure = super::report::GRIP_NEWTON_FAILURE_NON_FINITE;
+                Err(Error::NotConverged("the step produced non-finite positions or velocities".into()))
+            }
         });
         let outcome = match result {
             Ok((q, v, kappa, acceleration)) => {
@@ -190,6 +207,9 @@ impl Solver {
                 let contact = !self.model.colliders.is_empty() || self.model.has_surface_contact();
                 report.contact_stiffness = if contact { kappa } else { 0.0 };
                 report.converged = 1;
+                if report.deepest_gap < 0.0 {
+                    report.warnings |= GRIP_WARNING_PENETRATION_REMAINS;
+                }
                 Ok(())
             }
             Err(e) => Err(e),
@@ -202,5 +222,38 @@ impl Solver {
             Error::NotConverged(m) => Error::NotConverged(format!("{m}; the solver is unchanged")),
             other => other,
         })
+    }
+}
+
+/// Fills the report's view of the state a call starts from: penetrating vertices (free ones:
+/// pinned vertices stay where the host puts them) and incompatible pin targets.
+#[allow(clippy::too_many_arguments)]
+fn report_initial_state(
+    s: &Solver,
+    report: &mut GripStepReport,
+    pairs: &[ContactPair],
+    surfaces: &[ImplicitSurface],
+    queries: &[crate::scene::SurfaceQuery],
+    kappa: f64,
+    kernel: Kernel,
+    padding: f64,
+) {
+    let shapes: Vec<_> = s.model.colliders.iter().map(|c| c.shape).collect();
+    let (d_c, n_c) = warnings::collider_gaps(&shapes, &s.collider_pose, pairs, &s.q, |v| !s.pinned[v as usize]);
+    let law = ContactLaw {
+        kappa,
+        delta: s.params.contact_thickness,
+        epsilon: s.params.friction_epsilon,
+        smoothing: s.params.friction_smoothing,
+        coupling: s.params.friction_coupling,
+    };
+    let (d_s, n_s) = warnings::surface_gaps(law, kernel, surfaces, queries, &s.q, &s.pinned, padding);
+    report.initial_deepest_gap = d_c.min(d_s);
+    report.initial_penetrations = n_c + n_s;
+    if report.initial_penetrations > 0 {
+        report.warnings |= GRIP_WARNING_INITIAL_PENETRATION;
+    }
+    if warnings::pin_conflict(&s.model, &s.q, &s.pinned, &s.target) {
+        report.warnings |= GRIP_WARNING_PIN_CONFLICT;
     }
 }

@@ -7,6 +7,7 @@
 mod advance;
 pub mod report;
 mod substep;
+mod warnings;
 
 use crate::contact::{GripShape, Pose, Shape};
 use crate::error::{Error, Result};
@@ -228,6 +229,17 @@ impl Solver {
                 i / components,
                 values[i]
             )));
+        }
+        // Positions obey the limit of mesh input; beyond it squared lengths lose all precision.
+        let limit = crate::mesh::validate::MAX_COORDINATE;
+        if name == "position" || name == "target" {
+            if let Some(i) = values.iter().position(|x| x.abs() > limit) {
+                return Err(Error::invalid(format!(
+                    "attribute \"{name}\" of vertex {} is {} m, beyond the limit of {limit:e} m",
+                    i / components,
+                    values[i]
+                )));
+            }
         }
         let dofs = 3 * range.start..3 * range.end;
         match name {

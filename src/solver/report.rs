@@ -1,4 +1,35 @@
-//! What the last step or advance did (`GripStepReport` in `grip.h`).
+//! What the last step or advance did (`GripStepReport` in `grip.h`), including the warnings
+//! raised by imperfect input the solver recovered from and why a failed Newton attempt failed.
+
+/// `GripStepReport::warnings` bit: a free vertex started the call inside a collider or a mesh
+/// (negative gap); the contact penalty pushes it out.
+pub const GRIP_WARNING_INITIAL_PENETRATION: u32 = 1;
+/// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call.
+pub const GRIP_WARNING_PENETRATION_REMAINS: u32 = 2;
+/// `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.
+pub const GRIP_WARNING_SUBSTEP_HALVED: u32 = 4;
+/// `GripStepReport::warnings` bit: a substep ended with a negative gap and was redone with a
+/// stiffer contact penalty.
+pub const GRIP_WARNING_CONTACT_RETRY: u32 = 8;
+/// `GripStepReport::warnings` bit: a pinned vertex is inside a collider at the end of the call
+/// (the pin wins over the contact).
+pub const GRIP_WARNING_PINNED_IN_COLLIDER: u32 = 16;
+/// `GripStepReport::warnings` bit: the targets of two pinned vertices of one element are
+/// incompatible with it (their distance is more than twice, or less than half, the rest length);
+/// the pins win and the element is strained.
+pub const GRIP_WARNING_PIN_CONFLICT: u32 = 32;
+
+/// `GripStepReport::last_failure`: no Newton attempt failed.
+pub const GRIP_NEWTON_FAILURE_NONE: u32 = 0;
+/// `GripStepReport::last_failure`: the iteration limit (`params.max_newton_iterations`) was reached.
+pub const GRIP_NEWTON_FAILURE_ITERATION_LIMIT: u32 = 1;
+/// `GripStepReport::last_failure`: the line search found no acceptable step.
+pub const GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL: u32 = 2;
+/// `GripStepReport::last_failure`: the residual was not finite (NaN or ∞).
+pub const GRIP_NEWTON_FAILURE_NON_FINITE: u32 = 3;
+/// `GripStepReport::last_failure`: the linear solver gave no direction (singular Jacobian,
+/// Krylov breakdown).
+pub const GRIP_NEWTON_FAILURE_LINEAR_SOLVE: u32 = 4;
 
 /// Outcome of the last `grip_solver_step` / `grip_solver_advance`, failed ones included.
 #[repr(C)]
@@ -52,6 +83,18 @@ pub struct GripStepReport {
     pub kinetic_energy: f64,
     /// Elastic energy W(q) at the end [J].
     pub elastic_energy: f64,
+    /// Bit set of `GRIP_WARNING_*` raised during the call (0: none).
+    pub warnings: u32,
+    /// (free vertex, collider or mesh) pairs with a negative gap at the start of the call.
+    pub initial_penetrations: u32,
+    /// Why the last failed Newton attempt of the call failed: one of `GRIP_NEWTON_FAILURE_*`
+    /// (`GRIP_NEWTON_FAILURE_NONE` if none failed).
+    pub last_failure: u32,
+    /// Newton attempts that failed during the call (each split its substep or ended the call).
+    pub failed_attempts: u32,
+    /// Smallest gap between a free vertex and a collider or mesh at the start of the call [m]
+    /// (+∞ without contact); negative means the input was penetrating.
+    pub initial_deepest_gap: f64,
 }
 
 impl Default for GripStepReport {
@@ -80,12 +123,24 @@ impl Default for GripStepReport {
             seconds_contact_search: 0.0,
             kinetic_energy: 0.0,
             elastic_energy: 0.0,
+            warnings: 0,
+            initial_penetrations: 0,
+            last_failure: GRIP_NEWTON_FAILURE_NONE,
+            failed_attempts: 0,
+            initial_deepest_gap: f64::INFINITY,
         }
     }
 }
 
 impl GripStepReport {
-    /// Folds in the work of a substep attempt that failed (it is retried or the call fails).
+    /// Records a Newton attempt that failed with `s.failure` (then folds in its work).
+    pub fn add_failed_newton(&mut self, s: &crate::solve::NewtonStats) {
+        self.failed_attempts += 1;
+        self.last_failure = s.failure;
+        self.add_failed_attempt(s);
+    }
+
+    /// Folds in the work of a substep attempt that did not count (it is retried or the call fails).
     pub fn add_failed_attempt(&mut self, s: &crate::solve::NewtonStats) {
         self.newton_iterations += s.iterations;
         self.max_substep_iterations = self.max_substep_iterations.max(s.iterations);

@@ -3,6 +3,7 @@
 //! decreasing the time step"), up to `params.max_substep_halvings` times, and redone with a
 //! stiffer contact penalty when it ends with a negative gap (paper §4.4).
 
+use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_SUBSTEP_HALVED};
 use super::{GripStepReport, ProgressFn};
 use crate::contact::implicit::{ImplicitSurface, Kernel};
 use crate::contact::vertex_collider::ColliderMotion;
@@ -93,6 +94,7 @@ impl<'a> Substepper<'a> {
         match self.try_substep(q, v, f0, f1, h) {
             Err(Error::NotConverged(_)) if depth < self.max_halvings => {
                 self.report.substep_halvings += 1;
+                self.report.warnings |= GRIP_WARNING_SUBSTEP_HALVED;
                 let mid = 0.5 * (f0 + f1);
                 self.interval(q, v, f0, mid, 0.5 * h, depth + 1)?;
                 self.interval(q, v, mid, f1, 0.5 * h, depth + 1)
@@ -179,6 +181,7 @@ impl<'a> Substepper<'a> {
                 Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
                     retries += 1;
                     self.report.contact_retries += 1;
+                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
                     self.report.add_failed_attempt(&stats);
                     self.colliders.law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
                 }
@@ -249,7 +252,7 @@ impl<'a> Substepper<'a> {
                 Ok((q_new, v_new, o.stats, gaps))
             }
             Err((e, stats)) => {
-                self.report.add_failed_attempt(&stats);
+                self.report.add_failed_newton(&stats);
                 Err(e)
             }
         }

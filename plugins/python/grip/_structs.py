@@ -10,7 +10,7 @@ library's ``grip_sizeof_*()`` must equal ``ctypes.sizeof`` of each mirror, and i
 import ctypes
 
 #: ``GRIP_ABI_VERSION`` of the header these mirrors follow.
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 # GripStatus (uint32): numbers are part of the ABI.
 STATUS_OK = 0
@@ -43,6 +43,17 @@ PRECONDITIONER_CHOLESKY = 0
 PRECONDITIONER_BLOCK_JACOBI = 1
 INTEGRATOR_BACKWARD_EULER = 0
 SOLVER_PARAMS_TAG = 1196576817
+WARNING_INITIAL_PENETRATION = 1
+WARNING_PENETRATION_REMAINS = 2
+WARNING_SUBSTEP_HALVED = 4
+WARNING_CONTACT_RETRY = 8
+WARNING_PINNED_IN_COLLIDER = 16
+WARNING_PIN_CONFLICT = 32
+NEWTON_FAILURE_NONE = 0
+NEWTON_FAILURE_ITERATION_LIMIT = 1
+NEWTON_FAILURE_LINE_SEARCH_STALL = 2
+NEWTON_FAILURE_NON_FINITE = 3
+NEWTON_FAILURE_LINEAR_SOLVE = 4
 
 
 class GripShape(ctypes.Structure):
@@ -86,6 +97,11 @@ class GripStepReport(ctypes.Structure):
         ("seconds_contact_search", ctypes.c_double),
         ("kinetic_energy", ctypes.c_double),
         ("elastic_energy", ctypes.c_double),
+        ("warnings", ctypes.c_uint32),
+        ("initial_penetrations", ctypes.c_uint32),
+        ("last_failure", ctypes.c_uint32),
+        ("failed_attempts", ctypes.c_uint32),
+        ("initial_deepest_gap", ctypes.c_double),
     ]
 
 

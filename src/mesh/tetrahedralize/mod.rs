@@ -169,9 +169,13 @@ pub fn tetrahedralize_surface(positions: &[[f64; 3]], triangles: &[[u32; 3]], ce
     stuffing::stuff(&|p| sdf.signed_distance(p), &lattice)
 }
 
+/// `cell_size` in (0, `MAX_COORDINATE`]: beyond it lattice coordinates lose the precision the
+/// cut points need (found by fuzzing: 1e300 m gave an internal error instead of a refusal).
 fn check_cell_size(cell_size: f64) -> Result<()> {
-    if !(cell_size > 0.0 && cell_size.is_finite()) {
-        return Err(Error::invalid(format!("cell_size must be positive and finite, got {cell_size} m")));
+    if !(cell_size > 0.0 && cell_size <= MAX_COORDINATE) {
+        return Err(Error::invalid(format!(
+            "cell_size must be positive, finite and at most {MAX_COORDINATE:e} m, got {cell_size} m"
+        )));
     }
     Ok(())
 }
