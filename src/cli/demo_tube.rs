@@ -190,6 +190,12 @@ pub fn tube_cloth_bend(options: &DemoOptions) -> Result<Scene, String> {
         residual_tolerance: 1e-5,
         velocity_tolerance: 1e-5,
         max_newton_iterations: 60,
+        // A substep whose Newton solve fails is redone in halves, down to h/64: at μ = 0.8 a few
+        // substeps of the bend need h/32 (BENCHMARKS.md).
+        max_substep_halvings: 6,
+        // Friction's stick-slip velocity scale ε [m/s]: 1 mm/s (creep while sticking stays below
+        // 1 mm/s × the time stuck); the default 0.1 mm/s makes Newton stall at μ = 0.8.
+        friction_epsilon: 1e-3,
         // Inexact Newton (paper Algorithm 2): 3–5× faster than the direct solver here (BENCHMARKS.md).
         linear_solver: GRIP_LINEAR_SOLVER_ITERATIVE,
         ..GripSolverParams::default()
