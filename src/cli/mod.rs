@@ -10,6 +10,7 @@
 //! Exit codes: 0 success, 1 simulation or input error, 2 usage error.
 
 pub mod accuracy;
+pub mod accuracy_order;
 pub mod bench;
 pub mod collider;
 pub mod collider_mesh;
