@@ -16,6 +16,7 @@ pub mod collider;
 pub mod collider_mesh;
 pub mod demo;
 pub mod demo_contact;
+pub mod demo_dynamics;
 pub mod demo_tube;
 pub mod metrics;
 pub mod motion;
