@@ -186,6 +186,11 @@ impl Solver {
         self.model.volumes.iter().find(|p| p.object == id).map(|p| p.volume(&self.q))
     }
 
+    /// Energy [J] stored in every volume penalty (W(V) of paper Eq. 18–20, zero at rest volume).
+    pub fn volume_energy(&self) -> f64 {
+        self.model.volumes.iter().map(|p| p.model.energy(p.volume(&self.q))).sum()
+    }
+
     /// Sets the friction coefficient μ (≥ 0) between objects or colliders `a` and `b`.
     pub fn set_friction(&mut self, a: u32, b: u32, mu: f64) -> Result<()> {
         self.model.set_friction(a, b, mu)
