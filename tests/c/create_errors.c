@@ -63,7 +63,7 @@ void test_create_errors(void) {
     EXPECT_BAD_PARAM(p.velocity_tolerance = -1e-6, "velocity_tolerance");
     EXPECT_BAD_PARAM(p.velocity_tolerance = NAN, "velocity_tolerance");
     EXPECT_BAD_PARAM(p.velocity_tolerance = INFINITY, "velocity_tolerance");
-    EXPECT_BAD_PARAM(p.linear_solver = 2, "linear_solver");
+    EXPECT_BAD_PARAM(p.linear_solver = 3, "linear_solver");
     EXPECT_BAD_PARAM(p.preconditioner = 2, "preconditioner");
     EXPECT_BAD_PARAM(p.max_linear_iterations = 0, "max_linear_iterations");
     EXPECT_BAD_PARAM(p.forcing_max = 1.0, "forcing_max");
