@@ -52,6 +52,18 @@
 // Value of `GripShape::struct_tag` written by `grip_shape_default()`.
 #define GRIP_SHAPE_TAG 1196577585
 
+// No volume penalty (removes one set earlier).
+#define GRIP_VOLUME_NONE 0
+
+// Quadratic volume penalty (paper Eq. 20/21).
+#define GRIP_VOLUME_QUADRATIC 1
+
+// Ideal gas enclosed (paper Eq. 18, Boyle's law).
+#define GRIP_VOLUME_IDEAL_GAS 2
+
+// Nearly incompressible fluid enclosed, constant κ_v (paper Eq. 19).
+#define GRIP_VOLUME_NEARLY_INCOMPRESSIBLE 3
+
 // Membrane model of a shell: rest-stable neo-Hookean.
 #define GRIP_MEMBRANE_NEO_HOOKEAN 0
 
@@ -61,8 +73,23 @@
 // Value of `GripMaterial::struct_tag` written by `grip_material_default()`.
 #define GRIP_MATERIAL_TAG 1196576049
 
-// Time integrator: backward Euler in velocity form (paper Eq. 23).
+// Time integrator: backward Euler in velocity form (paper Eq. 23). First order, L-stable.
 #define GRIP_INTEGRATOR_BACKWARD_EULER 0
+
+// Time integrator: trapezoidal rule over the full force, contact and friction included (paper
+// Eq. 24; with lagged friction coupling Eq. 27). Second order, not L-stable.
+#define GRIP_INTEGRATOR_TRAPEZOIDAL 1
+
+// Time integrator: BDF2 (Ascher et al. 2022 Eq. 7, variable step), the first step by backward
+// Euler. Second order, L-stable.
+#define GRIP_INTEGRATOR_BDF2 2
+
+// Time integrator: TR-BDF2 (Ascher et al. 2022 Eq. 8): trapezoidal rule to t + h/2, then BDF2.
+// Second order, L-stable.
+#define GRIP_INTEGRATOR_TR_BDF2 3
+
+// Time integrator: SDIRK2 (Ascher et al. 2022 Eq. 9), γ = 2 − √2. Second order, L-stable.
+#define GRIP_INTEGRATOR_SDIRK2 4
 
 // Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
 #define GRIP_SOLVER_PARAMS_TAG 1196576817
@@ -602,6 +629,24 @@ size_t grip_sizeof_material(void);
 
 // `sizeof(GripStepReport)` as compiled into the library.
 size_t grip_sizeof_step_report(void);
+
+// Sets the volume-change penalty of object `id` (paper §3.4), or removes it with
+// `GRIP_VOLUME_NONE`. `model`: `GRIP_VOLUME_QUADRATIC` (Eq. 20/21),
+// `GRIP_VOLUME_IDEAL_GAS` (Eq. 18; the gas is at absolute pressure 1/κ_v at the rest volume,
+// the ambient at 1/κ_v − pressure) or `GRIP_VOLUME_NEARLY_INCOMPRESSIBLE` (Eq. 19).
+// `compression_coefficient` κ_v [1/Pa] in (0, 1] (1/101325 is 1 atm⁻¹; smaller is stiffer);
+// `pressure` [Pa]: over-pressure inside at the rest volume (a tennis ball holds ≈ 1 atm). The
+// rest volume is the object's volume at the call: the sum of a solid's tet volumes, or the
+// volume a closed shell encloses (divergence theorem; open shells are refused). The penalty's
+// dense Jacobian is applied exactly by every linear solver.
+//
+// # Safety
+// `solver` must be a handle from `grip_solver_create` (or NULL).
+GripStatus grip_solver_set_volume_penalty(struct GripSolver *solver,
+                                          GripObjectId id,
+                                          uint32_t model,
+                                          double compression_coefficient,
+                                          double pressure);
 
 #ifdef __cplusplus
 }  // extern "C"

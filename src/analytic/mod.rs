@@ -3,6 +3,7 @@
 //! the demos. The analytic values are physics, never fitted to the solver.
 
 pub mod incline;
+pub mod integrator_order;
 pub mod pinch;
 
 pub use incline::{Incline, InclineSample};

@@ -12,6 +12,7 @@ pub mod query_api;
 pub mod solver_api;
 pub mod status;
 pub mod version_api;
+pub mod volume_api;
 
 pub use status::GripStatus;
 

@@ -226,6 +226,7 @@ pub fn report(steps: &[f64]) -> String {
             let _ = writeln!(out, "{r}");
         }
     }
+    out.push_str(&super::accuracy_order::section());
     out
 }
 

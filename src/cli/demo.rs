@@ -1,7 +1,9 @@
 //! Built-in demo scenes for `grip demo`; the default, `tube-cloth-bend`, is in `demo_tube.rs`,
-//! the contact demos (`incline`, `pinch`) in `demo_contact.rs`.
+//! the contact demos (`incline`, `pinch`) in `demo_contact.rs`, the integrator and volume demos
+//! (`ball-squish`, `tennis-ball-drop`, `ball-in-box`, `soft-beam`) in `demo_dynamics.rs`.
 
 use super::demo_contact;
+use super::demo_dynamics;
 use super::demo_tube::{self, Resolution};
 use super::scene::{Elements, Scene, SceneObject};
 use crate::mesh::generate::{box_tets, grid_cloth, top_vertices};
@@ -11,7 +13,7 @@ use crate::{GripMaterial, GripSolverParams};
 pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
 
 /// Every demo: (name, one-line description).
-pub(crate) const DEMOS: [(&str, &str); 5] = [
+pub(crate) const DEMOS: [(&str, &str); 9] = [
     (
         "tube-cloth-bend",
         "cloth sleeve (r = 51 mm) on a soft capsule limb (r = 50 mm, 5K or 30K tets) bent 90 deg about an elbow \
@@ -25,6 +27,16 @@ pub(crate) const DEMOS: [(&str, &str); 5] = [
          [--angle --mu --v0 --h --coupling]",
     ),
     ("pinch", "soft 0.1 m tet block squeezed by two plates that lift it 0.1 m by friction alone [--mu --h --coupling]"),
+    (
+        "ball-squish",
+        "0.1 m hollow rubber ball pressed to 70 % height between plates; air: quadratic volume penalty, 0.01/atm",
+    ),
+    ("tennis-ball-drop", "33 mm tennis ball (ideal gas, 1 atm over ambient) dropped from 2.54 m onto a floor, SDIRK2"),
+    (
+        "ball-in-box",
+        "spinning hollow rubber ball thrown inside an elastic box, trapezoidal rule at h = 0.01 s, 800 frames",
+    ),
+    ("soft-beam", "1 m soft neo-Hookean beam (E = 100 kPa) clamped at both ends, sagging under gravity, TR-BDF2"),
 ];
 
 /// The `grip demo` options of the contact demos; `None` keeps the demo's value.
@@ -102,10 +114,10 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
         "hanging-bar" => Ok(hanging_bar()),
         "incline" => demo_contact::incline(options),
         "pinch" => demo_contact::pinch(options),
-        _ => {
+        other => demo_dynamics::demo(other).ok_or_else(|| {
             let known: Vec<&str> = DEMOS.iter().map(|d| d.0).collect();
-            Err(format!("unknown demo \"{name}\" (known: {})", known.join(", ")))
-        }
+            format!("unknown demo \"{name}\" (known: {})", known.join(", "))
+        }),
     }
 }
 

@@ -10,12 +10,14 @@
 //! Exit codes: 0 success, 1 simulation or input error, 2 usage error.
 
 pub mod accuracy;
+pub mod accuracy_order;
 pub mod bench;
 pub mod bench_tube;
 pub mod collider;
 pub mod collider_mesh;
 pub mod demo;
 pub mod demo_contact;
+pub mod demo_dynamics;
 pub mod demo_tube;
 pub mod metrics;
 pub mod motion;

@@ -94,6 +94,17 @@ pub enum PreviewStyle {
     Translucent,
 }
 
+/// A volume-change penalty as `grip_solver_set_volume_penalty` takes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VolumeSpec {
+    /// One of `GRIP_VOLUME_QUADRATIC`, `GRIP_VOLUME_IDEAL_GAS`, `GRIP_VOLUME_NEARLY_INCOMPRESSIBLE`.
+    pub model: u32,
+    /// Compression coefficient κ_v [1/Pa].
+    pub compression: f64,
+    /// Over-pressure at the rest volume [Pa].
+    pub pressure: f64,
+}
+
 /// One object of a scene, in its initial (rest) state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneObject {
@@ -111,6 +122,10 @@ pub struct SceneObject {
     pub pin_groups: Vec<PinGroup>,
     /// Initial velocity of every unpinned vertex [m/s].
     pub velocity: [f64; 3],
+    /// Initial spin [rad/s] about the object's centroid, added to `velocity` (unpinned vertices).
+    pub angular_velocity: [f64; 3],
+    /// Volume-change penalty (paper §3.4), if any.
+    pub volume: Option<VolumeSpec>,
     /// The rigid motion of a collider mesh ([`Motion::Fixed`] for solids and shells).
     pub motion: Motion,
     /// How the previews draw it.
@@ -129,6 +144,8 @@ impl SceneObject {
             pinned: Vec::new(),
             pin_groups: Vec::new(),
             velocity: [0.0; 3],
+            angular_velocity: [0.0; 3],
+            volume: None,
             motion: Motion::Fixed,
             preview: PreviewStyle::Solid,
         }

@@ -56,9 +56,23 @@ impl Scene {
                 *slot = 1.0;
             }
             solver.set_vertex_attribute(id, "pinned", &pinned, 1).map_err(fail)?;
-            if o.velocity != [0.0; 3] {
-                let v: Vec<f64> = (0..n).flat_map(|i| if pinned[i] != 0.0 { [0.0; 3] } else { o.velocity }).collect();
+            if o.velocity != [0.0; 3] || o.angular_velocity != [0.0; 3] {
+                let c = centroid(&o.positions);
+                let w = o.angular_velocity;
+                let v: Vec<f64> = (0..n)
+                    .flat_map(|i| {
+                        if pinned[i] != 0.0 {
+                            return [0.0; 3];
+                        }
+                        let r = [0, 1, 2].map(|k| o.positions[3 * i + k] - c[k]);
+                        let spin = [w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2], w[0] * r[1] - w[1] * r[0]];
+                        [0, 1, 2].map(|k| o.velocity[k] + spin[k])
+                    })
+                    .collect();
                 solver.set_vertex_attribute(id, "velocity", &v, 3).map_err(fail)?;
+            }
+            if let Some(vol) = o.volume {
+                solver.set_volume_penalty(id, vol.model, vol.compression, vol.pressure).map_err(fail)?;
             }
             pin_groups.push(groups);
         }
@@ -136,4 +150,14 @@ impl SceneSolver<'_> {
         self.prepare_frame(frame)?;
         self.solver.advance(1.0 / self.scene.fps).map_err(|e| format!("solver failed at frame {frame}: {e}"))
     }
+}
+
+/// Mean of flat positions [m].
+fn centroid(positions: &[f64]) -> [f64; 3] {
+    let n = (positions.len() / 3).max(1) as f64;
+    let mut c = [0.0; 3];
+    for p in positions.chunks_exact(3) {
+        (0..3).for_each(|k| c[k] += p[k] / n);
+    }
+    c
 }

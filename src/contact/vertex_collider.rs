@@ -44,6 +44,24 @@ impl ColliderMotion {
         }
     }
 
+    /// The collider frozen at the start of this substep, moving with the same rigid velocity:
+    /// its gap is the start pose's, its surface velocity at x is (A x + b − x)/h with A x + b
+    /// the start-to-end motion (the forward difference also used by lagged friction). For forces
+    /// at the start of a step (the explicit part of the trapezoidal rule, paper Eq. 24/27).
+    pub fn at_start(&self) -> Self {
+        let m = self.start_to_end;
+        let two = nalgebra::Matrix3::identity() * 2.0;
+        Self {
+            shape: self.shape,
+            rotation: self.start.matrix(),
+            translation: self.start.translation,
+            end_to_start: AffineMap { a: two - m.a, b: -m.b },
+            start_to_end: m,
+            start: self.start,
+            h: self.h,
+        }
+    }
+
     /// Gap [m] and world unit normal at world point `x` at the end of the substep.
     pub fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
         let (d, n) = self.shape.gap(to_local(&self.rotation, &self.translation, x));
@@ -143,7 +161,20 @@ pub fn force_and_jacobian(
     x_start: [f64; 3],
     v: [f64; 3],
 ) -> ([f64; 3], Matrix3<f64>) {
-    let h = motion.h;
+    force_and_jacobian_along(law, motion, mu, lagged, x_start, v, motion.h)
+}
+
+/// F and dF/dv along x = x_base + h v for any `h` [s] (an integrator stage's effective step,
+/// which differs from the collider's substep `motion.h`).
+pub fn force_and_jacobian_along(
+    law: &ContactLaw,
+    motion: &ColliderMotion,
+    mu: f64,
+    lagged: Option<&LaggedFriction>,
+    x_start: [f64; 3],
+    v: [f64; 3],
+    h: f64,
+) -> ([f64; 3], Matrix3<f64>) {
     let dv: [DualSVec64<3>; 3] =
         std::array::from_fn(|i| DualSVec64::new(v[i], Derivative::derivative_generic(Const::<3>, U1, i)));
     let dx: [DualSVec64<3>; 3] = std::array::from_fn(|i| dv[i] * h + x_start[i]);

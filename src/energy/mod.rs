@@ -10,6 +10,7 @@ pub mod lame;
 pub mod membrane;
 pub mod real;
 pub mod stable_neo_hookean;
+pub mod volume;
 
 use nalgebra::SMatrix;
 use real::Real;

@@ -39,6 +39,13 @@ fn position<T: Copy>(q: &[T], i: u32) -> [T; 3] {
 }
 
 impl<'a> ContactTerms<'a> {
+    /// The same pairs with every collider frozen at its start pose (`ColliderMotion::at_start`):
+    /// forces at the start of the substep.
+    pub fn at_start(&self) -> Self {
+        let motions = self.motions.iter().map(|m| m.at_start()).collect();
+        Self { law: self.law, motions, pairs: self.pairs, lagged: self.lagged.clone() }
+    }
+
     /// Sets up the substep starting at positions `q_start`.
     pub fn new(law: ContactLaw, motions: Vec<ColliderMotion>, pairs: &'a [ContactPair], q_start: &[f64]) -> Self {
         let lagged = if law.coupling == GRIP_FRICTION_COUPLING_LAGGED {
@@ -76,12 +83,14 @@ impl<'a> ContactTerms<'a> {
     }
 
     /// jac −= scale · dF/dv for every pair, into the vertices' diagonal blocks (fixed vertices
-    /// skipped). `q_start` and `h` define x = q_start + h v.
+    /// skipped). `q_base` and `dxdv` [s] define x = q_base + dxdv · v.
+    #[allow(clippy::too_many_arguments)]
     pub fn add_jacobian(
         &self,
-        q_start: &[f64],
+        q_base: &[f64],
         q: &[f64],
         v: &[f64],
+        dxdv: f64,
         scale: f64,
         fixed: &[bool],
         diagonal: &[BlockSlot],
@@ -97,13 +106,14 @@ impl<'a> ContactTerms<'a> {
                 {
                     return None;
                 }
-                let (_, j) = vertex_collider::force_and_jacobian(
+                let (_, j) = vertex_collider::force_and_jacobian_along(
                     &self.law,
                     m,
                     p.mu,
                     self.lagged(k),
-                    position(q_start, p.vertex),
+                    position(q_base, p.vertex),
                     position(v, p.vertex),
+                    dxdv,
                 );
                 Some(j)
             })

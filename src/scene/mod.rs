@@ -4,6 +4,7 @@ pub mod contact_setup;
 pub mod material;
 pub mod model;
 pub mod params;
+pub mod volume_penalty;
 
 pub use contact_setup::SurfaceQuery;
 pub use material::GripMaterial;

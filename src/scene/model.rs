@@ -91,6 +91,8 @@ pub struct Model {
     pub colliders: Vec<Collider>,
     /// Friction coefficients set per pair of ids (smaller id first).
     pub friction: Vec<((u32, u32), f64)>,
+    /// Volume-change penalties (paper §3.4), at most one per object.
+    pub volumes: Vec<super::volume_penalty::VolumePenalty>,
 }
 
 impl Model {

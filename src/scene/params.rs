@@ -6,8 +6,19 @@ use crate::error::{Error, Result};
 use crate::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE};
 use crate::solve::preconditioner::GRIP_PRECONDITIONER_BLOCK_JACOBI;
 
-/// Time integrator: backward Euler in velocity form (paper Eq. 23).
+/// Time integrator: backward Euler in velocity form (paper Eq. 23). First order, L-stable.
 pub const GRIP_INTEGRATOR_BACKWARD_EULER: u32 = 0;
+/// Time integrator: trapezoidal rule over the full force, contact and friction included (paper
+/// Eq. 24; with lagged friction coupling Eq. 27). Second order, not L-stable.
+pub const GRIP_INTEGRATOR_TRAPEZOIDAL: u32 = 1;
+/// Time integrator: BDF2 (Ascher et al. 2022 Eq. 7, variable step), the first step by backward
+/// Euler. Second order, L-stable.
+pub const GRIP_INTEGRATOR_BDF2: u32 = 2;
+/// Time integrator: TR-BDF2 (Ascher et al. 2022 Eq. 8): trapezoidal rule to t + h/2, then BDF2.
+/// Second order, L-stable.
+pub const GRIP_INTEGRATOR_TR_BDF2: u32 = 3;
+/// Time integrator: SDIRK2 (Ascher et al. 2022 Eq. 9), γ = 2 − √2. Second order, L-stable.
+pub const GRIP_INTEGRATOR_SDIRK2: u32 = 4;
 /// Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
 pub const GRIP_SOLVER_PARAMS_TAG: u32 = 0x4752_5031;
 
@@ -155,7 +166,7 @@ impl GripSolverParams {
         if self.linear_solver > GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE {
             return Err(Error::invalid(format!("params.linear_solver: unknown value {}", self.linear_solver)));
         }
-        if self.integrator != GRIP_INTEGRATOR_BACKWARD_EULER {
+        if self.integrator > GRIP_INTEGRATOR_SDIRK2 {
             return Err(Error::invalid(format!("params.integrator: unknown value {}", self.integrator)));
         }
         if self.worker_count > 1024 {

@@ -56,16 +56,19 @@ impl LinearSolver {
         matches!(self, Self::Iterative { matrix_free: true, .. })
     }
 
-    /// p ≈ −J⁻¹ r for J with values `jac` in `pattern` (`diagonal`: each vertex's diagonal
-    /// slot), to relative residual `forcing` (ignored by the direct solver). `product`, when
-    /// given, computes J x in place of the assembled `jac` (which then only feeds the
-    /// preconditioner).
+    /// p ≈ −J⁻¹ r for J = A + Σ c u uᵀ, A with values `jac` in `pattern` (`diagonal`: each
+    /// vertex's diagonal slot) and the dense rank-one terms `low_rank` (c, u), to relative
+    /// residual `forcing` (ignored by the direct solver). `product`, when given, computes J x in
+    /// place of the assembled matrix (which then only feeds the preconditioner). The direct
+    /// solver applies the rank-one terms exactly by the Sherman–Morrison–Woodbury identity
+    /// J⁻¹b = y − Z(I + C UᵀZ)⁻¹C Uᵀy, y = A⁻¹b, Z = A⁻¹U, reusing A's factorization.
     #[allow(clippy::too_many_arguments)]
     pub fn direction(
         &mut self,
         pattern: &BlockPattern,
         diagonal: &[BlockSlot],
         jac: &[f64],
+        low_rank: &[(f64, Vec<f64>)],
         r: &[f64],
         forcing: f64,
         p: &mut [f64],
@@ -80,6 +83,7 @@ impl LinearSolver {
                 let t = Instant::now();
                 p.iter_mut().zip(r).for_each(|(pi, ri)| *pi = -ri);
                 lu.solve_in_place(p)?;
+                woodbury(lu, low_rank, p)?;
                 cost.seconds_solve = t.elapsed().as_secs_f64();
                 cost.iterations = 1;
             }
@@ -89,7 +93,13 @@ impl LinearSolver {
                 cost.seconds_factorization = t.elapsed().as_secs_f64();
                 let t = Instant::now();
                 let b: Vec<f64> = r.iter().map(|x| -x).collect();
-                let mut assembled = |x: &[f64], y: &mut [f64]| pattern.multiply(jac, x, y);
+                let mut assembled = |x: &[f64], y: &mut [f64]| {
+                    pattern.multiply(jac, x, y);
+                    for (c, u) in low_rank {
+                        let s = c * dot(u, x);
+                        y.iter_mut().zip(u).for_each(|(yi, ui)| *yi += s * ui);
+                    }
+                };
                 let apply: &mut dyn FnMut(&[f64], &mut [f64]) = match product {
                     Some(f) => f,
                     None => &mut assembled,
@@ -112,4 +122,40 @@ impl LinearSolver {
         }
         Ok(cost)
     }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Turns y = A⁻¹b (in `p`) into (A + U C Uᵀ)⁻¹b by Sherman–Morrison–Woodbury:
+/// y − Z (I + C UᵀZ)⁻¹ C Uᵀy with Z = A⁻¹U (one more solve per rank-one term).
+fn woodbury(lu: &mut DirectLu, low_rank: &[(f64, Vec<f64>)], p: &mut [f64]) -> Result<()> {
+    let terms: Vec<&(f64, Vec<f64>)> = low_rank.iter().filter(|(c, _)| *c != 0.0).collect();
+    if terms.is_empty() {
+        return Ok(());
+    }
+    let k = terms.len();
+    let mut z = Vec::with_capacity(k);
+    for (_, u) in &terms {
+        let mut zi = u.clone();
+        lu.solve_in_place(&mut zi)?;
+        z.push(zi);
+    }
+    let mut small = nalgebra::DMatrix::<f64>::identity(k, k);
+    let mut rhs = nalgebra::DVector::<f64>::zeros(k);
+    for (i, (c, u)) in terms.iter().enumerate() {
+        for j in 0..k {
+            small[(i, j)] += c * dot(u, &z[j]);
+        }
+        rhs[i] = c * dot(u, p);
+    }
+    let w = small
+        .lu()
+        .solve(&rhs)
+        .ok_or_else(|| Error::NotConverged("singular low-rank update of the Newton Jacobian".into()))?;
+    for (j, zj) in z.iter().enumerate() {
+        p.iter_mut().zip(zj).for_each(|(pi, zi)| *pi -= w[j] * zi);
+    }
+    Ok(())
 }

@@ -46,6 +46,12 @@ pub trait NonlinearSystem {
     }
     /// Freezes the non-potential parts of the merit function (friction) at `v`.
     fn freeze_merit(&mut self, _v: &[f64]) {}
+    /// Dense low-rank terms of J(v) left out of [`NonlinearSystem::jacobian`]: J = J_sparse +
+    /// Σ c u uᵀ over the returned (c, u). The linear solvers apply them exactly (the direct LU by
+    /// Sherman–Morrison–Woodbury); matrix-free products must already include them.
+    fn low_rank(&mut self, _v: &[f64]) -> Vec<(f64, Vec<f64>)> {
+        Vec::new()
+    }
     /// Writes J(v) x into `out` without assembling J (matrix-free); `false` when unsupported.
     fn jacobian_product(&mut self, _v: &[f64], _x: &[f64], _out: &mut [f64]) -> bool {
         false
@@ -133,6 +139,7 @@ fn direction(
     let t = Instant::now();
     system.set_definite(definite);
     system.jacobian(v, jac);
+    let low_rank = system.low_rank(v);
     stats.seconds_assembly += t.elapsed().as_secs_f64();
     let matrix_free = linear.solver.matrix_free() && !definite;
     // Matrix-free products give the exact J: the modified (definite) one stays assembled.
@@ -140,7 +147,7 @@ fn direction(
         system.jacobian_product(v, x, y);
     };
     let product: Option<&mut dyn FnMut(&[f64], &mut [f64])> = if matrix_free { Some(&mut product) } else { None };
-    let cost = linear.solver.direction(linear.pattern, linear.diagonal, jac, r, forcing, p, product)?;
+    let cost = linear.solver.direction(linear.pattern, linear.diagonal, jac, &low_rank, r, forcing, p, product)?;
     stats.seconds_factorization += cost.seconds_factorization;
     stats.seconds_solve += cost.seconds_solve;
     stats.linear_iterations += cost.iterations;

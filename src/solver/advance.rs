@@ -12,6 +12,7 @@ use crate::contact::implicit::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
 use crate::integrate::contact_terms::ContactPair;
+use crate::integrate::schemes::StepHistory;
 use crate::integrate::{element_terms, SystemLayout};
 use crate::scene::GripSolverParams;
 use crate::scene::{Model, ObjectKind};
@@ -102,7 +103,8 @@ impl Solver {
         let pinned = self.pinned.iter().filter(|p| **p).count() - kinematic;
         let mut report = GripStepReport { pinned_vertices: pinned as u32, ..Default::default() };
         let pool = self.pool.clone();
-        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, f64, Vec<f64>)> {
+        #[allow(clippy::type_complexity)]
+        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, f64, Vec<f64>, Option<StepHistory>)> {
             if self.layout.is_none() {
                 let t = Instant::now();
                 let layout = SystemLayout::new(&self.model, &[]);
@@ -122,6 +124,7 @@ impl Solver {
             let kernel = Kernel::from_code(self.params.contact_kernel).unwrap_or(Kernel::Interpolating);
             report_initial_state(self, &mut report, &pairs, &surfaces, &queries, kappa, kernel, padding);
             let mut acceleration = self.acceleration.clone();
+            let mut history = self.history.clone();
             let Solver {
                 params, model, q, v, pinned, target, layout, progress, collider_pose, collider_target, ..
             } = &mut *self;
@@ -162,6 +165,7 @@ impl Solver {
                 progress: progress.as_mut(),
                 report: &mut report,
                 acceleration: &mut acceleration,
+                history: &mut history,
             };
             for s in 0..substeps {
                 let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
@@ -179,7 +183,7 @@ impl Solver {
             if warnings::collider_gaps(&shapes, &end_poses, &pairs, &q, |v| pinned[v as usize]).1 > 0 {
                 report.warnings |= GRIP_WARNING_PINNED_IN_COLLIDER;
             }
-            Ok((q, v, kappa, acceleration))
+            Ok((q, v, kappa, acceleration, history))
         });
         // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
         let result = result.and_then(|state| {
@@ -192,8 +196,9 @@ impl Solver {
             }
         });
         let outcome = match result {
-            Ok((q, v, kappa, acceleration)) => {
+            Ok((q, v, kappa, acceleration, history)) => {
                 self.acceleration = acceleration;
+                self.history = history;
                 self.q = q;
                 self.v = v;
                 self.target.iter_mut().for_each(|t| *t = None);

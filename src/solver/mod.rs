@@ -6,6 +6,7 @@
 
 mod advance;
 pub mod report;
+mod stages;
 mod substep;
 mod warnings;
 
@@ -41,6 +42,9 @@ pub struct Solver {
     /// Acceleration of the last substep [m/s²], per coordinate (empty after the model changed):
     /// Newton's initial guess continues it.
     acceleration: Vec<f64>,
+    /// The state one substep back, for BDF2 (`None` at the start, after the model changed or the
+    /// host set positions or velocities: BDF2 then restarts with a backward Euler step).
+    history: Option<crate::integrate::schemes::StepHistory>,
     /// Pattern, slots and linear solver (symbolic LU or preconditioner); rebuilt after objects
     /// are added and when contacts couple vertices the pattern lacks.
     layout: Option<(SystemLayout, LinearSolver)>,
@@ -75,6 +79,7 @@ impl Solver {
             collider_target: Vec::new(),
             contact_stiffness: None,
             acceleration: Vec::new(),
+            history: None,
             layout: None,
             report: GripStepReport::default(),
             progress: None,
@@ -169,6 +174,24 @@ impl Solver {
         Ok(self.collider_pose[self.model.collider_index(id)?])
     }
 
+    /// Sets (or with `GRIP_VOLUME_NONE` removes) the volume-change penalty of object `id`
+    /// (paper §3.4): `model` one of `GRIP_VOLUME_*`, compression coefficient κ_v [1/Pa],
+    /// over-pressure at the rest volume [Pa]; the rest volume is the current one. A tet solid's
+    /// volume is the sum of its tets', a closed shell's the enclosed volume.
+    pub fn set_volume_penalty(&mut self, id: u32, model: u32, compression: f64, pressure: f64) -> Result<()> {
+        self.model.set_volume_penalty(id, model, compression, pressure, &self.q)
+    }
+
+    /// The volume [m³] object `id`'s penalty measures now (`None` without a penalty).
+    pub fn penalty_volume(&self, id: u32) -> Option<f64> {
+        self.model.volumes.iter().find(|p| p.object == id).map(|p| p.volume(&self.q))
+    }
+
+    /// Energy [J] stored in every volume penalty (W(V) of paper Eq. 18–20, zero at rest volume).
+    pub fn volume_energy(&self) -> f64 {
+        self.model.volumes.iter().map(|p| p.model.energy(p.volume(&self.q))).sum()
+    }
+
     /// Sets the friction coefficient μ (≥ 0) between objects or colliders `a` and `b`.
     pub fn set_friction(&mut self, a: u32, b: u32, mu: f64) -> Result<()> {
         self.model.set_friction(a, b, mu)
@@ -183,6 +206,7 @@ impl Solver {
         self.target.extend(std::iter::repeat_n(None, n));
         self.layout = None;
         self.acceleration.clear();
+        self.history = None;
     }
 
     /// The object `id`.
@@ -242,6 +266,9 @@ impl Solver {
             }
         }
         let dofs = 3 * range.start..3 * range.end;
+        if name == "velocity" || name == "position" {
+            self.history = None;
+        }
         match name {
             "velocity" => self.v[dofs].copy_from_slice(values),
             "position" => self.q[dofs].copy_from_slice(values),

@@ -1,23 +1,27 @@
-//! One substep of backward Euler from fraction f₀ to f₁ of a step/advance call, retried as two
+//! One substep of the chosen integrator from fraction f₀ to f₁ of a step/advance call (its
+//! stages in `stages`), retried as two
 //! half substeps when Newton fails (paper §4.2: singular Jacobians "can often be eliminated by
 //! decreasing the time step"), up to `params.max_substep_halvings` times, and redone with a
 //! stiffer contact penalty when it ends with a negative gap (paper §4.4).
 
 use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_SUBSTEP_HALVED};
+use super::stages::{StageInput, StageOutput};
 use super::{GripStepReport, ProgressFn};
 use crate::contact::implicit::{ImplicitSurface, Kernel};
 use crate::contact::vertex_collider::ColliderMotion;
 use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
-use crate::integrate::backward_euler::{BackwardEuler, DampingMatrices};
 use crate::integrate::contact_terms::{ContactPair, ContactTerms};
+use crate::integrate::schemes::StepHistory;
+use crate::integrate::stage::{DampingMatrices, ImplicitStage};
 use crate::integrate::surface_terms::SurfaceTerms;
 use crate::integrate::SystemLayout;
+use crate::scene::params::GRIP_INTEGRATOR_BDF2;
 use crate::scene::GripSolverParams;
 use crate::scene::{Model, SurfaceQuery};
 use crate::solve::linear_solver::LinearSolver;
 use crate::solve::newton::LinearSystem;
-use crate::solve::{newton, NewtonSettings, NewtonStats, NonlinearSystem};
+use crate::solve::{newton, NewtonSettings, NonlinearSystem};
 use std::time::Instant;
 
 /// The colliders over a call: shapes, poses at its start, host targets for its end, the
@@ -46,7 +50,7 @@ impl CollidersOverCall<'_> {
     }
 
     /// Each collider's motion over fractions [f0, f1] of the call, `h` seconds.
-    fn motions(&self, f0: f64, f1: f64, h: f64) -> Vec<ColliderMotion> {
+    pub(super) fn motions(&self, f0: f64, f1: f64, h: f64) -> Vec<ColliderMotion> {
         (0..self.shapes.len())
             .map(|i| ColliderMotion::new(self.shapes[i], self.pose(i, f0), self.pose(i, f1), h))
             .collect()
@@ -85,6 +89,8 @@ pub(super) struct Substepper<'a> {
     pub report: &'a mut GripStepReport,
     /// Acceleration [m/s²] of the last accepted substep: the predictor of the next Newton guess.
     pub acceleration: &'a mut Vec<f64>,
+    /// The state one substep back (BDF2), updated with every accepted substep.
+    pub history: &'a mut Option<StepHistory>,
 }
 
 impl<'a> Substepper<'a> {
@@ -140,7 +146,7 @@ impl<'a> Substepper<'a> {
 
     /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
     /// pattern and its symbolic LU when a coupling is missing.
-    fn ensure_layout(&mut self, stencils: &[Vec<u32>]) -> Result<()> {
+    pub(super) fn ensure_layout(&mut self, stencils: &[Vec<u32>]) -> Result<()> {
         if self.system.as_ref().is_some_and(|(layout, _)| layout.covers(stencils)) {
             return Ok(());
         }
@@ -159,68 +165,82 @@ impl<'a> Substepper<'a> {
 
     /// One substep, redone with a stiffer κ while it ends with a negative gap.
     fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
-        let motions = self.colliders.motions(f0, f1, h);
         let v_fixed = self.pin_velocities(q, f1, h);
         let mut retries = 0;
         loop {
             let law = self.colliders.law;
-            let pairs = self.colliders.pairs;
-            let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions.clone(), pairs, q));
-            let guess = self.predict(v, &v_fixed, h);
-            let surface = (!self.surfaces.queries.is_empty()).then(|| {
-                let q_guess: Vec<f64> = q.iter().zip(&guess).map(|(x, u)| x + h * u).collect();
-                let s = &self.surfaces;
-                SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_guess, s.padding)
-            });
-            self.ensure_layout(&surface.as_ref().map(|s| s.stencils()).unwrap_or_default())?;
-            let solved = self.solve_substep(q, v, guess, &v_fixed, f0, f1, h, terms.as_ref(), surface);
-            let (q_new, v_new, stats, surface_gaps) = solved?;
-            let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.pinned));
-            let gaps = [analytic_gaps, surface_gaps].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
-            match gaps {
+            let step = self.integrate(q, v, &v_fixed, f0, f1, h)?;
+            match step.gaps {
                 Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
                     retries += 1;
                     self.report.contact_retries += 1;
                     self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
-                    self.report.add_failed_attempt(&stats);
+                    self.report.add_failed_attempt(&step.stats);
                     self.colliders.law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
                 }
                 _ => {
-                    let (deepest, active) = gaps.unwrap_or((f64::INFINITY, 0));
+                    let (deepest, active) = step.gaps.unwrap_or((f64::INFINITY, 0));
                     self.report.deepest_gap = deepest;
                     self.report.active_contacts = active;
-                    self.report.add_substep(&stats);
+                    self.report.add_substep(&step.stats);
                     self.report.simulated_time += h;
-                    *self.acceleration = v_new.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
-                    *q = q_new;
-                    *v = v_new;
+                    *self.acceleration = step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
+                    if self.params.integrator == GRIP_INTEGRATOR_BDF2 {
+                        *self.history = Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
+                    }
+                    *q = step.q;
+                    *v = step.v;
                     return Ok(());
                 }
             }
         }
     }
 
-    /// Newton on one substep from (q, v) starting at `guess`; returns the end positions and
-    /// velocities, Newton's statistics (a failed attempt is already in the report) and the
-    /// deforming-surface gap summary at the end.
-    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-    fn solve_substep(
+    /// Newton on one implicit stage from the step's start `q` (contact lagging, pin goals) with
+    /// base `q_hat`, `v_hat`, effective step `h_eff` and explicit momentum `explicit`; the
+    /// colliders move over fractions [f0, f0 + c (f1 − f0)] of the call, c h seconds. Returns the
+    /// stage's end state, Newton's statistics (a failed attempt is already in the report), the
+    /// gap summary at the end and, when `want_force`, the force there.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn solve_stage(
         &mut self,
         q: &[f64],
         v: &[f64],
-        mut v_new: Vec<f64>,
+        stage: &StageInput,
         v_fixed: &[f64],
         f0: f64,
         f1: f64,
         h: f64,
-        contact: Option<&ContactTerms>,
-        surface: Option<SurfaceTerms>,
-    ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats, Option<(f64, u32)>)> {
-        let damping = DampingMatrices::new(self.model, q);
+        damping: &DampingMatrices,
+        want_force: bool,
+    ) -> Result<StageOutput> {
+        let fc = if stage.c == 1.0 { f1 } else { f0 + stage.c * (f1 - f0) };
+        let motions = self.colliders.motions(f0, fc, stage.c * h);
+        let pairs = self.colliders.pairs;
+        let law = self.colliders.law;
+        let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
+        let mut v_new = self.predict(v, v_fixed, stage.c * h);
+        let surface = (!self.surfaces.queries.is_empty()).then(|| {
+            let q_guess: Vec<f64> = stage.q_hat.iter().zip(&v_new).map(|(x, u)| x + stage.h_eff * u).collect();
+            let s = &self.surfaces;
+            SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_guess, s.padding)
+        });
+        self.ensure_layout(&surface.as_ref().map(|s| s.stencils()).unwrap_or_default())?;
         let (layout, solver) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
-        let mut system = BackwardEuler::new(self.model, layout, q, v, h, self.gravity, self.pinned, v_fixed, &damping)
-            .with_contact(contact)
-            .with_surface_contact(surface);
+        let mut system = ImplicitStage::new(
+            self.model,
+            layout,
+            &stage.q_hat,
+            &stage.v_hat,
+            stage.h_eff,
+            self.gravity,
+            self.pinned,
+            v_fixed,
+            damping,
+        )
+        .with_explicit(stage.explicit.as_deref())
+        .with_contact(terms.as_ref())
+        .with_surface_contact(surface);
         let max_it = self.settings.max_iterations as f64;
         let progress = &mut self.progress;
         let mut on_iteration = |k: u32| match progress.as_mut() {
@@ -245,11 +265,14 @@ impl<'a> Substepper<'a> {
         match outcome {
             Ok(o) => {
                 let q_new = system.positions(&v_new);
-                let gaps = system.surface.as_mut().map(|s| {
+                let surface_gaps = system.surface.as_mut().map(|s| {
                     s.ensure_fresh(&q_new);
                     s.gap_summary(&q_new, self.pinned)
                 });
-                Ok((q_new, v_new, o.stats, gaps))
+                let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.pinned));
+                let gaps = [analytic_gaps, surface_gaps].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
+                let force = want_force.then(|| system.force(&q_new, &v_new));
+                Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force })
             }
             Err((e, stats)) => {
                 self.report.add_failed_newton(&stats);

@@ -69,7 +69,7 @@ void test_create_errors(void) {
     EXPECT_BAD_PARAM(p.forcing_max = 1.0, "forcing_max");
     EXPECT_BAD_PARAM(p.forcing_max = NAN, "forcing_max");
     EXPECT_BAD_PARAM(p.linear_solver = 0xFFFFFFFFu, "linear_solver");
-    EXPECT_BAD_PARAM(p.integrator = 1, "integrator");
+    EXPECT_BAD_PARAM(p.integrator = GRIP_INTEGRATOR_SDIRK2 + 1, "integrator");
     EXPECT_BAD_PARAM(p.integrator = 0xFFFFFFFFu, "integrator");
     EXPECT_BAD_PARAM(p.worker_count = 1025, "worker_count");
 

@@ -148,6 +148,20 @@ class Errors(unittest.TestCase):
         self.solver.vertex_count(self.cloth)
         self.assertEqual(grip.load(LIB).last_error(), "", "a successful call clears the message")
 
+    def test_volume_penalty_needs_a_closed_surface(self):
+        with self.assertRaises(grip.InvalidArgumentError) as cm:
+            self.solver.set_volume_penalty(self.cloth, grip.VOLUME_QUADRATIC, 1e-5, 0.0)
+        self.assertIn("closed", cm.exception.message)
+        self.assertEqual(cm.exception.function, "grip_solver_set_volume_penalty")
+        # A closed tetrahedron surface encloses a volume; removing the penalty always succeeds.
+        xyz = np.array([[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]], dtype=np.float64)
+        tris = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]], dtype=np.uint32)
+        closed = self.solver.add_shell(xyz, tris)
+        self.solver.set_volume_penalty(closed, grip.VOLUME_IDEAL_GAS, 1.0 / 202650.0, 101325.0)
+        with self.assertRaises(grip.InvalidArgumentError):
+            self.solver.set_volume_penalty(closed, 7, 1e-5, 0.0)
+        self.solver.set_volume_penalty(closed, grip.VOLUME_NONE)
+
     def test_bad_mesh_raises_and_changes_nothing(self):
         bad = self.tris.copy()
         bad[0, 0] = 10_000

@@ -135,6 +135,13 @@ class Solver:
         """Friction coefficient μ (dimensionless, ≥ 0) between objects/colliders ``a`` and ``b``."""
         self._call("grip_solver_set_friction", a, b, float(mu))
 
+    def set_volume_penalty(self, obj, model, compression_coefficient=0.0, pressure=0.0):
+        """Volume-change penalty of a solid or closed shell (paper §3.4): ``model`` one of
+        ``VOLUME_*`` (``VOLUME_NONE`` removes it), compression coefficient κ_v [1/Pa], over-pressure
+        [Pa] at the rest volume (the volume now)."""
+        self._call("grip_solver_set_volume_penalty", obj, int(model), float(compression_coefficient),
+                   float(pressure))
+
     def set_vertex_attribute(self, obj, name, values):
         """Sets a per-vertex attribute (``values`` of shape (n,) or (n, k)); see grip.h for the
         names: "velocity" [m/s], "position" [m], "pinned" (nonzero = pinned), "target" [m]."""

@@ -181,6 +181,18 @@ fn object(o: &SceneObject, mesh: &str) -> String {
     if o.velocity != [0.0; 3] {
         let _ = writeln!(t, "velocity = {}", numbers(&o.velocity));
     }
+    if o.angular_velocity != [0.0; 3] {
+        let _ = writeln!(t, "angular_velocity = {}", numbers(&o.angular_velocity));
+    }
+    if let Some(v) = o.volume {
+        let _ = write!(
+            t,
+            "volume_model = \"{}\"\ncompression_coefficient = {}\npressure = {}\n",
+            super::objects::volume_model_name(v.model),
+            number(v.compression),
+            number(v.pressure)
+        );
+    }
     for g in &o.pin_groups {
         t.push_str("\n[[object.pin_group]]\n");
         match &g.selection {

@@ -23,6 +23,10 @@
 //! pin = "top"         # vertices within pin_tolerance (m) of the largest z, held in place
 //! pin_vertices = [0, 10]            # held in place
 //! velocity = [0, 1, 0]
+//! angular_velocity = [0, 0, 50]     # rad/s about the mesh centroid, added to velocity
+//! volume_model = "ideal-gas"        # volume-change penalty (paper §3.4): "quadratic" |
+//! compression_coefficient = 4.9e-6  #   "ideal-gas" | "nearly-incompressible"; κ_v in 1/Pa,
+//! pressure = 101325                 #   over-pressure in Pa (default 0); closed shells, solids
 //! preview = "translucent" # half transparent in the PNG previews ("solid" by default)
 //! # kind = "collider" takes name, mesh, the transforms, preview and
 //! # motion = <motion> (below); material, pin and velocity keys are errors.

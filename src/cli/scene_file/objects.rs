@@ -3,7 +3,8 @@
 
 use super::motion::MotionToml;
 use crate::cli::motion::Motion;
-use crate::cli::scene::{Elements, PinGroup, PinSelection, PreviewStyle, SceneObject};
+use crate::cli::scene::{Elements, PinGroup, PinSelection, PreviewStyle, SceneObject, VolumeSpec};
+use crate::energy::volume::{GRIP_VOLUME_IDEAL_GAS, GRIP_VOLUME_NEARLY_INCOMPRESSIBLE, GRIP_VOLUME_QUADRATIC};
 use crate::io::{obj, vtk};
 use crate::mesh::generate::top_vertices;
 use crate::scene::material::{GRIP_MEMBRANE_NEO_HOOKEAN, GRIP_MEMBRANE_STVK};
@@ -41,6 +42,25 @@ enum Preview {
 }
 
 #[derive(Deserialize, Clone, Copy)]
+enum VolumeModelName {
+    #[serde(rename = "quadratic")]
+    Quadratic,
+    #[serde(rename = "ideal-gas")]
+    IdealGas,
+    #[serde(rename = "nearly-incompressible")]
+    NearlyIncompressible,
+}
+
+/// The scene-file name of `GRIP_VOLUME_*` `code`.
+pub(super) fn volume_model_name(code: u32) -> &'static str {
+    match code {
+        GRIP_VOLUME_IDEAL_GAS => "ideal-gas",
+        GRIP_VOLUME_NEARLY_INCOMPRESSIBLE => "nearly-incompressible",
+        _ => "quadratic",
+    }
+}
+
+#[derive(Deserialize, Clone, Copy)]
 #[serde(untagged, expecting = "scale must be a number or an array [sx, sy, sz]")]
 enum Scale {
     Uniform(f64),
@@ -69,6 +89,10 @@ pub(super) struct ObjectToml {
     pin_tolerance: Option<f64>,
     pin_vertices: Option<Vec<usize>>,
     velocity: Option<[f64; 3]>,
+    angular_velocity: Option<[f64; 3]>,
+    volume_model: Option<VolumeModelName>,
+    compression_coefficient: Option<f64>,
+    pressure: Option<f64>,
     motion: Option<MotionToml>,
     preview: Option<Preview>,
     #[serde(default)]
@@ -101,6 +125,10 @@ impl ObjectToml {
             ("pin_tolerance", self.pin_tolerance.is_some()),
             ("pin_vertices", self.pin_vertices.is_some()),
             ("velocity", self.velocity.is_some()),
+            ("angular_velocity", self.angular_velocity.is_some()),
+            ("volume_model", self.volume_model.is_some()),
+            ("compression_coefficient", self.compression_coefficient.is_some()),
+            ("pressure", self.pressure.is_some()),
             ("pin_group", !self.pin_group.is_empty()),
         ];
         given.iter().filter(|(_, g)| *g).map(|(k, _)| *k).collect()
@@ -192,6 +220,23 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
     if velocity.iter().any(|v| !v.is_finite()) {
         return Err(format!("velocity must be finite, got {velocity:?}"));
     }
+    let angular_velocity = o.angular_velocity.unwrap_or([0.0; 3]);
+    if angular_velocity.iter().any(|v| !v.is_finite()) {
+        return Err(format!("angular_velocity must be finite, got {angular_velocity:?}"));
+    }
+    let volume = match (o.volume_model, o.compression_coefficient, o.pressure) {
+        (None, None, None) => None,
+        (None, _, _) => return Err("compression_coefficient and pressure need volume_model".into()),
+        (Some(m), k, p) => Some(VolumeSpec {
+            model: match m {
+                VolumeModelName::Quadratic => GRIP_VOLUME_QUADRATIC,
+                VolumeModelName::IdealGas => GRIP_VOLUME_IDEAL_GAS,
+                VolumeModelName::NearlyIncompressible => GRIP_VOLUME_NEARLY_INCOMPRESSIBLE,
+            },
+            compression: k.ok_or("volume_model needs compression_coefficient [1/Pa]")?,
+            pressure: p.unwrap_or(0.0),
+        }),
+    };
     let material = material(o);
     if !collider {
         material.validate(o.kind == Kind::Shell).map_err(|e| e.to_string())?;
@@ -211,6 +256,8 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
         pinned,
         pin_groups,
         velocity,
+        angular_velocity,
+        volume,
         motion: o.motion.as_ref().map_or(Motion::Fixed, |m| m.motion()),
         preview: match o.preview {
             None | Some(Preview::Solid) => PreviewStyle::Solid,
