@@ -142,3 +142,8 @@ fn soft_body_cube_rests_on_a_floor_keeping_its_volume() {
 fn bad_meshes_give_readable_errors() {
     run_scenario("bad_input", &scenario_dir("bad_input"), &[]);
 }
+
+#[test]
+fn volume_preservation_keeps_a_closed_cloth_ball_full() {
+    run_scenario("volume", &scenario_dir("volume"), &[]);
+}

@@ -31,6 +31,8 @@ class BodySetup:
     tet_size: float  # [m], soft bodies
     pc2_path: str
     world_to_local: np.ndarray  # 4×4: metres (world) -> Blender units (object local)
+    # (grip VOLUME_* model, κ_v [1/Pa], over-pressure [Pa]) or None: no volume preservation.
+    volume: tuple = None
 
 
 @dataclass
@@ -112,6 +114,9 @@ class _Body:
             self.sim_pinned = setup.pinned
         if self.sim_pinned.any():
             solver.set_pinned(self.id, self.sim_pinned)
+        if setup.volume is not None:
+            model, compression, pressure = setup.volume
+            solver.set_volume_penalty(self.id, model, compression, pressure)
 
     def targets(self, surface_targets):
         """Pin targets of the simulated vertices for the object's evaluated positions."""

@@ -13,7 +13,8 @@ import numpy as np
 from . import grip
 from .bake_job import BakeJob, BakeSetup, BodySetup, ColliderSetup, FrameInput
 from .cache_modifier import DrawingModifiersOff, attach, detach
-from .capture import BakeInputError, evaluated, metres_per_unit, outward, pinned_mask
+from .capture import BakeInputError, evaluated, is_closed, metres_per_unit, outward, pinned_mask
+from .properties import ATM_PA
 
 #: Frames of input evaluated ahead of the worker.
 LOOKAHEAD = 2
@@ -144,10 +145,19 @@ class BakeSession:
             material = dict(density=g.density, youngs_modulus=g.youngs_modulus, poisson_ratio=g.poisson_ratio,
                             thickness=g.thickness * scale, bending_stiffness=g.bending_stiffness,
                             damping_beta=g.damping)
+            volume = None
+            if g.volume_preservation:
+                if g.role == "CLOTH":
+                    if not is_closed(tris):
+                        raise BakeInputError(f"{o.name}: volume preservation needs a closed cloth mesh (every "
+                                             "edge shared by exactly two faces); close it or turn it off")
+                    tris = outward(world, tris)  # grip measures the volume a shell's faces enclose
+                model = g.bl_rna.properties["volume_model"].enum_items[g.volume_model].value
+                volume = (model, g.volume_compressibility / ATM_PA, g.volume_pressure * ATM_PA)
             bodies.append(BodySetup(
                 name=o.name, kind=g.role, rest=world, triangles=tris, pinned=pinned_mask(o, g.pin_group),
                 material=material, friction=g.friction, tet_size=g.tet_size * scale,
-                pc2_path=paths[o.name][1], world_to_local=to_local))
+                pc2_path=paths[o.name][1], world_to_local=to_local, volume=volume))
         colliders = []
         for o in self.colliders:
             world, _, tris = evaluated(o, depsgraph, scale, with_triangles=True)

@@ -24,6 +24,19 @@ def draw_bake_controls(layout, context):
         layout.label(text=status, icon=icon)
 
 
+def draw_volume(layout, g):
+    """Volume preservation of a Soft Body or a closed Cloth (an open cloth fails the bake with
+    an error naming it; checking closedness here would cost a mesh scan on every redraw)."""
+    col = layout.column(heading="Volume")
+    col.prop(g, "volume_preservation", text="Preserve")
+    if g.volume_preservation:
+        col.prop(g, "volume_model")
+        col.prop(g, "volume_compressibility")
+        col.prop(g, "volume_pressure")
+        if g.role == "CLOTH":
+            col.label(text="Closed cloth meshes only", icon="INFO")
+
+
 class GRIP_PT_object(bpy.types.Panel):
     """grip settings of the active object."""
 
@@ -57,6 +70,7 @@ class GRIP_PT_object(bpy.types.Panel):
             else:
                 col.prop(g, "tet_size")
             layout.prop_search(g, "pin_group", obj, "vertex_groups", text="Pin Group")
+            draw_volume(layout, g)
         layout.prop(g, "friction")
         if g.role in ("CLOTH", "SOFT_BODY"):
             if cache_modifier(obj) is not None:

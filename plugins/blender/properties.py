@@ -31,6 +31,19 @@ _COTTON = grip.preset_fields("cotton")
 _BLEND_RELATIVE = {"PATH_SUPPORTS_BLEND_RELATIVE"} if bpy.app.version >= (4, 5, 0) else set()
 
 
+#: Pascals per standard atmosphere: the volume settings are shown in atm, passed to grip in Pa.
+ATM_PA = 101325.0
+
+VOLUME_MODELS = [
+    ("QUADRATIC", "Quadratic", "Quadratic penalty of the relative volume change",
+     grip.VOLUME_QUADRATIC),
+    ("IDEAL_GAS", "Ideal Gas", "An enclosed ideal gas (Boyle's law): inflatables, balls",
+     grip.VOLUME_IDEAL_GAS),
+    ("NEARLY_INCOMPRESSIBLE", "Nearly Incompressible", "An enclosed liquid with a constant compressibility: "
+     "flesh, water balloons", grip.VOLUME_NEARLY_INCOMPRESSIBLE),
+]
+
+
 def _apply_preset(self, _context):
     if self.preset == "CUSTOM":
         return
@@ -70,6 +83,22 @@ class GripObjectSettings(bpy.types.PropertyGroup):
     pin_group: StringProperty(name="Pin Group",
                               description="Vertices with weight > 0.5 in this group follow the object's "
                                           "animated and deformed shape")
+    volume_preservation: BoolProperty(
+        name="Volume Preservation", default=False,
+        description="Penalise changes of the enclosed volume (Soft Body, or a closed Cloth mesh: every "
+                    "edge shared by two faces; the bake reports an error for an open one). The rest "
+                    "volume is the volume at the bake's start frame")
+    volume_model: EnumProperty(name="Fluid", items=VOLUME_MODELS, default="NEARLY_INCOMPRESSIBLE",
+                               description="What fills the volume")
+    volume_compressibility: FloatProperty(
+        name="Compressibility (1/atm)", min=1e-9, max=ATM_PA, soft_max=1.0, precision=5, default=0.01,
+        description="Compression coefficient κ_v [1/atm] (1 atm = 101325 Pa): relative volume change "
+                    "per pressure change; smaller is stiffer. For an ideal gas, 1/κ_v is its absolute "
+                    "pressure at the rest volume (1 /atm: air at ambient pressure)")
+    volume_pressure: FloatProperty(
+        name="Pressure (atm)", soft_min=-1.0, soft_max=10.0, precision=4, default=0.0,
+        description="Over-pressure inside at the rest volume [atm] (1 atm = 101325 Pa); > 0 inflates "
+                    "(a tennis ball holds about 1 atm)")
     tet_size: FloatProperty(name="Tet Size", subtype="DISTANCE", unit="LENGTH", min=1e-5, default=0.1,
                             description="Edge length of the tetrahedra filling a soft body")
     # Written by the bake; read by Free Bake.

@@ -50,7 +50,12 @@ for key, (label, _, fields) in grip.MATERIAL_PRESETS.items():
     areal = fields["density"] * fields["thickness"]
     checks.check(0.05 <= areal <= 1.2, f"preset {label}: {areal * 1000:.0f} g/m² is a plausible areal weight")
 names = {p.identifier for p in cloth.grip.bl_rna.properties}
-checks.check("volume_preservation" not in names, "no volume preservation control before the library has one")
+checks.check({"volume_preservation", "volume_model", "volume_compressibility", "volume_pressure"} <= names,
+             "volume preservation settings exist")
+models = {i.identifier: i.value for i in cloth.grip.bl_rna.properties["volume_model"].enum_items}
+checks.check(models == {"QUADRATIC": grip.VOLUME_QUADRATIC, "IDEAL_GAS": grip.VOLUME_IDEAL_GAS,
+                        "NEARLY_INCOMPRESSIBLE": grip.VOLUME_NEARLY_INCOMPRESSIBLE},
+             f"volume models map to the library's: {models}")
 
 
 # -- panels, drawn into a recording layout -------------------------------------------------------
@@ -99,10 +104,22 @@ def all_exist(log):
     return missing
 
 
+VOLUME_FIELDS = {"volume_model", "volume_compressibility", "volume_pressure"}
 for role in ("NONE", "CLOTH", "SOFT_BODY", "COLLIDER"):
     cloth.grip.role = role
+    cloth.grip.volume_preservation = False
     log = draw(bpy.types.GRIP_PT_object, cloth)
     drawn = {n for kind, *rest in log if kind == "prop" for _, n in [rest]}
+    cloth.grip.volume_preservation = True
+    log_on = draw(bpy.types.GRIP_PT_object, cloth)
+    drawn_on = {n for kind, *rest in log_on if kind == "prop" for _, n in [rest]}
+    cloth.grip.volume_preservation = False
+    checks.check(not all_exist(log_on), f"object panel ({role}, volume on) draws only existing properties")
+    if role in ("CLOTH", "SOFT_BODY"):
+        checks.check("volume_preservation" in drawn and not VOLUME_FIELDS & drawn and VOLUME_FIELDS <= drawn_on,
+                     f"{role}: the volume settings show when volume preservation is on")
+    else:
+        checks.check("volume_preservation" not in drawn_on, f"{role}: no volume settings")
     checks.check(not all_exist(log), f"object panel ({role}) draws only existing properties: {all_exist(log)}")
     if role == "CLOTH":
         checks.check({"role", "preset", "density", "youngs_modulus", "thickness", "bending_stiffness", "pin_group",
@@ -136,6 +153,9 @@ scene.grip.frame_end = 24
 cloth.grip.pin_group = "missing"
 bake_error("missing pin group", "'missing' does not exist")
 cloth.grip.pin_group = ""
+cloth.grip.volume_preservation = True
+bake_error("volume preservation of an open cloth", "Cloth: volume preservation needs a closed cloth mesh")
+cloth.grip.volume_preservation = False
 scene.grip.cache_folder = "//cache/"
 bake_error("relative cache folder of an unsaved file", "Save the .blend")
 checks.check(all(m.type != "MESH_CACHE" for m in cloth.modifiers), "failed starts add no modifier")
