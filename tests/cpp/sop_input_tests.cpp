@@ -319,10 +319,16 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
     CHECK((defaults.at("gravity") == std::vector<std::string>{"0", "-9.81", "0"}) && p.gravity[1] == -9.81);
     CHECK(defaults.at("typeattrib")[0] == p.type_attribute && defaults.at("nameattrib")[0] == p.name_attribute);
     CHECK(defaults.at("timestep")[0] == "1/$FPS");
-    // The menus list exactly the values the C API accepts today.
-    CHECK(ds.find(R"(menu { "backwardeuler" "Backward Euler" })") != std::string::npos);
-    CHECK(ds.find(R"(menu { "directlu" "Direct Sparse LU" })") != std::string::npos);
-    CHECK(GRIP_INTEGRATOR_BACKWARD_EULER == 0 && GRIP_LINEAR_SOLVER_DIRECT_LU == 0);
+    // The menus list exactly the values the C API accepts, in the order of their values (an
+    // ordinal menu passes its item index).
+    CHECK(ds.find(R"(menu { "backwardeuler" "Backward Euler" "trapezoidal" "Trapezoidal Rule" "bdf2" "BDF2" )"
+                  R"("trbdf2" "TR-BDF2" "sdirk2" "SDIRK2" })") != std::string::npos);
+    CHECK(GRIP_INTEGRATOR_BACKWARD_EULER == 0 && GRIP_INTEGRATOR_TRAPEZOIDAL == 1 && GRIP_INTEGRATOR_BDF2 == 2 &&
+          GRIP_INTEGRATOR_TR_BDF2 == 3 && GRIP_INTEGRATOR_SDIRK2 == 4);
+    CHECK(ds.find(R"m(menu { "directlu" "Direct Sparse LU" "iterative" "Iterative (BiCGSTAB)" )m"
+                  R"m("matrixfree" "Iterative, Matrix-Free" })m") != std::string::npos);
+    CHECK(GRIP_LINEAR_SOLVER_DIRECT_LU == 0 && GRIP_LINEAR_SOLVER_ITERATIVE == 1 &&
+          GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE == 2);
     CHECK(GRIP_FRICTION_COUPLING_IMPLICIT == 0 && GRIP_FRICTION_COUPLING_LAGGED == 1);
     CHECK(GRIP_MEMBRANE_NEO_HOOKEAN == 0 && GRIP_MEMBRANE_STVK == 1);
 }

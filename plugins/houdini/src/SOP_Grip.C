@@ -61,8 +61,8 @@ static const char *theDsFile = R"THEDSFILE(
     groupsimple {
         name    "solver_folder"
         label   "Solver"
-        parm { name "integrator" cppname "Integrator" label "Integrator" type ordinal default { "0" } menu { "backwardeuler" "Backward Euler" } }
-        parm { name "linearsolver" cppname "LinearSolver" label "Linear Solver" type ordinal default { "0" } menu { "directlu" "Direct Sparse LU" } }
+        parm { name "integrator" cppname "Integrator" label "Integrator" type ordinal default { "0" } menu { "backwardeuler" "Backward Euler" "trapezoidal" "Trapezoidal Rule" "bdf2" "BDF2" "trbdf2" "TR-BDF2" "sdirk2" "SDIRK2" } }
+        parm { name "linearsolver" cppname "LinearSolver" label "Linear Solver" type ordinal default { "0" } menu { "directlu" "Direct Sparse LU" "iterative" "Iterative (BiCGSTAB)" "matrixfree" "Iterative, Matrix-Free" } }
         parm { name "maxnewton" cppname "MaxNewton" label "Max Newton Iterations" type integer default { "50" } range { 1! 200 } }
         parm { name "tolerance" cppname "Tolerance" label "Relative Tolerance" type log default { "1e-06" } range { 1e-10 0.01 } }
         parm { name "workers" cppname "Workers" label "Threads (0 = All)" type integer default { "0" } range { 0! 64 } }

@@ -1,7 +1,7 @@
 /* Parameters of the grip SOP and how they become grip's GripSolverParams and GripMaterial.
- * Everything here exists in grip.h today: the integrator and linear-solver menus list the one
- * value each that the C API accepts (backward Euler, direct sparse LU); grip has no volume
- * preservation term yet, so the SOP has no such parameter.
+ * Everything here exists in grip.h: the integrator and linear-solver menus list every value the
+ * C API accepts, in the order of their values (GRIP_INTEGRATOR_*, GRIP_LINEAR_SOLVER_*). The
+ * volume-change penalty (grip_solver_set_volume_penalty) is not a SOP parameter yet.
  * SPDX-License-Identifier: MIT */
 
 #ifndef GRIP_SOP_PARAMETERS_HPP
