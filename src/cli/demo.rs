@@ -79,9 +79,11 @@ fn accepted(name: &str) -> &'static [&'static str] {
     }
 }
 
-/// Lines printed by `grip demo --list`: the name, padded, then the description.
+/// Lines printed by `grip demo --list`: the name, padded to the longest name plus two spaces,
+/// then the description.
 pub fn list() -> String {
-    DEMOS.iter().map(|(n, d)| format!("{n:<16}{d}\n")).collect()
+    let width = DEMOS.iter().map(|(n, _)| n.len()).max().unwrap_or(0) + 2;
+    DEMOS.iter().map(|(n, d)| format!("{n:<width$}{d}\n")).collect()
 }
 
 /// The demo scene `name` with its default parameters; the error lists the known names.
@@ -172,6 +174,8 @@ mod tests {
         }
         assert!(scene("nope").unwrap_err().contains("tube-cloth-bend"));
         assert!(list().contains("hanging-bar"));
+        // Every name stands apart from its description.
+        assert!(list().lines().all(|l| l.split_once("  ").is_some_and(|(n, _)| DEMOS.iter().any(|(d, _)| *d == n))));
         let angle = DemoOptions { angle_deg: Some(5.0), ..Default::default() };
         assert!(scene_with("incline", &angle).is_ok());
         assert!(scene_with("pinch", &angle).unwrap_err().contains("--angle"));
