@@ -105,9 +105,51 @@ pub fn top_vertices(positions: &[f64], axis: usize, tolerance: f64) -> Vec<usize
         .collect()
 }
 
+/// Drops the vertices that no element uses and renumbers the elements: returns the kept
+/// positions (flat, [m]) and `elements` (flat, any arity) in the new numbering. Kept vertices
+/// keep their order. (A solid's unused vertices would otherwise be free particles.)
+pub fn without_unused_vertices(positions: &[f64], elements: &[u32]) -> (Vec<f64>, Vec<u32>) {
+    let mut new_index = vec![u32::MAX; positions.len() / 3];
+    elements.iter().for_each(|&v| new_index[v as usize] = 0);
+    let mut kept = Vec::with_capacity(positions.len());
+    let mut next = 0;
+    for (i, slot) in new_index.iter_mut().enumerate() {
+        if *slot == 0 {
+            *slot = next;
+            next += 1;
+            kept.extend_from_slice(&positions[3 * i..3 * i + 3]);
+        }
+    }
+    (kept, elements.iter().map(|&v| new_index[v as usize]).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unused_vertices_are_dropped_and_elements_renumbered() {
+        let p = [0.0, 0.0, 0.0, 9.0, 9.0, 9.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 8.0, 8.0, 8.0, 0.0, 0.0, 1.0];
+        let (kept, tets) = without_unused_vertices(&p, &[0, 2, 3, 5, 5, 3, 2, 0]);
+        assert_eq!(kept, [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(tets, [0, 1, 2, 3, 3, 2, 1, 0]);
+        // A 4 × 4 × 4-cell box without its central 2 × 2 × 2 cells: the centre vertex is unused.
+        let (grid, all) = box_tets([1.0; 3], [4; 3], [0.0; 3]);
+        let centroid = |t: &[u32]| [0, 1, 2].map(|a| t.iter().map(|&v| vertex(&grid, v)[a]).sum::<f64>() / 4.0);
+        let hollow: Vec<u32> = all
+            .chunks_exact(4)
+            .filter(|t| !centroid(t).iter().all(|c| (c - 0.5).abs() < 0.25))
+            .flatten()
+            .copied()
+            .collect();
+        let (kept, tets) = without_unused_vertices(&grid, &hollow);
+        assert_eq!(kept.len() / 3, 125 - 1);
+        assert!(!kept.chunks_exact(3).any(|x| x == [0.5, 0.5, 0.5]));
+        assert_eq!(tets.len(), hollow.len());
+        let corners = |p: &[f64], t: &[u32]| t.iter().map(|&v| vertex(p, v)).collect::<Vec<_>>();
+        assert!(hollow.chunks_exact(4).zip(tets.chunks_exact(4)).all(|(a, b)| corners(&grid, a) == corners(&kept, b)));
+        assert!(tets.iter().all(|&v| (v as usize) < kept.len() / 3));
+    }
 
     /// Determinant of [b − a, c − a, d − a] (six times the signed tet volume).
     fn orientation(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> f64 {
