@@ -3,6 +3,7 @@
 pub mod boundary;
 pub mod generate;
 pub mod hinges;
+pub(crate) mod predicates;
 pub mod shapes;
 pub mod tetrahedralize;
 pub mod validate;

@@ -4,7 +4,7 @@
 //! (touching counts as intersecting).
 
 use super::bvh::{Aabb, Bvh};
-use super::predicates::{meet_beyond_edge, meet_beyond_vertex, triangles_meet};
+use crate::mesh::predicates::{meet_beyond_edge, meet_beyond_vertex, triangles_meet};
 use rayon::prelude::*;
 
 /// The first pair (i, j), i < j, of triangles that intersect, in lexicographic order, or `None`.
