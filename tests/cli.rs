@@ -68,9 +68,31 @@ fn hanging_cloth_demo_writes_every_output() {
             assert_eq!(r[7], r[2], "one LU solve per Newton iteration");
             assert_eq!((r[9], r[10]), (0.0, 0.0), "no contacts, no retries");
         }
+        assert_eq!(r[12], 0.0, "frame {f}: the cloth does not pass through itself");
     }
     check_png(&dir.0.join("preview_first.png"));
     check_png(&dir.0.join("preview_last.png"));
+}
+
+/// The `intersecting_pairs` column counts pairs of a shell's triangles that intersect: two
+/// pinned crossing triangles are one pair in every frame; a third triangle falling far from them
+/// adds none.
+#[test]
+fn stats_count_intersecting_triangles() {
+    let dir = TempDir::new("cross");
+    let obj = "v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0.02 0.02 -0.05\nv 0.03 0.02 0.05\nv 0.02 0.03 0.05\n\
+               v 0.5 0.5 0\nv 0.6 0.5 0\nv 0.5 0.6 0\nf 1 2 3\nf 4 5 6\nf 7 8 9\n";
+    std::fs::write(dir.0.join("cross.obj"), obj).expect("mesh");
+    let scene = "[output]\nframes = 2\n[[object]]\nkind = \"shell\"\nmesh = \"cross.obj\"\n\
+                 pin_vertices = [0, 1, 2, 3, 4, 5]\n";
+    std::fs::write(dir.0.join("scene.toml"), scene).expect("scene");
+    let out = dir.0.join("out");
+    assert_ok(&grip(&["run", dir.0.join("scene.toml").to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    let rows = stats(&out);
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r[12] == 1.0), "{rows:?}");
+    let fallen = read_obj(&out.join("cross_0002.obj")).expect("frame 2");
+    assert!(fallen.positions[6][2] < -1e-3, "the free triangle falls");
 }
 
 #[test]

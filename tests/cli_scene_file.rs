@@ -241,8 +241,9 @@ on = "ball"
     }
     let (c0, c2) = (read_obj(&out.join("cloth_0000.obj")).unwrap(), read_obj(&out.join("cloth_0002.obj")).unwrap());
     assert!((c2.positions[0][2] - c0.positions[0][2] - 0.02).abs() < 1e-12, "pinned corner rose 0.24 m/s x 1/12 s");
-    let rows = stats_with(&out, &["cloth_slip_on_ball"]);
+    let rows = stats_with(&out, &["cloth_slip_on_ball", "intersecting_pairs", "intersecting_pairs_with_solids"]);
     assert_eq!(rows.len(), 3);
     assert!(rows.iter().all(|r| r[12].is_nan()), "the cloth starts 5 cm above the ball: nothing to measure");
+    assert!(rows.iter().all(|r| (r[13], r[14]) == (0.0, 0.0)), "no intersecting triangles");
     check_png(&out.join("preview_last.png"));
 }

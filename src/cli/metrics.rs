@@ -1,10 +1,19 @@
 //! Scene-dependent columns of `stats.csv`: per solid `<name>_volume_change_pct`, the change of
-//! its volume (the sum of its signed tet volumes) from frame 0 in percent, and per slip pair
-//! `<object>_slip_on_<base>` [m] (see `slip.rs`).
+//! its volume (the sum of its signed tet volumes) from frame 0 in percent, per slip pair
+//! `<object>_slip_on_<base>` [m] (see `slip.rs`), and, in scenes with a shell, numbers of
+//! pairs of intersecting triangles, exact ([`crate::mesh::intersection`]; touching counts):
+//! `intersecting_pairs` of each shell with itself (neighbours sharing a vertex or an edge only
+//! when they also overlap elsewhere) and of shells with each other, then, if the scene also has
+//! a solid or a collider mesh, `intersecting_pairs_with_solids` of shells with the boundary
+//! surfaces of solids and with collider meshes. The second is kept apart because the contact
+//! model keeps shell *vertices* out of solids, so on coarse meshes solid edges can still poke
+//! through shell faces by a fraction of a millimetre (the tube demo at `--res tiny` shows
+//! hundreds of such pairs). Pairs between solids and collider meshes are not counted.
 
 use super::scene::Elements;
 use super::scene_solver::SceneSolver;
 use super::slip::SlipEmbedding;
+use crate::mesh::intersection::intersecting_pairs_where;
 use crate::solver::Solver;
 
 /// Signed volume [m³] of the tets `tets` (4 flat indices each) over `positions` (flat):
@@ -44,11 +53,37 @@ struct Slip {
     embedding: SlipEmbedding,
 }
 
+/// One surface checked for the `intersecting_pairs` column.
+struct Surface {
+    id: u32,
+    triangles: Vec<[u32; 3]>,
+    shell: bool,
+}
+
+/// The numbers of intersecting triangle pairs over `surfaces` at the solver's current positions
+/// between shells (a shell with itself or another shell) and between a shell and another
+/// surface: all surfaces are joined into one mesh (objects share no vertex, so only triangles of
+/// one object can be neighbours) and checked at once.
+fn intersecting_shell_pairs(solver: &Solver, surfaces: &[Surface]) -> Result<[usize; 2], String> {
+    let (mut positions, mut triangles, mut shell) = (Vec::new(), Vec::new(), Vec::new());
+    for s in surfaces {
+        let offset = positions.len() as u32;
+        positions.extend(triples(solver.positions(s.id).map_err(|e| e.to_string())?));
+        triangles.extend(s.triangles.iter().map(|t| t.map(|v| v + offset)));
+        shell.extend(std::iter::repeat_n(s.shell, s.triangles.len()));
+    }
+    let pairs = intersecting_pairs_where(&positions, &triangles, |i, j| shell[i as usize] || shell[j as usize]);
+    let between_shells = pairs.iter().filter(|&&(i, j)| shell[i as usize] && shell[j as usize]).count();
+    Ok([between_shells, pairs.len() - between_shells])
+}
+
 /// The scene-dependent columns, set up at frame 0.
 pub struct Metrics {
     header: Vec<String>,
     volumes: Vec<Volume>,
     slips: Vec<Slip>,
+    /// The surfaces of the `intersecting_pairs` column (empty: no column).
+    surfaces: Vec<Surface>,
 }
 
 impl Metrics {
@@ -80,7 +115,18 @@ impl Metrics {
             header.push(format!("{}_slip_on_{}", names[a], names[b]));
             slips.push(Slip { object, on, embedding });
         }
-        Ok(Self { header, volumes, slips })
+        let mut surfaces = Vec::new();
+        if scene.objects.iter().any(|o| matches!(o.elements, Elements::Triangles(_))) {
+            for (o, &id) in scene.objects.iter().zip(&built.objects) {
+                let triangles = built.solver.object(id).map_err(|e| e.to_string())?.surface.clone();
+                surfaces.push(Surface { id, triangles, shell: matches!(o.elements, Elements::Triangles(_)) });
+            }
+            header.push("intersecting_pairs".into());
+            if surfaces.iter().any(|s| !s.shell) {
+                header.push("intersecting_pairs_with_solids".into());
+            }
+        }
+        Ok(Self { header, volumes, slips, surfaces })
     }
 
     /// Column names, in the order of [`Metrics::values`].
@@ -89,7 +135,9 @@ impl Metrics {
     }
 
     /// The columns' values for the solver's current state: volume changes [%], then slips [m]
-    /// (NaN for a slip pair with no vertex within 5 mm at frame 0).
+    /// (NaN for a slip pair with no vertex within 5 mm at frame 0), then the numbers of
+    /// intersecting triangle pairs between shells and between shells and other surfaces (see
+    /// the module documentation for when each is there).
     pub fn values(&self, solver: &Solver) -> Result<Vec<f64>, String> {
         let positions = |id: u32| solver.positions(id).map_err(|e| e.to_string());
         let mut out = Vec::with_capacity(self.header.len());
@@ -98,6 +146,13 @@ impl Metrics {
         }
         for s in &self.slips {
             out.push(s.embedding.slip(&triples(positions(s.object)?), &triples(positions(s.on)?)));
+        }
+        if !self.surfaces.is_empty() {
+            let [shells, others] = intersecting_shell_pairs(solver, &self.surfaces)?;
+            out.push(shells as f64);
+            if self.surfaces.iter().any(|s| !s.shell) {
+                out.push(others as f64);
+            }
         }
         Ok(out)
     }

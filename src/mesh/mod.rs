@@ -1,12 +1,17 @@
-//! Mesh topology: input validation, shell hinges, boundary surfaces of tet meshes.
+//! Mesh topology: input validation, shell hinges, boundary surfaces of tet meshes, the exact
+//! triangle–triangle intersection checker.
 
 pub mod boundary;
 pub mod generate;
 pub mod hinges;
+pub mod intersection;
+mod intersection_grid;
+pub(crate) mod predicates;
 pub mod shapes;
 pub mod tetrahedralize;
 pub mod validate;
 
 pub use boundary::boundary_triangles;
 pub use hinges::interior_hinges;
+pub use intersection::{intersecting_pairs, intersecting_pairs_between};
 pub use validate::{validate_positions, validate_tets, validate_triangles, MeshError};

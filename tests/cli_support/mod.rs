@@ -62,9 +62,10 @@ pub fn stats_with(dir: &Path, extra: &[&str]) -> Vec<Vec<f64>> {
     rows
 }
 
-/// [`stats_with`] for a scene without metric columns (no solids, no slip pairs).
+/// [`stats_with`] for a scene of shells only, without slip pairs: its one metric column is
+/// `intersecting_pairs` (column 12).
 pub fn stats(dir: &Path) -> Vec<Vec<f64>> {
-    stats_with(dir, &[])
+    stats_with(dir, &["intersecting_pairs"])
 }
 
 /// Decodes a PNG; checks its size and that some pixel is not background.

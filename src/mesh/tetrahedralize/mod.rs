@@ -26,7 +26,6 @@ mod bvh;
 mod cuts;
 mod lattice;
 mod orientation;
-mod predicates;
 mod self_intersection;
 mod stencils;
 mod stuffing;

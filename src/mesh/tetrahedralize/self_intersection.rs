@@ -1,10 +1,11 @@
 //! Self-intersection test of a triangle surface: a bounding-volume hierarchy finds the pairs of
-//! triangles whose boxes touch, and exact predicates decide each pair. Triangles that share an
-//! edge may meet only along it, triangles that share a vertex only at it, other pairs not at all
-//! (touching counts as intersecting).
+//! triangles whose boxes touch, and the exact pair test of the intersection checker
+//! ([`crate::mesh::intersection::triangles_intersect`]) decides each pair: triangles that share
+//! an edge may meet only along it, triangles that share a vertex only at it, other pairs not at
+//! all (touching counts as intersecting).
 
 use super::bvh::{Aabb, Bvh};
-use super::predicates::{meet_beyond_edge, meet_beyond_vertex, triangles_meet};
+use crate::mesh::intersection::triangles_intersect;
 use rayon::prelude::*;
 
 /// The first pair (i, j), i < j, of triangles that intersect, in lexicographic order, or `None`.
@@ -21,30 +22,8 @@ pub(super) fn first_intersection(positions: &[[f64; 3]], triangles: &[[u32; 3]])
             }
         });
         candidates.sort_unstable();
-        candidates.into_iter().find(|&j| pair_meets(positions, triangles[i], triangles[j])).map(|j| (i, j))
+        candidates.into_iter().find(|&j| triangles_intersect(positions, triangles[i], triangles[j])).map(|j| (i, j))
     })
-}
-
-/// Whether triangles `t` and `u` meet anywhere they are not allowed to.
-fn pair_meets(positions: &[[f64; 3]], t: [u32; 3], u: [u32; 3]) -> bool {
-    let p = |v: u32| positions[v as usize];
-    let shared: Vec<(usize, usize)> =
-        (0..3).flat_map(|i| (0..3).filter(move |&j| t[i] == u[j]).map(move |j| (i, j))).collect();
-    match shared.as_slice() {
-        [] => triangles_meet(t.map(p), u.map(p)),
-        &[(i, j)] => {
-            let (a, b) = (t[(i + 1) % 3], t[(i + 2) % 3]);
-            let (c, d) = (u[(j + 1) % 3], u[(j + 2) % 3]);
-            meet_beyond_vertex(p(t[i]), p(a), p(b), p(c), p(d))
-        }
-        &[(i0, j0), (i1, _)] => {
-            let a = t[3 - i0 - i1];
-            let b = u.iter().copied().find(|&x| !t.contains(&x)).unwrap_or(u[j0]);
-            meet_beyond_edge(p(t[i0]), p(t[i1]), p(a), p(b))
-        }
-        // The same three vertices: duplicates are refused before this test.
-        _ => true,
-    }
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! in opposite directions (closed, edge-manifold, consistently oriented), and one fan of
 //! triangles around every vertex (vertex-manifold). Each refusal names the offending element.
 
-use super::predicates::projection_axis;
 use crate::error::{Error, Result};
+use crate::mesh::predicates::projection_axis;
 use std::collections::HashMap;
 
 /// A checked surface: each triangle's neighbours and connected component.
