@@ -143,3 +143,51 @@ pub fn rest_clearance(filter: &ExclusionFilter, triangles: &[[u32; 3]], q: &[f64
     });
     pt.chain(edge).fold(f64::INFINITY, f64::min)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two triangles sharing edge 1–2, and a vertex-disjoint third triangle.
+    fn filter() -> ExclusionFilter {
+        ExclusionFilter::new(7, &[[0, 1, 2], [1, 3, 2], [4, 5, 6]])
+    }
+
+    #[test]
+    fn neighbours_are_excluded_and_strangers_are_not() {
+        let f = filter();
+        assert_eq!(f.edges(), &[[0, 1], [0, 2], [1, 2], [1, 3], [2, 3], [4, 5], [4, 6], [5, 6]]);
+        // A vertex against its own triangle, and against a triangle holding its neighbour.
+        assert!(!f.allows_vertex_triangle(0, [0, 1, 2]));
+        assert!(!f.allows_vertex_triangle(0, [1, 3, 2]));
+        assert!(!f.allows_vertex_triangle(3, [0, 1, 2]));
+        assert!(f.allows_vertex_triangle(0, [4, 5, 6]) && f.allows_vertex_triangle(5, [1, 3, 2]));
+        // Edges sharing a vertex, or joined by an edge (0–1 and 2–3 via 1–2), are excluded.
+        assert!(!f.allows_edge_edge([0, 1], [1, 3]));
+        assert!(!f.allows_edge_edge([0, 1], [2, 3]));
+        assert!(f.allows_edge_edge([0, 1], [5, 6]));
+        // The closed 1-ring: the vertex itself and its edge neighbours, not vertices 2 edges away.
+        assert!(f.near(0, 0) && f.near(0, 2) && !f.near(0, 3));
+    }
+
+    #[test]
+    fn brute_force_gathers_only_tested_pairs_within_reach() {
+        let f = filter();
+        // Triangle 4–5–6 0.05 above triangle 0–1–2's plane, over its interior.
+        let mut q = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0];
+        q.extend_from_slice(&[0.2, 0.2, 0.05, 0.4, 0.2, 0.05, 0.2, 0.4, 0.05]);
+        let tris = [[0, 1, 2], [1, 3, 2], [4, 5, 6]];
+        let (vt, ee) = brute_force_candidates(&f, &tris, &q, 0.1);
+        assert!(vt.iter().all(|p| f.allows_vertex_triangle(p.vertex, p.triangle)));
+        assert!(vt.contains(&VertexTriangle { vertex: 4, triangle: [0, 1, 2] }));
+        // Vertex 3 = (1, 1, 0) is 0.6 m from triangle 4–5–6's box: culled.
+        assert!(!vt.iter().any(|p| p.vertex == 3 && p.triangle == [4, 5, 6]));
+        assert!(ee.iter().all(|p| f.allows_edge_edge(p.edges[0], p.edges[1])) && !ee.is_empty());
+        // Raised out of reach, nothing is gathered.
+        let far: Vec<f64> =
+            q.iter().enumerate().map(|(i, &v)| if i >= 12 && i % 3 == 2 { v + 1.0 } else { v }).collect();
+        let (vt, ee) = brute_force_candidates(&f, &tris, &far, 0.1);
+        assert!(vt.is_empty() && ee.is_empty());
+        assert!((rest_clearance(&f, &tris, &q) - 0.05).abs() < 1e-12);
+    }
+}
