@@ -8,9 +8,10 @@
 //!   (Li et al. 2020 §4.3) in a C² form: m(x) = 1 − (1 − x/ε_×)³ for x < ε_×, 1 beyond, with
 //!   ε_× = 10⁻³ |ē0|²|ē1|² from the rest edges ē. Where two edges turn parallel their closest
 //!   points jump along the edges, so d_EE is only Lipschitz there and its Hessian blows up as
-//!   1/sin θ nearby; m vanishes to first order in |e0 × e1|² (∝ sin²θ), so the product and its
-//!   gradient are continuous (C¹) through parallel configurations and the Hessian stays bounded.
-//!   m, m′ and m″ are continuous at x = ε_× (IPC's quadratic m is only C¹ there).
+//!   1/sin²θ nearby (measured in tests/self_contact_derivatives.rs). m vanishes to first order
+//!   in |e0 × e1|² (∝ sin²θ), so the product and its gradient are continuous (C¹) through
+//!   parallel configurations (where both are 0) and the Hessian stays bounded. m, m′ and m″
+//!   are continuous at x = ε_× (IPC's quadratic m is only C¹ there).
 //!
 //! b, b′ and b″ vanish at d = δ, so a pair enters contact with no jump in energy, force or
 //! stiffness. Within a closest-feature case ([`distance`]) the energy is smooth; across cases
