@@ -32,10 +32,17 @@ impl ContactLaw {
     /// Penalty energy b(d) = κ(δ − d)³ for d < δ, else 0 [J] (paper §3.2; written there as
     /// −κ(x − δ)³).
     pub fn energy(&self, d: f64) -> f64 {
-        if d < self.delta {
-            self.kappa * (self.delta - d).powi(3)
+        self.penalty(d)
+    }
+
+    /// [`ContactLaw::energy`] over [`Real`]: b(d) = κ(δ − d)³ for d < δ, else 0 [J], so that
+    /// energies built on it (self-contact's mollified edge–edge term) can be differentiated.
+    pub fn penalty<T: Real>(&self, d: T) -> T {
+        if d.re() < self.delta {
+            let p = c::<T>(self.delta) - d;
+            p * p * p * self.kappa
         } else {
-            0.0
+            c(0.0)
         }
     }
 

@@ -9,6 +9,7 @@ pub mod dihedral_bending;
 pub mod lame;
 pub mod membrane;
 pub mod real;
+pub mod self_contact;
 pub mod stable_neo_hookean;
 pub mod volume;
 

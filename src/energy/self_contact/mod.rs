@@ -1,0 +1,219 @@
+//! Self-contact of shells (issue 10): the paper's cubic penalty b(d) = κ(δ − d)³ for d < δ
+//! (Larionov et al. 2022 §3.2, [`ContactLaw::energy`]) applied to the unsigned distance of
+//! every candidate vertex–triangle and edge–edge pair of the cloth against itself (or between
+//! two shells), W_c = Σ b(d_i) (paper §3.2, the aggregate contact energy).
+//!
+//! * Vertex–triangle: W = b(d_PT(p; a, b, c)).
+//! * Edge–edge: W = m(|e0 × e1|²) b(d_EE(p0, p1; q0, q1)), with the mollifier of IPC
+//!   (Li et al. 2020 §4.3) in a C² form: m(x) = 1 − (1 − x/ε_×)³ for x < ε_×, 1 beyond, with
+//!   ε_× = 10⁻³ |ē0|²|ē1|² from the rest edges ē. Where two edges turn parallel their closest
+//!   points jump along the edges, so d_EE is only Lipschitz there and its Hessian blows up as
+//!   1/sin²θ nearby (measured in tests/self_contact_derivatives.rs). m vanishes to first order
+//!   in |e0 × e1|² (∝ sin²θ), so the product and its gradient are continuous (C¹) through
+//!   parallel configurations (where both are 0) and the Hessian stays bounded. m, m′ and m″
+//!   are continuous at x = ε_× (IPC's quadratic m is only C¹ there).
+//!
+//! b, b′ and b″ vanish at d = δ, so a pair enters contact with no jump in energy, force or
+//! stiffness. Within a closest-feature case ([`distance`]) the energy is smooth; across cases
+//! d is C¹, so W is C¹ everywhere d > 0 (C² within a case). At d = 0 (primitives touching or
+//! crossing; the unsigned distance has no direction) the force is set to 0.
+//!
+//! Pairs come in explicit lists ([`VertexTriangle`], [`EdgeEdge`]) so that any broad phase can
+//! feed them; [`filter`] has the topological exclusion rule and a brute-force gather for tests.
+//! [`evaluate`] returns the energy, the gradient and the active pairs' 12 × 12 Hessians with
+//! their vertices; each pair is also an [`Element<12>`], so `crate::integrate::element_terms`
+//! sums them like any elastic element.
+
+pub mod distance;
+pub mod filter;
+
+use super::real::{c, cross, dot, sub, vertex, Real};
+use super::{gather, Element};
+use crate::contact::ContactLaw;
+use distance::{distance, edge_edge_feature, point_triangle_feature, Closest};
+use nalgebra::SMatrix;
+use rayon::prelude::*;
+
+/// ε_× relative to the product of the rest squared edge lengths (IPC's value).
+pub const MOLLIFIER_RELATIVE: f64 = 1e-3;
+
+/// A candidate vertex–triangle pair (global vertex indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexTriangle {
+    /// The vertex p.
+    pub vertex: u32,
+    /// The triangle's corners a, b, c.
+    pub triangle: [u32; 3],
+}
+
+/// A candidate edge–edge pair (global vertex indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgeEdge {
+    /// Edges (p0, p1) and (q0, q1).
+    pub edges: [[u32; 2]; 2],
+}
+
+/// Which distance a pair measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PairKind {
+    /// Vertex in slot 0, triangle in slots 1–3.
+    VertexTriangle,
+    /// Edges in slots 0–1 and 2–3, with the mollifier threshold ε_× [m⁴].
+    EdgeEdge {
+        /// ε_× = 10⁻³ |ē0|²|ē1|² (rest lengths) [m⁴]; 0 disables the mollifier.
+        eps_cross: f64,
+    },
+}
+
+/// One self-contact pair as an energy element on its 4-vertex stencil.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelfContactPair {
+    /// Global indices of the stencil (see [`PairKind`] for the slots).
+    pub vertices: [u32; 4],
+    /// The distance measured.
+    pub kind: PairKind,
+    /// Penalty stiffness κ and thickness δ (the friction fields are unused here).
+    pub law: ContactLaw,
+}
+
+impl SelfContactPair {
+    /// A vertex–triangle pair.
+    pub fn vertex_triangle(pair: VertexTriangle, law: ContactLaw) -> Self {
+        let [a, b, cc] = pair.triangle;
+        Self { vertices: [pair.vertex, a, b, cc], kind: PairKind::VertexTriangle, law }
+    }
+
+    /// An edge–edge pair, its mollifier threshold from the rest positions `rest` (flat, 3 per
+    /// vertex) [m].
+    pub fn edge_edge(pair: EdgeEdge, law: ContactLaw, rest: &[f64]) -> Self {
+        let [[p0, p1], [q0, q1]] = pair.edges;
+        let vertices = [p0, p1, q0, q1];
+        let x = gather::<12>(&vertices, rest);
+        let (e0, e1) = (sub(vertex(&x, 1), vertex(&x, 0)), sub(vertex(&x, 3), vertex(&x, 2)));
+        let eps_cross = MOLLIFIER_RELATIVE * dot(e0, e0) * dot(e1, e1);
+        Self { vertices, kind: PairKind::EdgeEdge { eps_cross }, law }
+    }
+
+    /// The closest-feature case at stencil positions `x`.
+    pub fn closest(&self, x: &[f64; 12]) -> Closest {
+        match self.kind {
+            PairKind::VertexTriangle => point_triangle_feature(x),
+            PairKind::EdgeEdge { .. } => edge_edge_feature(x),
+        }
+    }
+
+    /// The unsigned distance d [m] at stencil positions `x`.
+    pub fn distance(&self, x: &[f64; 12]) -> f64 {
+        distance(x, self.closest(x)).0
+    }
+}
+
+/// The mollifier m(x) = 1 − (1 − x/ε)³ (x < ε), 1 (x ≥ ε) of x = |e0 × e1|² and its gradient
+/// over the stencil, with ∂x/∂e0 = 2 e1 × (e0 × e1) and ∂x/∂e1 = 2 (e0 × e1) × e0.
+pub fn mollifier<T: Real>(x: &[T; 12], eps: f64) -> (T, [T; 12]) {
+    let mut g = [c::<T>(0.0); 12];
+    let (e0, e1) = (sub(vertex(x, 1), vertex(x, 0)), sub(vertex(x, 3), vertex(x, 2)));
+    let n = cross(e0, e1);
+    let s = dot(n, n) * (1.0 / eps);
+    if !(eps > 0.0) || s.re() >= 1.0 {
+        return (c(1.0), g);
+    }
+    let r = -s + 1.0;
+    // dm/dx = 3(1 − x/ε)²/ε.
+    let dm = r * r * (3.0 / eps);
+    let (g0, g1) = (cross(e1, n), cross(n, e0));
+    for i in 0..3 {
+        g[i] = -g0[i] * dm * 2.0;
+        g[3 + i] = g0[i] * dm * 2.0;
+        g[6 + i] = -g1[i] * dm * 2.0;
+        g[9 + i] = g1[i] * dm * 2.0;
+    }
+    (-(r * r * r) + 1.0, g)
+}
+
+impl Element<12> for SelfContactPair {
+    fn vertices(&self) -> &[u32] {
+        &self.vertices
+    }
+
+    /// b(d) for a vertex–triangle pair, m b(d) for an edge–edge pair [J].
+    fn energy(&self, x: &[f64; 12]) -> f64 {
+        let d = self.distance(x);
+        match self.kind {
+            PairKind::VertexTriangle => self.law.energy(d),
+            PairKind::EdgeEdge { eps_cross } if d < self.law.delta => mollifier(x, eps_cross).0 * self.law.energy(d),
+            PairKind::EdgeEdge { .. } => 0.0,
+        }
+    }
+
+    /// b′(d) ∇d (vertex–triangle), m b′(d) ∇d + b(d) ∇m (edge–edge), b′ = −3κ(δ − d)²; the
+    /// case is fixed from the real part so dual numbers differentiate within it.
+    fn gradient<T: Real>(&self, x: &[T; 12]) -> [T; 12] {
+        let xr = x.map(|v| v.re());
+        let (d, gd) = distance(x, self.closest(&xr));
+        if d.re() >= self.law.delta {
+            return [c(0.0); 12];
+        }
+        let db = -self.law.force(d);
+        match self.kind {
+            PairKind::VertexTriangle => gd.map(|g| g * db),
+            PairKind::EdgeEdge { eps_cross } => {
+                let (m, gm) = mollifier(x, eps_cross);
+                let b = self.law.penalty(d);
+                std::array::from_fn(|i| gd[i] * db * m + gm[i] * b)
+            }
+        }
+    }
+}
+
+/// A pair's Hessian with the global vertices of its rows and columns (3 per vertex, in order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalHessian {
+    /// Global vertex indices of the 4 stencil slots.
+    pub vertices: [u32; 4],
+    /// ∂²W/∂x², rows and columns 3·slot + coordinate [N/m].
+    pub matrix: SMatrix<f64, 12, 12>,
+}
+
+/// Self-contact energy and derivatives at one configuration.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfContactEval {
+    /// W_c = Σ b(d_i) [J].
+    pub energy: f64,
+    /// ∂W_c/∂q, 3 per vertex [N].
+    pub gradient: Vec<f64>,
+    /// Hessians of the pairs within the thickness (d < δ), in pair order.
+    pub hessians: Vec<LocalHessian>,
+}
+
+/// The elements of explicit candidate lists: vertex–triangle pairs first, then edge–edge pairs
+/// (their mollifier thresholds from rest positions `rest`).
+pub fn elements(law: ContactLaw, rest: &[f64], vt: &[VertexTriangle], ee: &[EdgeEdge]) -> Vec<SelfContactPair> {
+    let mut out: Vec<SelfContactPair> = vt.iter().map(|&p| SelfContactPair::vertex_triangle(p, law)).collect();
+    out.extend(ee.iter().map(|&p| SelfContactPair::edge_edge(p, law, rest)));
+    out
+}
+
+/// Energy, gradient and active Hessians of the pairs at positions `q` (flat, 3 per vertex).
+/// Pairs are evaluated in parallel and summed serially in order (thread-count independent).
+pub fn evaluate(pairs: &[SelfContactPair], q: &[f64]) -> SelfContactEval {
+    let local: Vec<Option<(f64, [f64; 12], SMatrix<f64, 12, 12>)>> = pairs
+        .par_iter()
+        .map(|p| {
+            let x = gather::<12>(&p.vertices, q);
+            (p.distance(&x) < p.law.delta).then(|| (p.energy(&x), p.gradient(&x), p.hessian(&x)))
+        })
+        .collect();
+    let mut out = SelfContactEval { gradient: vec![0.0; q.len()], ..Default::default() };
+    for (p, l) in pairs.iter().zip(local) {
+        let Some((e, g, h)) = l else { continue };
+        out.energy += e;
+        for (slot, &v) in p.vertices.iter().enumerate() {
+            for k in 0..3 {
+                out.gradient[3 * v as usize + k] += g[3 * slot + k];
+            }
+        }
+        out.hessians.push(LocalHessian { vertices: p.vertices, matrix: h });
+    }
+    out
+}
