@@ -17,7 +17,7 @@ use crate::energy::real::{c, cross, dot, scale, sub, vertex, Real, V3};
 /// Relative size below which a triangle (|n|² against the square of its largest squared edge
 /// length) has no face case, and two edges (|e0 × e1|² against |e0|²|e1|²) count as parallel and
 /// have no interior case (an angle below 10⁻¹⁰ rad; the end point cases carry the minimum then).
-pub const DEGENERATE: f64 = 1e-20;
+pub(crate) const DEGENERATE: f64 = 1e-20;
 
 /// The closest-feature case of a distance, by stencil slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

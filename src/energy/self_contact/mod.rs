@@ -35,7 +35,7 @@ use nalgebra::SMatrix;
 use rayon::prelude::*;
 
 /// ε_× relative to the product of the rest squared edge lengths (IPC's value).
-pub const MOLLIFIER_RELATIVE: f64 = 1e-3;
+pub(crate) const MOLLIFIER_RELATIVE: f64 = 1e-3;
 
 /// A candidate vertex–triangle pair (global vertex indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
