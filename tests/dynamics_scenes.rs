@@ -80,14 +80,12 @@ fn ball_squish_keeps_its_volume_with_a_stiff_penalty() {
     assert!(stiff * 20.0 <= soft, "κ_v = 0.01/atm must lose ≥ 20× less than 1/atm ({stiff} vs {soft})");
 }
 
-/// Paper §5.1.3's acceptance. Not met yet: the coupled TR step at h = 0.01 s needs ~40 Newton
-/// iterations per substep even before the ball touches the box (its 0.5 atm ideal-gas breathing
-/// mode, undamped by TR), fails at frame 13 with 50 iterations and 4 halvings, and with 100
-/// iterations and 8 halvings runs on but its energy grows from ≈18 J to ≈116 J around the first
-/// contacts (frames 34–36). Ignored by default; run it with
-/// `cargo test --release --test dynamics_scenes -- --ignored`.
+/// Paper §5.1.3's acceptance: the fully coupled TR step at h = 0.01 s runs all 800 frames of
+/// `ball-in-box` (solid rubber ball, heavy elastic box, μ = 0.1), the total energy (kinetic +
+/// elastic + gravitational) never rises above its start and is lower over the last 100 frames.
+/// Measured: 2406.64 J at the start (gravity of the 10000 kg/m³ box), peak the same, at most
+/// 2328.77 J over the last 100 frames (78 J lower: the box's sag oscillation has died out). The slowest test here (≈15 min on 2 busy cores).
 #[test]
-#[ignore = "issue 6: coupled TR ball-in-box fails at frame 13 (Newton) and gains energy at contact"]
 fn ball_in_box_with_coupled_trapezoidal_rule_stays_bounded_and_loses_energy() {
     let scene = ball_in_box(GRIP_INTEGRATOR_TRAPEZOIDAL);
     let mut energy = Vec::new();
@@ -99,8 +97,10 @@ fn ball_in_box_with_coupled_trapezoidal_rule_stays_bounded_and_loses_energy() {
         "ball-in-box TR: energy {e0:.4} J at start, peak {peak:.4} J, largest over the last 100 frames {tail:.4} J"
     );
     assert!(energy.iter().all(|e| e.is_finite()));
-    assert!(peak <= e0 + 0.05 * e0.abs().max(1.0), "energy grew from {e0} J to {peak} J: blow-up");
-    assert!(tail < e0, "energy must decay: {tail} J over the last 100 frames vs {e0} J at the start");
+    // The box's first sag oscillation carries ≈ 76 J of kinetic energy: a gain of 1 J is a blow-up
+    // starting, and "decays" means most of that oscillation is gone by the last 100 frames.
+    assert!(peak <= e0 + 1.0, "energy grew from {e0} J to {peak} J: blow-up");
+    assert!(tail < e0 - 40.0, "energy must decay: {tail} J over the last 100 frames vs {e0} J at the start");
 }
 
 /// Height [m] of the ball's centroid above the floor at the top of its first bounce, minus its

@@ -34,7 +34,7 @@ pub(crate) const DEMOS: [(&str, &str); 9] = [
     ("tennis-ball-drop", "33 mm tennis ball (ideal gas, 1 atm over ambient) dropped from 2.54 m onto a floor, SDIRK2"),
     (
         "ball-in-box",
-        "spinning hollow rubber ball thrown inside an elastic box, trapezoidal rule at h = 0.01 s, 800 frames",
+        "spinning solid rubber ball (1K tets) thrown inside an elastic box, mu = 0.1, trapezoidal rule at h = 0.01 s, 800 frames",
     ),
     ("soft-beam", "1 m soft neo-Hookean beam (E = 100 kPa) clamped at both ends, sagging under gravity, TR-BDF2"),
 ];
