@@ -25,6 +25,7 @@
 //! sums them like any elastic element.
 
 pub mod distance;
+pub mod broad_phase;
 pub mod filter;
 
 use super::real::{c, cross, dot, sub, vertex, Real};
