@@ -11,7 +11,7 @@
 
 // ABI version of this header and library: bumped on any change of a struct layout, a
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 3
+#define GRIP_ABI_VERSION 4
 
 // Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
 // σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
@@ -339,6 +339,13 @@ typedef struct GripSolverParams {
     // residual σ_k = min((‖r_k‖/‖r_{k−1}‖)^φ, σ_max) (paper Algorithm 2) (in (0, 1),
     // dimensionless). Default 0.5.
     double forcing_max;
+    // Self-contact thickness δ_s [m] (> 0, at most 1e3): shells repel themselves and each
+    // other with the penalty b(d) = κ_s(δ_s − d)³ of vertex–triangle and edge–edge distances
+    // d < δ_s (paper §3.2, Eq. 3). Keep it below √2 × the shortest shell edge (a flat sheet
+    // then has no self-contact force, see `energy::self_contact::filter`). Default 0.001 m.
+    double self_contact_thickness;
+    // Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0.
+    uint32_t self_contact;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;
 } GripSolverParams;

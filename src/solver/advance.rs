@@ -6,6 +6,7 @@ use super::report::{
     GRIP_WARNING_INITIAL_PENETRATION, GRIP_WARNING_PENETRATION_REMAINS, GRIP_WARNING_PINNED_IN_COLLIDER,
     GRIP_WARNING_PIN_CONFLICT,
 };
+use super::self_contact::{self as self_contact, SelfContactOverCall};
 use super::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
 use super::{warnings, GripStepReport, Solver};
 use crate::contact::implicit::{ImplicitSurface, Kernel};
@@ -104,7 +105,7 @@ impl Solver {
         let mut report = GripStepReport { pinned_vertices: pinned as u32, ..Default::default() };
         let pool = self.pool.clone();
         #[allow(clippy::type_complexity)]
-        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, f64, Vec<f64>, Option<StepHistory>)> {
+        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, (f64, Option<f64>), Vec<f64>, Option<StepHistory>)> {
             if self.layout.is_none() {
                 let t = Instant::now();
                 let layout = SystemLayout::new(&self.model, &[]);
@@ -123,6 +124,15 @@ impl Solver {
             };
             let kernel = Kernel::from_code(self.params.contact_kernel).unwrap_or(Kernel::Interpolating);
             report_initial_state(self, &mut report, &pairs, &surfaces, &queries, kappa, kernel, padding);
+            let self_mesh = self_contact::mesh(&self.model, &self.params);
+            let self_over = self_mesh.as_ref().map(|m| SelfContactOverCall {
+                mesh: m,
+                law: self_contact::law(
+                    &self.params,
+                    self.self_contact_stiffness.unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params)),
+                ),
+                padding: self_contact::padding(m, self.params.self_contact_thickness),
+            });
             let mut acceleration = self.acceleration.clone();
             let mut history = self.history.clone();
             let Solver {
@@ -162,6 +172,7 @@ impl Solver {
                     max_retries: params.max_contact_retries,
                 },
                 surfaces: SurfacesOverCall { surfaces: &surfaces, queries: &queries, kernel, padding },
+                self_contact: self_over,
                 progress: progress.as_mut(),
                 report: &mut report,
                 acceleration: &mut acceleration,
@@ -177,13 +188,14 @@ impl Solver {
                 }
             }
             let kappa = stepper.colliders.law.kappa;
+            let kappa_self = stepper.self_contact.as_ref().map(|s| s.law.kappa);
             let shapes: Vec<_> = model.colliders.iter().map(|c| c.shape).collect();
             let end_poses: Vec<_> =
                 collider_pose.iter().zip(collider_target.iter()).map(|(p, t)| t.unwrap_or(*p)).collect();
             if warnings::collider_gaps(&shapes, &end_poses, &pairs, &q, |v| pinned[v as usize]).1 > 0 {
                 report.warnings |= GRIP_WARNING_PINNED_IN_COLLIDER;
             }
-            Ok((q, v, kappa, acceleration, history))
+            Ok((q, v, (kappa, kappa_self), acceleration, history))
         });
         // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
         let result = result.and_then(|state| {
@@ -196,7 +208,10 @@ impl Solver {
             }
         });
         let outcome = match result {
-            Ok((q, v, kappa, acceleration, history)) => {
+            Ok((q, v, (kappa, kappa_self), acceleration, history)) => {
+                if kappa_self.is_some() {
+                    self.self_contact_stiffness = kappa_self;
+                }
                 self.acceleration = acceleration;
                 self.history = history;
                 self.q = q;
