@@ -268,7 +268,8 @@ fn jacobian_with_self_contact_matches_finite_differences() {
     let (p, t) = grid_cloth(0.2, 0.2, 5, 5);
     let lower: Vec<f64> = p.chunks_exact(3).flat_map(|x| [x[0], x[2] + 0.1, 0.0]).collect();
     let (s, c) = (0.5f64, 0.75f64.sqrt());
-    let upper: Vec<f64> = p.chunks_exact(3).flat_map(|x| [c * x[0] - s * (x[2] + 0.1), s * x[0] + c * (x[2] + 0.1), 0.003]).collect();
+    let upper: Vec<f64> =
+        p.chunks_exact(3).flat_map(|x| [c * x[0] - s * (x[2] + 0.1), s * x[0] + c * (x[2] + 0.1), 0.003]).collect();
     let cloth = GripMaterial { bending_stiffness: 1e-4, damping_beta: 0.01, ..Default::default() };
     m.add_shell(&lower, &t, &cloth).unwrap();
     m.add_shell(&upper, &t, &cloth).unwrap();
@@ -280,8 +281,13 @@ fn jacobian_with_self_contact_matches_finite_differences() {
     let mesh = SelfContactMesh::new(triangles, m.rest.iter().flatten().copied().collect()).unwrap();
 
     let mut rng = Lcg(31);
-    let q0: Vec<f64> =
-        m.rest.iter().flatten().enumerate().map(|(i, x)| if i % 3 == 2 { x + rng.range(-0.001, 0.001) } else { *x }).collect();
+    let q0: Vec<f64> = m
+        .rest
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, x)| if i % 3 == 2 { x + rng.range(-0.001, 0.001) } else { *x })
+        .collect();
     let v0: Vec<f64> = (0..3 * nv).map(|_| rng.range(-0.05, 0.05)).collect();
     let mut fixed = vec![false; nv];
     fixed[0] = true;

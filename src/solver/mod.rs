@@ -6,8 +6,8 @@
 
 mod advance;
 pub mod report;
-mod stages;
 mod self_contact;
+mod stages;
 mod substep;
 mod warnings;
 

@@ -81,7 +81,9 @@ pub fn candidates(
         .collect();
     ee.sort_unstable();
     (
-        vt.into_iter().map(|(a, t)| VertexTriangle { vertex: used[a as usize], triangle: triangles[t as usize] }).collect(),
+        vt.into_iter()
+            .map(|(a, t)| VertexTriangle { vertex: used[a as usize], triangle: triangles[t as usize] })
+            .collect(),
         ee.into_iter().map(|(i, j)| EdgeEdge { edges: [edges[i as usize], edges[j as usize]] }).collect(),
     )
 }

@@ -24,8 +24,8 @@
 //! their vertices; each pair is also an [`Element<12>`], so `crate::integrate::element_terms`
 //! sums them like any elastic element.
 
-pub mod distance;
 pub mod broad_phase;
+pub mod distance;
 pub mod filter;
 
 use super::real::{c, cross, dot, sub, vertex, Real};
