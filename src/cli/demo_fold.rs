@@ -12,16 +12,16 @@ use crate::mesh::generate::grid_cloth;
 use crate::{GripMaterial, GripSolverParams};
 
 /// Side of the square cloth [m].
-pub const SIDE: f64 = 0.4;
+pub(crate) const SIDE: f64 = 0.4;
 /// Radius of the rod [m].
-pub const ROD_RADIUS: f64 = 0.01;
+pub(crate) const ROD_RADIUS: f64 = 0.01;
 /// Height of the cloth above the rod's axis at the start [m].
-pub const DROP: f64 = 0.03;
+pub(crate) const DROP: f64 = 0.03;
 /// Self-contact thickness δ_s [m]: below √2 × the edge of the coarsest mesh used (the flat
 /// cloth then has no self-contact force).
-pub const SELF_CONTACT_THICKNESS: f64 = 0.004;
+pub(crate) const SELF_CONTACT_THICKNESS: f64 = 0.004;
 /// Vertices along each side of the built-in demo's cloth.
-pub const DEMO_VERTICES: usize = 30;
+pub(crate) const DEMO_VERTICES: usize = 30;
 
 /// A cotton-like cloth: 1 mm thick, 150 kg/m³ (0.15 kg/m²), E = 0.5 MPa, ν = 0.3, soft
 /// bending, light Rayleigh damping.
