@@ -311,6 +311,24 @@ fn jacobian_with_self_contact_matches_finite_differences() {
     assert_eq!(be.dropped_blocks, 0, "blocks outside the pattern");
     assert_eq!(be.self_contact.as_ref().map(|s| s.refreshes), Some(0));
     assert!(worst < 1e-5, "relative error {worst:e}");
+    // The line search's potential includes W_c: its directional derivative is r·x (x zero on pins).
+    be.freeze_merit(&v);
+    let x: Vec<f64> = (0..v.len()).map(|d| if fixed[d / 3] { 0.0 } else { rng.range(-1.0, 1.0) }).collect();
+    let eps = 1e-6;
+    let shifted = |s: f64| -> Vec<f64> { v.iter().zip(&x).map(|(a, b)| a + s * eps * b).collect() };
+    let dphi = (be.merit(&shifted(1.0)).unwrap() - be.merit(&shifted(-1.0)).unwrap()) / (2.0 * eps);
+    let mut r = vec![0.0; v.len()];
+    be.residual(&v, &mut r);
+    let rx: f64 = r.iter().zip(&x).map(|(a, b)| a * b).sum();
+    let without: f64 = {
+        let mut plain = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping);
+        let mut r0 = vec![0.0; v.len()];
+        plain.residual(&v, &mut r0);
+        r0.iter().zip(&x).map(|(a, b)| a * b).sum()
+    };
+    println!("merit: dPhi/dx {dphi:e}, r.x {rx:e}, r.x without self-contact {without:e}");
+    assert!((dphi - rx).abs() < 1e-6 * rx.abs().max(1e-12), "dPhi {dphi:e} vs r.x {rx:e}");
+    assert!((rx - without).abs() > 1e-3 * rx.abs(), "self-contact should change r.x");
     // The contact part matters: without it the Jacobian differs by far more than the tolerance.
     let mut jac_on = vec![0.0; layout.pattern.nnz()];
     be.jacobian(&v, &mut jac_on);
