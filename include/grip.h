@@ -233,7 +233,8 @@ typedef struct GripStepReport {
     uint32_t substep_halvings;
     // (vertex, collider) pairs closer than the contact thickness at the end.
     uint32_t active_contacts;
-    // Substeps redone with a stiffer contact penalty because they ended with a negative gap.
+    // Substeps redone with a stiffer contact penalty because they ended with a negative gap, or
+    // (self-contact) with more intersecting shell triangles than they started with.
     uint32_t contact_retries;
     // Smallest gap between a free vertex and a collider at the end [m] (+∞ without colliders);
     // negative means penetration.
@@ -319,8 +320,9 @@ typedef struct GripSolverParams {
     uint32_t friction_smoothing;
     // One of `GRIP_FRICTION_COUPLING_*`. Default implicit (Eq. 23).
     uint32_t friction_coupling;
-    // Times a substep is redone with a stiffer κ when it ends with a negative gap (0..=50).
-    // Default 8.
+    // Times a substep is redone with a stiffer κ when it ends with a negative gap, or with a 4×
+    // stiffer self-contact κ_s when it ends with more intersecting shell triangles than it
+    // started with (0..=50). Default 8.
     uint32_t max_contact_retries;
     // Kernel radius of the implicit contact surfaces of meshes, as a multiple of each
     // triangle's size (its largest centroid-to-corner distance at rest) (in [1, 10],

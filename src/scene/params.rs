@@ -67,8 +67,9 @@ pub struct GripSolverParams {
     pub friction_smoothing: u32,
     /// One of `GRIP_FRICTION_COUPLING_*`. Default implicit (Eq. 23).
     pub friction_coupling: u32,
-    /// Times a substep is redone with a stiffer κ when it ends with a negative gap (0..=50).
-    /// Default 8.
+    /// Times a substep is redone with a stiffer κ when it ends with a negative gap, or with a 4×
+    /// stiffer self-contact κ_s when it ends with more intersecting shell triangles than it
+    /// started with (0..=50). Default 8.
     pub max_contact_retries: u32,
     /// Kernel radius of the implicit contact surfaces of meshes, as a multiple of each
     /// triangle's size (its largest centroid-to-corner distance at rest) (in [1, 10],
