@@ -191,3 +191,37 @@ impl<'a> SelfContactTerms<'a> {
         (d.iter().copied().fold(f64::INFINITY, f64::min), d.iter().filter(|&&x| x < self.law.delta).count() as u32)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two triangles, the second `z` [m] above the first's interior.
+    fn positions(z: f64) -> Vec<f64> {
+        vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.2, 0.2, z, 0.4, 0.2, z, 0.2, 0.4, z]
+    }
+
+    /// Candidates stay while every vertex is within half the padding of the reference, and are
+    /// gathered again (finding the pair that came within δ) once one moved further; pairs of
+    /// pinned vertices only are left out.
+    #[test]
+    fn candidates_are_gathered_again_when_stale() {
+        let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], positions(0.0)).unwrap();
+        let law = ContactLaw { kappa: 1.0, delta: 0.01, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+        let free = [false; 6];
+        let mut terms = SelfContactTerms::new(&mesh, law, &free, &positions(0.5), 0.1);
+        assert!(terms.pairs().is_empty());
+        // 0.04 m closer: within half the padding, nothing is gathered (and nothing can be in reach).
+        terms.ensure_fresh(&positions(0.46));
+        assert_eq!((terms.refreshes, terms.pairs().len()), (0, 0));
+        // Down to 5 mm: stale, gathered again; the top vertices now touch the lower triangle.
+        let q = positions(0.005);
+        terms.ensure_fresh(&q);
+        assert_eq!(terms.refreshes, 1);
+        let (closest, active) = terms.distance_summary(&q);
+        assert!((closest - 0.005).abs() < 1e-12 && active >= 3, "{closest} {active}");
+        assert!(terms.energy(&q) > 0.0);
+        let pinned = [true; 6];
+        assert!(SelfContactTerms::new(&mesh, law, &pinned, &q, 0.1).pairs().is_empty());
+    }
+}
