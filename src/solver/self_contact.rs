@@ -4,7 +4,8 @@
 //!
 //! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a substep could carry a vertex through a
 //! triangle in one Newton solve. After every substep the exact triangle–triangle checker
-//! (`crate::mesh::intersection`) counts the shells' intersecting pairs; when there are more
+//! (`crate::mesh::intersection`) counts the shells' intersecting pairs (of triangles farther
+//! apart than the exclusion ring); when there are more
 //! than at the start of the substep, the substep is redone with κ_s four times stiffer (up to
 //! `params.max_contact_retries` times, paper §4.4's rule for colliders applied to self-contact)
 //! and then fails, so that it is split in halves. κ_s is kept for the following calls.
@@ -36,10 +37,20 @@ impl<'a> SelfContactOverCall<'a> {
         SelfContactTerms::new(self.mesh, self.law, fixed, q_guess, self.padding)
     }
 
-    /// Number of intersecting triangle pairs of the shells at `q` [m] (exact).
+    /// Number of intersecting triangle pairs of the shells at `q` [m] (exact) that self-contact
+    /// acts on: pairs with a corner of one in the closed 1-ring of a corner of the other are
+    /// left out (their folds are the bending energy's, see `self_contact::filter`), so that a
+    /// crumple tighter than the ring cannot fail the step.
     pub fn intersections(&self, q: &[f64]) -> usize {
         let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
-        intersecting_pairs(&positions, &self.mesh.triangles).len()
+        let (tris, filter) = (&self.mesh.triangles, &self.mesh.filter);
+        intersecting_pairs(&positions, tris)
+            .into_iter()
+            .filter(|&(i, j)| {
+                let (t, u) = (tris[i as usize], tris[j as usize]);
+                t.iter().all(|&a| u.iter().all(|&b| !filter.near(a, b)))
+            })
+            .count()
     }
 
     /// Raises κ_s after a substep that ended with new intersections; `false` at the ceiling.
