@@ -5,10 +5,10 @@
 //! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a substep could carry a vertex through a
 //! triangle in one Newton solve. After every substep the exact triangle–triangle checker
 //! (`crate::mesh::intersection`) counts the shells' intersecting pairs (of triangles farther
-//! apart than the exclusion ring); when there are more
-//! than at the start of the substep, the substep is redone with κ_s four times stiffer (up to
-//! `params.max_contact_retries` times, paper §4.4's rule for colliders applied to self-contact)
-//! and then fails, so that it is split in halves. κ_s is kept for the following calls.
+//! apart than the exclusion ring); when there are more than at the start of the substep, the
+//! substep is redone with κ_s four times stiffer (up to `params.max_contact_retries` times,
+//! paper §4.4's rule for colliders applied to self-contact) and then fails, so that it is split
+//! in halves. κ_s is kept for the following calls.
 
 use crate::contact::ContactLaw;
 use crate::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
