@@ -11,7 +11,7 @@
 
 // ABI version of this header and library: bumped on any change of a struct layout, a
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 3
+#define GRIP_ABI_VERSION 4
 
 // Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
 // σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
@@ -233,7 +233,8 @@ typedef struct GripStepReport {
     uint32_t substep_halvings;
     // (vertex, collider) pairs closer than the contact thickness at the end.
     uint32_t active_contacts;
-    // Substeps redone with a stiffer contact penalty because they ended with a negative gap.
+    // Substeps redone with a stiffer contact penalty because they ended with a negative gap, or
+    // (self-contact) with more intersecting shell triangles than they started with.
     uint32_t contact_retries;
     // Smallest gap between a free vertex and a collider at the end [m] (+∞ without colliders);
     // negative means penetration.
@@ -319,8 +320,9 @@ typedef struct GripSolverParams {
     uint32_t friction_smoothing;
     // One of `GRIP_FRICTION_COUPLING_*`. Default implicit (Eq. 23).
     uint32_t friction_coupling;
-    // Times a substep is redone with a stiffer κ when it ends with a negative gap (0..=50).
-    // Default 8.
+    // Times a substep is redone with a stiffer κ when it ends with a negative gap, or with a 4×
+    // stiffer self-contact κ_s when it ends with more intersecting shell triangles than it
+    // started with (0..=50). Default 8.
     uint32_t max_contact_retries;
     // Kernel radius of the implicit contact surfaces of meshes, as a multiple of each
     // triangle's size (its largest centroid-to-corner distance at rest) (in [1, 10],
@@ -339,6 +341,13 @@ typedef struct GripSolverParams {
     // residual σ_k = min((‖r_k‖/‖r_{k−1}‖)^φ, σ_max) (paper Algorithm 2) (in (0, 1),
     // dimensionless). Default 0.5.
     double forcing_max;
+    // Self-contact thickness δ_s [m] (> 0, at most 1e3): shells repel themselves and each
+    // other with the penalty b(d) = κ_s(δ_s − d)³ of vertex–triangle and edge–edge distances
+    // d < δ_s (paper §3.2, Eq. 3). Keep it below √2 × the shortest shell edge (a flat sheet
+    // then has no self-contact force, see `energy::self_contact::filter`). Default 0.001 m.
+    double self_contact_thickness;
+    // Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0.
+    uint32_t self_contact;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;
 } GripSolverParams;

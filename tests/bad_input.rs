@@ -223,6 +223,8 @@ fn set_field(args: &mut Args, strukt: &str, field: &str, index: Option<usize>, v
         ("params", "max_newton_iterations") => p.max_newton_iterations = v.parse().unwrap(),
         ("params", "friction_epsilon") => p.friction_epsilon = float(v),
         ("params", "default_friction") => p.default_friction = float(v),
+        ("params", "self_contact") => p.self_contact = v.parse().unwrap(),
+        ("params", "self_contact_thickness") => p.self_contact_thickness = float(v),
         ("material", "poisson_ratio") => m.poisson_ratio = float(v),
         ("material", "density") => m.density = float(v),
         ("material", "thickness") => m.thickness = float(v),

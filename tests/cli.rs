@@ -38,7 +38,15 @@ fn help_version_and_list() {
     assert!(!out.contains("tiny"), "--res tiny is for tests only: {out}");
     let o = grip(&["run", "--help"]);
     let out = String::from_utf8_lossy(&o.stdout);
-    for key in ["pin_group", "hinge", "[[friction]]", "[[slip]]", "contact_kernel", "contact_radius_multiplier"] {
+    for key in [
+        "pin_group",
+        "hinge",
+        "[[friction]]",
+        "[[slip]]",
+        "contact_kernel",
+        "contact_radius_multiplier",
+        "self_contact_thickness",
+    ] {
         assert!(out.contains(key), "grip run --help should document {key}: {out}");
     }
     assert_ne!(grip(&["frobnicate"]).status.code(), Some(0));

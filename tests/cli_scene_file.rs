@@ -34,6 +34,8 @@ const EVERYTHING: &str = r#"
 contact_radius_multiplier = 3.0
 contact_kernel = "cubic"
 default_friction = 0.4
+self_contact = true
+self_contact_thickness = 0.0025
 [output]
 name = "everything"
 frames = 3
@@ -93,6 +95,7 @@ fn every_new_key_parses() {
     let s = load(&dir, EVERYTHING).expect("parses");
     assert_eq!((s.name.as_str(), s.frames, s.fps, s.view), ("everything", 3, 30.0, Some([0.0, 0.0, 1.0])));
     assert_eq!((s.params.contact_radius_multiplier, s.params.contact_kernel), (3.0, 1));
+    assert_eq!((s.params.self_contact, s.params.self_contact_thickness), (1, 0.0025));
     let [cloth, bar, ball] = &s.objects[..] else { panic!("three objects") };
     assert_eq!(cloth.preview, PreviewStyle::Translucent);
     assert_eq!(cloth.pin_groups[0].selection, PinSelection::Vertices(vec![0, 12, 0]));

@@ -39,7 +39,7 @@ struct Live {
 fn params(b: &mut Bytes) -> GripSolverParams {
     let mut p = GripSolverParams { max_newton_iterations: 12, max_substep_halvings: 2, ..Default::default() };
     for _ in 0..b.below(4) {
-        match b.u8() % 10 {
+        match b.u8() % 12 {
             0 => p.time_step = [1.0 / 240.0, 0.01, -0.01, 0.0, f64::NAN, 1e-3][b.below(6)],
             1 => p.gravity[b.below(3)] = b.f64(),
             2 => p.max_newton_iterations = [0, 1, 3, 12, 100_001][b.below(5)],
@@ -49,6 +49,8 @@ fn params(b: &mut Bytes) -> GripSolverParams {
             6 => p.residual_tolerance = b.near(1e-6),
             7 => p.worker_count = [0, 1, 2, 4, 2000][b.below(5)],
             8 => p.default_friction = b.f64(),
+            9 => p.self_contact = b.u8() as u32 % 3,
+            10 => p.self_contact_thickness = b.near(1e-3),
             _ => p.struct_tag ^= b.u8() as u32 & 1,
         }
     }

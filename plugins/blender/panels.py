@@ -97,6 +97,10 @@ class GRIP_PT_scene(bpy.types.Panel):
         layout.prop(s, "integrator")
         layout.prop(s, "linear_solver")
         layout.prop(s, "contact_thickness")
+        layout.prop(s, "self_contact")
+        row = layout.row()
+        row.enabled = s.self_contact
+        row.prop(s, "self_contact_thickness")
         layout.prop(s, "cache_folder")
         draw_bake_controls(layout, context)
 

@@ -126,6 +126,13 @@ class GripSceneSettings(bpy.types.PropertyGroup):
                                      default=0.003, precision=4,
                                      description="Distance at which contact forces start; resting "
                                                  "contacts settle near half of it")
+    self_contact: BoolProperty(name="Self Contact", default=False,
+                               description="Cloths repel themselves and each other (vertex-triangle and "
+                                           "edge-edge penalty), so folds do not pass through")
+    self_contact_thickness: FloatProperty(name="Self Contact Thickness", subtype="DISTANCE", unit="LENGTH",
+                                          min=1e-6, default=0.002, precision=4,
+                                          description="Distance at which cloth starts to repel itself; keep it "
+                                                      "below the cloth's edge length")
     cache_folder: StringProperty(name="Cache Folder", subtype="DIR_PATH", default="//grip_cache/",
                                  options=_BLEND_RELATIVE,
                                  description="Where baked PC2 files are written (// = next to the .blend)")

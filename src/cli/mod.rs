@@ -18,6 +18,7 @@ pub mod collider_mesh;
 pub mod demo;
 pub mod demo_contact;
 pub mod demo_dynamics;
+pub mod demo_fold;
 pub mod demo_tube;
 pub mod metrics;
 pub mod motion;
@@ -53,7 +54,9 @@ Scene file keys (SI units; unknown keys are errors; errors name the key):
                 friction_smoothing = \"quadratic\" | \"rational\",
                 friction_coupling = \"implicit\" | \"lagged\", max_contact_retries,
                 contact_radius_multiplier (x triangle size, in [1, 10]),
-                contact_kernel = \"interpolating\" | \"cubic\"
+                contact_kernel = \"interpolating\" | \"cubic\",
+                self_contact = true | false (shells repel themselves and each other),
+                self_contact_thickness [m]
   [output]      name (default output directory out/<name>), frames, fps,
                 view = [x, y, z] (direction from the scene towards the previews' viewer)
   [[object]]    kind = \"shell\" | \"solid\" | \"collider\", mesh = \"file.obj\" | \"file.vtk\", name,

@@ -6,6 +6,7 @@ pub mod contact_terms;
 pub mod element_terms;
 pub mod layout;
 pub mod schemes;
+pub mod self_contact_terms;
 pub mod stage;
 pub mod surface_terms;
 pub mod volume_terms;

@@ -17,6 +17,7 @@
 use super::contact_terms::ContactTerms;
 use super::element_terms as terms;
 use super::layout::SystemLayout;
+use super::self_contact_terms::SelfContactTerms;
 use super::surface_terms::SurfaceTerms;
 use super::volume_terms::VolumeTerms;
 use crate::contact::surface_contact::LaggedSurfaceFriction;
@@ -77,6 +78,8 @@ pub struct ImplicitStage<'a> {
     pub surface: Option<SurfaceTerms<'a>>,
     /// Volume-change penalties of the model.
     pub volume: VolumeTerms<'a>,
+    /// Self-contact of the shells (issue 10), if on.
+    pub self_contact: Option<SelfContactTerms<'a>>,
     /// Jacobian blocks of surface contacts left out because the pattern lacked them.
     pub dropped_blocks: u32,
     /// Element Hessians projected onto the PSD cone in the Jacobian (see `set_definite`).
@@ -115,6 +118,7 @@ impl<'a> ImplicitStage<'a> {
             contact: None,
             surface: None,
             volume: VolumeTerms { penalties: &model.volumes },
+            self_contact: None,
             dropped_blocks: 0,
             definite: false,
             frozen: (Vec::new(), Vec::new()),
@@ -139,6 +143,22 @@ impl<'a> ImplicitStage<'a> {
     pub fn with_surface_contact(mut self, surface: Option<SurfaceTerms<'a>>) -> Self {
         self.surface = surface;
         self
+    }
+
+    /// Adds the self-contact penalty of the shells (issue 10) to the step.
+    pub fn with_self_contact(mut self, self_contact: Option<SelfContactTerms<'a>>) -> Self {
+        self.self_contact = self_contact;
+        self
+    }
+
+    /// Gathers the surface and self-contact candidates again where `q` needs it.
+    fn refresh(&mut self, q: &[f64]) {
+        if let Some(s) = self.surface.as_mut() {
+            s.ensure_fresh(q);
+        }
+        if let Some(s) = self.self_contact.as_mut() {
+            s.ensure_fresh(q);
+        }
     }
 
     /// End-of-step positions q = qₜ + h v.
@@ -173,6 +193,9 @@ impl<'a> ImplicitStage<'a> {
         if let Some(s) = self.surface.as_ref() {
             s.add_forces(q, v, scale, out);
         }
+        if let Some(s) = self.self_contact.as_ref() {
+            s.add_gradient(q, scale, out);
+        }
     }
 
     /// r at velocities `v` and stage positions `q` = q̂ + h v (any [`Real`]); the surface contact
@@ -197,9 +220,7 @@ impl<'a> ImplicitStage<'a> {
     /// The total force f(q, v) [N] at any positions and velocities (rows of pinned vertices
     /// included), with this stage's contact terms: the known stages of multi-stage schemes.
     pub fn force(&mut self, q: &[f64], v: &[f64]) -> Vec<f64> {
-        if let Some(s) = self.surface.as_mut() {
-            s.ensure_fresh(q);
-        }
+        self.refresh(q);
         let mut out = vec![0.0; q.len()];
         self.add_negative_force(q, v, -1.0, true, &mut out);
         out
@@ -215,10 +236,8 @@ impl<'a> ImplicitStage<'a> {
 impl NonlinearSystem for ImplicitStage<'_> {
     fn residual(&mut self, v: &[f64], out: &mut [f64]) {
         self.update_positions(v);
-        if let Some(s) = self.surface.as_mut() {
-            s.ensure_fresh(&self.q);
-        }
         let q = std::mem::take(&mut self.q);
+        self.refresh(&q);
         self.residual_at(&q, v, out);
         self.q = q;
     }
@@ -227,9 +246,9 @@ impl NonlinearSystem for ImplicitStage<'_> {
     /// force term): exact, without assembling J (paper §4.3).
     fn jacobian_product(&mut self, v: &[f64], x: &[f64], out: &mut [f64]) -> bool {
         self.update_positions(v);
-        if let Some(s) = self.surface.as_mut() {
-            s.ensure_fresh(&self.q);
-        }
+        let q = std::mem::take(&mut self.q);
+        self.refresh(&q);
+        self.q = q;
         // Pinned vertices are eliminated as in the assembled J: their columns do not act on
         // the free rows, and their rows are the identity.
         let pinned = |d: usize| self.fixed[d / 3];
@@ -245,7 +264,7 @@ impl NonlinearSystem for ImplicitStage<'_> {
 
     /// The incremental potential Φ(v) = ½(v − v̂)ᵀM(v − v̂) − eᵀv + W(q) + W_vol(q) + B(q)
     /// + ½h vᵀ(αM + βK⁺ₜ)v − h vᵀMg + h D_f(v), q = q̂ + h v: elastic energy W, volume penalty
-    /// W_vol, contact penalty B, and the friction
+    /// W_vol, contact penalty B (self-contact W_c included), and the friction
     /// dissipation potential D_f with the sliding basis and contact forces frozen at the point of
     /// the last `freeze_merit`. There ∇Φ = r (rows of pinned vertices aside, which Newton never
     /// moves), so Newton's line search may use Φ as its merit: its decrease guards against steps
@@ -277,6 +296,9 @@ impl NonlinearSystem for ImplicitStage<'_> {
         if let Some(s) = self.surface.as_mut() {
             phi += s.potential(&self.q, v, h, &self.frozen.1);
         }
+        if let Some(s) = self.self_contact.as_mut() {
+            phi += s.energy(&self.q);
+        }
         Some(phi)
     }
 
@@ -303,6 +325,9 @@ impl NonlinearSystem for ImplicitStage<'_> {
         if let Some(s) = self.surface.as_mut() {
             s.definite = definite;
         }
+        if let Some(s) = self.self_contact.as_mut() {
+            s.definite = definite;
+        }
     }
 
     fn jacobian(&mut self, v: &[f64], jac: &mut [f64]) {
@@ -327,6 +352,9 @@ impl NonlinearSystem for ImplicitStage<'_> {
         if let Some(s) = self.surface.as_mut() {
             s.ensure_fresh(&self.q);
             self.dropped_blocks += s.add_jacobian(&self.q, v, h, h, self.fixed, &l.pattern, jac);
+        }
+        if let Some(s) = self.self_contact.as_mut() {
+            self.dropped_blocks += s.add_hessian(&self.q, h2, &l.pattern, jac);
         }
         for (i, slot) in l.diagonal_slots.iter().enumerate() {
             let diag = if self.fixed[i] { 1.0 } else { m.mass[i] * (1.0 + h * m.alpha[i]) };

@@ -5,7 +5,7 @@ pub mod boundary;
 pub mod generate;
 pub mod hinges;
 pub mod intersection;
-mod intersection_grid;
+pub(crate) mod intersection_grid;
 pub(crate) mod predicates;
 pub mod shapes;
 pub mod tetrahedralize;

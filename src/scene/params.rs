@@ -67,8 +67,9 @@ pub struct GripSolverParams {
     pub friction_smoothing: u32,
     /// One of `GRIP_FRICTION_COUPLING_*`. Default implicit (Eq. 23).
     pub friction_coupling: u32,
-    /// Times a substep is redone with a stiffer κ when it ends with a negative gap (0..=50).
-    /// Default 8.
+    /// Times a substep is redone with a stiffer κ when it ends with a negative gap, or with a 4×
+    /// stiffer self-contact κ_s when it ends with more intersecting shell triangles than it
+    /// started with (0..=50). Default 8.
     pub max_contact_retries: u32,
     /// Kernel radius of the implicit contact surfaces of meshes, as a multiple of each
     /// triangle's size (its largest centroid-to-corner distance at rest) (in [1, 10],
@@ -87,6 +88,13 @@ pub struct GripSolverParams {
     /// residual σ_k = min((‖r_k‖/‖r_{k−1}‖)^φ, σ_max) (paper Algorithm 2) (in (0, 1),
     /// dimensionless). Default 0.5.
     pub forcing_max: f64,
+    /// Self-contact thickness δ_s [m] (> 0, at most 1e3): shells repel themselves and each
+    /// other with the penalty b(d) = κ_s(δ_s − d)³ of vertex–triangle and edge–edge distances
+    /// d < δ_s (paper §3.2, Eq. 3). Keep it below √2 × the shortest shell edge (a flat sheet
+    /// then has no self-contact force, see `energy::self_contact::filter`). Default 0.001 m.
+    pub self_contact_thickness: f64,
+    /// Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0.
+    pub self_contact: u32,
     /// Written by `grip_solver_params_default()`; do not change.
     pub struct_tag: u32,
 }
@@ -116,6 +124,8 @@ impl Default for GripSolverParams {
             preconditioner: 0,
             max_linear_iterations: 500,
             forcing_max: 0.5,
+            self_contact_thickness: 1e-3,
+            self_contact: 0,
             struct_tag: GRIP_SOLVER_PARAMS_TAG,
         }
     }
@@ -226,6 +236,10 @@ impl GripSolverParams {
         }
         if !(self.forcing_max > 0.0 && self.forcing_max < 1.0) {
             return Err(Error::invalid(format!("params.forcing_max must be in (0, 1), got {}", self.forcing_max)));
+        }
+        positive("self_contact_thickness", self.self_contact_thickness, "m", 1e3)?;
+        if self.self_contact > 1 {
+            return Err(Error::invalid(format!("params.self_contact must be 0 or 1, got {}", self.self_contact)));
         }
         if self.max_contact_retries > 50 {
             return Err(Error::invalid(format!(

@@ -6,6 +6,7 @@ use super::report::{
     GRIP_WARNING_INITIAL_PENETRATION, GRIP_WARNING_PENETRATION_REMAINS, GRIP_WARNING_PINNED_IN_COLLIDER,
     GRIP_WARNING_PIN_CONFLICT,
 };
+use super::self_contact::{self as self_contact, SelfContactOverCall};
 use super::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
 use super::{warnings, GripStepReport, Solver};
 use crate::contact::implicit::{ImplicitSurface, Kernel};
@@ -18,6 +19,10 @@ use crate::scene::GripSolverParams;
 use crate::scene::{Model, ObjectKind};
 use crate::solve::NewtonSettings;
 use std::time::Instant;
+
+/// What a call ends with: positions, velocities, the contact and self-contact stiffnesses,
+/// the last acceleration and the BDF2 history.
+type CallEnd = (Vec<f64>, Vec<f64>, (f64, Option<f64>), Vec<f64>, Option<StepHistory>);
 
 /// Most substeps one `advance` may take.
 pub(crate) const MAX_SUBSTEPS: usize = 1_000_000;
@@ -103,8 +108,7 @@ impl Solver {
         let pinned = self.pinned.iter().filter(|p| **p).count() - kinematic;
         let mut report = GripStepReport { pinned_vertices: pinned as u32, ..Default::default() };
         let pool = self.pool.clone();
-        #[allow(clippy::type_complexity)]
-        let result = pool.install(|| -> Result<(Vec<f64>, Vec<f64>, f64, Vec<f64>, Option<StepHistory>)> {
+        let result = pool.install(|| -> Result<CallEnd> {
             if self.layout.is_none() {
                 let t = Instant::now();
                 let layout = SystemLayout::new(&self.model, &[]);
@@ -123,6 +127,16 @@ impl Solver {
             };
             let kernel = Kernel::from_code(self.params.contact_kernel).unwrap_or(Kernel::Interpolating);
             report_initial_state(self, &mut report, &pairs, &surfaces, &queries, kappa, kernel, padding);
+            let self_mesh = self_contact::mesh(&self.model, &self.params);
+            let self_over = self_mesh.as_ref().map(|m| SelfContactOverCall {
+                mesh: m,
+                law: self_contact::law(
+                    &self.params,
+                    self.self_contact_stiffness
+                        .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params)),
+                ),
+                padding: self_contact::padding(m, self.params.self_contact_thickness),
+            });
             let mut acceleration = self.acceleration.clone();
             let mut history = self.history.clone();
             let Solver {
@@ -162,6 +176,7 @@ impl Solver {
                     max_retries: params.max_contact_retries,
                 },
                 surfaces: SurfacesOverCall { surfaces: &surfaces, queries: &queries, kernel, padding },
+                self_contact: self_over,
                 progress: progress.as_mut(),
                 report: &mut report,
                 acceleration: &mut acceleration,
@@ -177,13 +192,14 @@ impl Solver {
                 }
             }
             let kappa = stepper.colliders.law.kappa;
+            let kappa_self = stepper.self_contact.as_ref().map(|s| s.law.kappa);
             let shapes: Vec<_> = model.colliders.iter().map(|c| c.shape).collect();
             let end_poses: Vec<_> =
                 collider_pose.iter().zip(collider_target.iter()).map(|(p, t)| t.unwrap_or(*p)).collect();
             if warnings::collider_gaps(&shapes, &end_poses, &pairs, &q, |v| pinned[v as usize]).1 > 0 {
                 report.warnings |= GRIP_WARNING_PINNED_IN_COLLIDER;
             }
-            Ok((q, v, kappa, acceleration, history))
+            Ok((q, v, (kappa, kappa_self), acceleration, history))
         });
         // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
         let result = result.and_then(|state| {
@@ -196,7 +212,10 @@ impl Solver {
             }
         });
         let outcome = match result {
-            Ok((q, v, kappa, acceleration, history)) => {
+            Ok((q, v, (kappa, kappa_self), acceleration, history)) => {
+                if kappa_self.is_some() {
+                    self.self_contact_stiffness = kappa_self;
+                }
                 self.acceleration = acceleration;
                 self.history = history;
                 self.q = q;

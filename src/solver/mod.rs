@@ -6,6 +6,7 @@
 
 mod advance;
 pub mod report;
+mod self_contact;
 mod stages;
 mod substep;
 mod warnings;
@@ -39,6 +40,9 @@ pub struct Solver {
     /// Contact penalty stiffness κ [N/m²] in use; `None` until contacts first need it and after
     /// a call that ends with no active contact (it then restarts from the initial value).
     contact_stiffness: Option<f64>,
+    /// Self-contact stiffness κ_s [N/m²] in use; `None` until the first call with self-contact
+    /// (raised when a substep would make the shells intersect, never lowered).
+    self_contact_stiffness: Option<f64>,
     /// Acceleration of the last substep [m/s²], per coordinate (empty after the model changed):
     /// Newton's initial guess continues it.
     acceleration: Vec<f64>,
@@ -78,6 +82,7 @@ impl Solver {
             collider_pose: Vec::new(),
             collider_target: Vec::new(),
             contact_stiffness: None,
+            self_contact_stiffness: None,
             acceleration: Vec::new(),
             history: None,
             layout: None,

@@ -54,7 +54,8 @@ pub struct GripStepReport {
     pub substep_halvings: u32,
     /// (vertex, collider) pairs closer than the contact thickness at the end.
     pub active_contacts: u32,
-    /// Substeps redone with a stiffer contact penalty because they ended with a negative gap.
+    /// Substeps redone with a stiffer contact penalty because they ended with a negative gap, or
+    /// (self-contact) with more intersecting shell triangles than they started with.
     pub contact_retries: u32,
     /// Smallest gap between a free vertex and a collider at the end [m] (+∞ without colliders);
     /// negative means penetration.

@@ -86,11 +86,15 @@ impl Substepper<'_> {
             let s = &self.surfaces;
             SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q, s.padding)
         });
-        self.ensure_layout(&surface.as_ref().map(|s| s.stencils()).unwrap_or_default())?;
+        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q));
+        let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
+        stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
+        self.ensure_layout(&stencils)?;
         let (layout, _) = self.system.as_ref().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
         let mut system = ImplicitStage::new(self.model, layout, q, v, h, self.gravity, self.pinned, v_fixed, damping)
             .with_contact(terms.as_ref())
-            .with_surface_contact(surface);
+            .with_surface_contact(surface)
+            .with_self_contact(self_contact);
         Ok(system.force(q, v))
     }
 

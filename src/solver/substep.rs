@@ -5,6 +5,7 @@
 //! stiffer contact penalty when it ends with a negative gap (paper §4.4).
 
 use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_SUBSTEP_HALVED};
+use super::self_contact::SelfContactOverCall;
 use super::stages::{StageInput, StageOutput};
 use super::{GripStepReport, ProgressFn};
 use crate::contact::implicit::{ImplicitSurface, Kernel};
@@ -85,6 +86,8 @@ pub(super) struct Substepper<'a> {
     pub max_halvings: u32,
     pub colliders: CollidersOverCall<'a>,
     pub surfaces: SurfacesOverCall<'a>,
+    /// Self-contact of the shells, if on.
+    pub self_contact: Option<SelfContactOverCall<'a>>,
     pub progress: Option<&'a mut ProgressFn>,
     pub report: &'a mut GripStepReport,
     /// Acceleration [m/s²] of the last accepted substep: the predictor of the next Newton guess.
@@ -163,13 +166,31 @@ impl<'a> Substepper<'a> {
         Ok(())
     }
 
-    /// One substep, redone with a stiffer κ while it ends with a negative gap.
+    /// One substep, redone with a stiffer κ while it ends with a negative gap, and with a
+    /// stiffer self-contact κ_s while it ends with more intersecting shell triangles than it
+    /// started with (then it fails, to be halved; see `self_contact`).
     fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
         let v_fixed = self.pin_velocities(q, f1, h);
         let mut retries = 0;
+        let crossed_before = self.self_contact.as_ref().map_or(0, |s| s.intersections(q));
         loop {
             let law = self.colliders.law;
             let step = self.integrate(q, v, &v_fixed, f0, f1, h)?;
+            if let Some(sc) = self.self_contact.as_mut() {
+                let crossed = sc.intersections(&step.q);
+                if crossed > crossed_before {
+                    self.report.add_failed_attempt(&step.stats);
+                    if retries >= self.colliders.max_retries || !sc.stiffen() {
+                        return Err(Error::NotConverged(format!(
+                            "the shells intersect in {crossed} triangle pairs after the substep ({crossed_before} before)"
+                        )));
+                    }
+                    retries += 1;
+                    self.report.contact_retries += 1;
+                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                    continue;
+                }
+            }
             match step.gaps {
                 Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
                     retries += 1;
@@ -220,12 +241,15 @@ impl<'a> Substepper<'a> {
         let law = self.colliders.law;
         let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
         let mut v_new = self.predict(v, v_fixed, stage.c * h);
+        let q_guess: Vec<f64> = stage.q_hat.iter().zip(&v_new).map(|(x, u)| x + stage.h_eff * u).collect();
         let surface = (!self.surfaces.queries.is_empty()).then(|| {
-            let q_guess: Vec<f64> = stage.q_hat.iter().zip(&v_new).map(|(x, u)| x + stage.h_eff * u).collect();
             let s = &self.surfaces;
             SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_guess, s.padding)
         });
-        self.ensure_layout(&surface.as_ref().map(|s| s.stencils()).unwrap_or_default())?;
+        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, &q_guess));
+        let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
+        stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
+        self.ensure_layout(&stencils)?;
         let (layout, solver) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
         let mut system = ImplicitStage::new(
             self.model,
@@ -240,7 +264,8 @@ impl<'a> Substepper<'a> {
         )
         .with_explicit(stage.explicit.as_deref())
         .with_contact(terms.as_ref())
-        .with_surface_contact(surface);
+        .with_surface_contact(surface)
+        .with_self_contact(self_contact);
         let max_it = self.settings.max_iterations as f64;
         let progress = &mut self.progress;
         let mut on_iteration = |k: u32| match progress.as_mut() {
@@ -259,8 +284,9 @@ impl<'a> Substepper<'a> {
         let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
         let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
         self.report.seconds_contact_search += system.surface.as_ref().map_or(0.0, |s| s.seconds_search);
+        self.report.seconds_contact_search += system.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
         if system.dropped_blocks > 0 {
-            log::debug!("{} surface-contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
+            log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
         }
         match outcome {
             Ok(o) => {

@@ -68,6 +68,9 @@ void test_create_errors(void) {
     EXPECT_BAD_PARAM(p.max_linear_iterations = 0, "max_linear_iterations");
     EXPECT_BAD_PARAM(p.forcing_max = 1.0, "forcing_max");
     EXPECT_BAD_PARAM(p.forcing_max = NAN, "forcing_max");
+    EXPECT_BAD_PARAM(p.self_contact = 2, "self_contact");
+    EXPECT_BAD_PARAM(p.self_contact_thickness = 0.0, "self_contact_thickness");
+    EXPECT_BAD_PARAM(p.self_contact_thickness = NAN, "self_contact_thickness");
     EXPECT_BAD_PARAM(p.linear_solver = 0xFFFFFFFFu, "linear_solver");
     EXPECT_BAD_PARAM(p.integrator = GRIP_INTEGRATOR_SDIRK2 + 1, "integrator");
     EXPECT_BAD_PARAM(p.integrator = 0xFFFFFFFFu, "integrator");

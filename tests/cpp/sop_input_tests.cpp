@@ -275,7 +275,7 @@ TEST(glue_evaluates_every_parameter) {
         ++parameters;
         CHECK_MSG(glue.find("get" + name + "()") != std::string::npos, "SOP_Grip.C never reads " + name);
     }
-    CHECK(parameters == 31);
+    CHECK(parameters == 33);
 }
 
 TEST(dialog_script_defaults_are_the_parameter_defaults) {
@@ -296,6 +296,8 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
         {"friction", p.friction},
         {"frictioncoupling", p.friction_coupling},
         {"frictionepsilon", p.friction_epsilon},
+        {"selfcontact", p.self_contact ? 1 : 0},
+        {"selfcontactthickness", p.self_contact_thickness},
         {"integrator", p.integrator},
         {"linearsolver", p.linear_solver},
         {"colliderwinding", p.collider_clockwise_front ? 0 : 1},

@@ -163,6 +163,10 @@ class Cooks(unittest.TestCase):
         self.assertEqual(self.params["contactthickness"], c.contact_thickness)
         self.assertEqual(self.params["shell"]["density"], m.density)
         self.assertEqual(gh.solver_params(self.params)["time_step"], 1 / 96)
+        self.assertEqual((self.params["selfcontact"], self.params["selfcontactthickness"]),
+                         (c.self_contact, c.self_contact_thickness))
+        on = gh.solver_params(dict(self.params, selfcontact=1, selfcontactthickness=0.003))
+        self.assertEqual((on["self_contact"], on["self_contact_thickness"]), (1, 0.003))
         with self.assertRaisesRegex(gh.SopError, "Substeps"):
             gh.solver_params(dict(self.params, substeps=0))
 

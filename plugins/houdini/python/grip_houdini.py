@@ -63,6 +63,7 @@ def default_parameters(library=None):
             "maxnewton": c.max_newton_iterations, "tolerance": c.residual_tolerance, "workers": c.worker_count,
             "contactthickness": c.contact_thickness, "friction": c.default_friction,
             "frictioncoupling": c.friction_coupling, "frictionepsilon": c.friction_epsilon,
+            "selfcontact": c.self_contact, "selfcontactthickness": c.self_contact_thickness,
             "colliderwinding": 0, "typeattrib": "grip_type", "nameattrib": "name", "shell": shell, "solid": solid}
 
 
@@ -76,7 +77,8 @@ def solver_params(p):
             "max_newton_iterations": int(p["maxnewton"]), "residual_tolerance": p["tolerance"],
             "worker_count": int(p["workers"]), "contact_thickness": p["contactthickness"],
             "default_friction": p["friction"], "friction_coupling": int(p["frictioncoupling"]),
-            "friction_epsilon": p["frictionepsilon"]}
+            "friction_epsilon": p["frictionepsilon"], "self_contact": int(bool(p["selfcontact"])),
+            "self_contact_thickness": p["selfcontactthickness"]}
 
 
 @dataclass

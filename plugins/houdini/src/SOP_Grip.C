@@ -74,6 +74,8 @@ static const char *theDsFile = R"THEDSFILE(
         parm { name "friction" cppname "Friction" label "Friction" type float default { "0.3" } range { 0! 2 } }
         parm { name "frictioncoupling" cppname "FrictionCoupling" label "Friction Coupling" type ordinal default { "0" } menu { "implicit" "Implicit" "lagged" "Lagged" } }
         parm { name "frictionepsilon" cppname "FrictionEpsilon" label "Stick-Slip Velocity" type log default { "0.0001" } range { 1e-06 0.1 } }
+        parm { name "selfcontact" cppname "SelfContact" label "Self Contact" type toggle default { "0" } }
+        parm { name "selfcontactthickness" cppname "SelfContactThickness" label "Self Contact Thickness" type float default { "0.001" } range { 0! 0.05 } disablewhen "{ selfcontact == 0 }" }
         parm { name "colliderwinding" cppname "ColliderWinding" label "Collider Front Faces" type ordinal default { "0" } menu { "clockwise" "Houdini (Clockwise)" "counterclockwise" "Counter-Clockwise" } }
     }
     groupsimple {
@@ -243,6 +245,8 @@ grip_sop::SopParameters evaluate(const SOP_GripParms &p) {
     s.friction = p.getFriction();
     s.friction_coupling = static_cast<std::uint32_t>(p.getFrictionCoupling());
     s.friction_epsilon = p.getFrictionEpsilon();
+    s.self_contact = p.getSelfContact();
+    s.self_contact_thickness = p.getSelfContactThickness();
     s.collider_clockwise_front = static_cast<int>(p.getColliderWinding()) == 0;
     s.type_attribute = p.getTypeAttrib().toStdString();
     s.name_attribute = p.getNameAttrib().toStdString();

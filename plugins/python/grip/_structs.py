@@ -10,7 +10,7 @@ library's ``grip_sizeof_*()`` must equal ``ctypes.sizeof`` of each mirror, and i
 import ctypes
 
 #: ``GRIP_ABI_VERSION`` of the header these mirrors follow.
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 # GripStatus (uint32): numbers are part of the ABI.
 STATUS_OK = 0
@@ -139,6 +139,8 @@ class GripSolverParams(ctypes.Structure):
         ("preconditioner", ctypes.c_uint32),
         ("max_linear_iterations", ctypes.c_uint32),
         ("forcing_max", ctypes.c_double),
+        ("self_contact_thickness", ctypes.c_double),
+        ("self_contact", ctypes.c_uint32),
         ("struct_tag", ctypes.c_uint32),
     ]
 

@@ -109,6 +109,8 @@ fn header(scene: &Scene) -> String {
         ("preconditioner", string(preconditioner_name(p.preconditioner))),
         ("max_linear_iterations", p.max_linear_iterations.to_string()),
         ("forcing_max", number(p.forcing_max)),
+        ("self_contact", (p.self_contact != 0).to_string()),
+        ("self_contact_thickness", number(p.self_contact_thickness)),
     ];
     for (k, v) in fields {
         let _ = writeln!(t, "{k} = {v}");

@@ -6,6 +6,8 @@
 //! gravity = [0, 0, -9.81]
 //! friction_coupling = "implicit"   # or "lagged"; friction_smoothing = "quadratic" | "rational"
 //! contact_kernel = "interpolating" # or "cubic"; contact_radius_multiplier = 2.0
+//! self_contact = true # shells repel themselves and each other within
+//! self_contact_thickness = 0.002   # m
 //! [output]
 //! name = "drape"      # default output directory out/<name>; default: the file stem
 //! frames = 48

@@ -35,6 +35,8 @@ pub(super) struct SolverToml {
     preconditioner: Option<Preconditioner>,
     max_linear_iterations: Option<u32>,
     forcing_max: Option<f64>,
+    self_contact: Option<bool>,
+    self_contact_thickness: Option<f64>,
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -143,6 +145,8 @@ pub(super) fn params(s: &SolverToml) -> Result<GripSolverParams, String> {
         },
         max_linear_iterations: s.max_linear_iterations.unwrap_or(d.max_linear_iterations),
         forcing_max: s.forcing_max.unwrap_or(d.forcing_max),
+        self_contact: s.self_contact.map_or(d.self_contact, u32::from),
+        self_contact_thickness: s.self_contact_thickness.unwrap_or(d.self_contact_thickness),
         ..d
     };
     params.validate().map_err(|e| format!("[solver]: {e}"))?;

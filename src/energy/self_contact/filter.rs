@@ -76,7 +76,7 @@ impl ExclusionFilter {
 }
 
 /// Axis-aligned box of the listed vertices of `q`.
-fn bounds(q: &[f64], vertices: &[u32]) -> ([f64; 3], [f64; 3]) {
+pub(crate) fn bounds(q: &[f64], vertices: &[u32]) -> ([f64; 3], [f64; 3]) {
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for &v in vertices {
@@ -89,7 +89,7 @@ fn bounds(q: &[f64], vertices: &[u32]) -> ([f64; 3], [f64; 3]) {
 }
 
 /// Whether two boxes come within `pad` of each other along every axis.
-fn overlap(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3]), pad: f64) -> bool {
+pub(crate) fn overlap(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3]), pad: f64) -> bool {
     (0..3).all(|k| a.0[k] <= b.1[k] + pad && b.0[k] <= a.1[k] + pad)
 }
 

@@ -24,6 +24,7 @@
 //! their vertices; each pair is also an [`Element<12>`], so `crate::integrate::element_terms`
 //! sums them like any elastic element.
 
+pub mod broad_phase;
 pub mod distance;
 pub mod filter;
 

@@ -19,7 +19,8 @@ auto tie(const MaterialParameters &m) {
 auto tie(const SopParameters &p) {
     return std::tie(p.start_time, p.time_step, p.substeps, p.integrator, p.linear_solver, p.gravity,
                     p.max_newton_iterations, p.residual_tolerance, p.contact_thickness, p.friction,
-                    p.friction_coupling, p.friction_epsilon, p.type_attribute, p.name_attribute,
+                    p.friction_coupling, p.friction_epsilon, p.self_contact, p.self_contact_thickness,
+                    p.type_attribute, p.name_attribute,
                     p.collider_clockwise_front, p.worker_count);
 }
 
@@ -57,6 +58,8 @@ SopParameters default_parameters() {
     p.friction = c.default_friction;
     p.friction_coupling = c.friction_coupling;
     p.friction_epsilon = c.friction_epsilon;
+    p.self_contact = c.self_contact != 0;
+    p.self_contact_thickness = c.self_contact_thickness;
     p.worker_count = c.worker_count;
     p.shell = from_c(grip_material_default());
     p.solid = from_c(grip_material_default());
@@ -87,6 +90,8 @@ GripSolverParams solver_params(const SopParameters &p) {
     c.default_friction = p.friction;
     c.friction_coupling = p.friction_coupling;
     c.friction_epsilon = p.friction_epsilon;
+    c.self_contact = p.self_contact ? 1u : 0u;
+    c.self_contact_thickness = p.self_contact_thickness;
     c.worker_count = p.worker_count;
     return c;
 }

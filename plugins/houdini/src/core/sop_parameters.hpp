@@ -41,6 +41,8 @@ struct SopParameters {
     double friction = 0;                 ///< μ, times the bodies' friction attributes
     std::uint32_t friction_coupling = GRIP_FRICTION_COUPLING_IMPLICIT;
     double friction_epsilon = 0;         ///< stick–slip velocity [m/s]
+    bool self_contact = false;           ///< shells repel themselves and each other
+    double self_contact_thickness = 0;   ///< δ_s [m] of self-contact
     MaterialParameters shell;            ///< material of every shell
     MaterialParameters solid;            ///< material of every solid
     std::string type_attribute;          ///< primitive string attribute: "solid" / "shell"

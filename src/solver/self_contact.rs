@@ -1,0 +1,119 @@
+//! Self-contact of shells over one call (issue 10): the shells' triangles and exclusion
+//! topology, the penalty law (thickness `params.self_contact_thickness`, stiffness κ_s), the
+//! candidate padding, and the guard against tunnelling.
+//!
+//! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a substep could carry a vertex through a
+//! triangle in one Newton solve. After every substep the exact triangle–triangle checker
+//! (`crate::mesh::intersection`) counts the shells' intersecting pairs (of triangles farther
+//! apart than the exclusion ring); when there are more than at the start of the substep, the
+//! substep is redone with κ_s four times stiffer (up to `params.max_contact_retries` times,
+//! paper §4.4's rule for colliders applied to self-contact) and then fails, so that it is split
+//! in halves. κ_s is kept for the following calls.
+
+use crate::contact::ContactLaw;
+use crate::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+use crate::mesh::intersecting_pairs;
+use crate::scene::{GripSolverParams, Model, ObjectKind};
+
+/// Factor by which κ_s grows when a substep ends with new intersections.
+pub(super) const STIFFER: f64 = 4.0;
+
+/// Ceiling on κ_s [N/m²].
+const MAX_STIFFNESS: f64 = 1e30;
+
+/// The self-contact of the shells over a call.
+pub(super) struct SelfContactOverCall<'a> {
+    /// Shell triangles and topology.
+    pub mesh: &'a SelfContactMesh,
+    /// Penalty law: δ_s and the κ_s in use (raised on retries).
+    pub law: ContactLaw,
+    /// Candidate padding [m].
+    pub padding: f64,
+}
+
+impl<'a> SelfContactOverCall<'a> {
+    /// The terms of one stage, candidates around `q_guess`.
+    pub fn terms(&self, fixed: &'a [bool], q_guess: &[f64]) -> SelfContactTerms<'a> {
+        SelfContactTerms::new(self.mesh, self.law, fixed, q_guess, self.padding)
+    }
+
+    /// Number of intersecting triangle pairs of the shells at `q` [m] (exact) that self-contact
+    /// acts on: pairs with a corner of one in the closed 1-ring of a corner of the other are
+    /// left out (their folds are the bending energy's, see `self_contact::filter`), so that a
+    /// crumple tighter than the ring cannot fail the step.
+    pub fn intersections(&self, q: &[f64]) -> usize {
+        let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
+        let (tris, filter) = (&self.mesh.triangles, &self.mesh.filter);
+        intersecting_pairs(&positions, tris)
+            .into_iter()
+            .filter(|&(i, j)| {
+                let (t, u) = (tris[i as usize], tris[j as usize]);
+                t.iter().all(|&a| u.iter().all(|&b| !filter.near(a, b)))
+            })
+            .count()
+    }
+
+    /// Raises κ_s after a substep that ended with new intersections; `false` at the ceiling.
+    pub fn stiffen(&mut self) -> bool {
+        if self.law.kappa >= MAX_STIFFNESS {
+            return false;
+        }
+        self.law.kappa = (self.law.kappa * STIFFER).min(MAX_STIFFNESS);
+        true
+    }
+}
+
+/// Every shell triangle of `model` in global indices, with the rest positions; `None` when
+/// self-contact is off or there is no shell.
+pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfContactMesh> {
+    if params.self_contact == 0 {
+        return None;
+    }
+    let triangles: Vec<[u32; 3]> = model
+        .objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::Shell)
+        .flat_map(|o| o.surface.iter().map(move |t| t.map(|v| v + o.first_vertex as u32)))
+        .collect();
+    SelfContactMesh::new(triangles, model.rest.iter().flatten().copied().collect())
+}
+
+/// κ_s,0 [N/m²]: `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
+/// of the heaviest shell vertex at d = δ_s/2 (the collider rule, `advance::initial_contact_stiffness`):
+/// 3κ(δ_s/2)² = m g.
+pub(super) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &GripSolverParams) -> f64 {
+    if params.contact_stiffness > 0.0 {
+        return params.contact_stiffness;
+    }
+    let heaviest = mesh.vertices.iter().map(|&v| model.mass[v as usize]).fold(0.0, f64::max);
+    let g = params.gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
+    let delta = params.self_contact_thickness;
+    (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
+}
+
+/// Candidate padding [m]: a quarter of the mean rest edge length, at least δ_s. Newton iterates
+/// may move a vertex half this far before the candidates are gathered again.
+pub(super) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
+    let edges = mesh.filter.edges();
+    let r = &mesh.rest;
+    let total: f64 = edges
+        .iter()
+        .map(|e| {
+            let (a, b) = (3 * e[0] as usize, 3 * e[1] as usize);
+            (0..3).map(|k| (r[a + k] - r[b + k]).powi(2)).sum::<f64>().sqrt()
+        })
+        .sum();
+    (0.25 * total / edges.len().max(1) as f64).max(delta)
+}
+
+/// The law of self-contact: thickness δ_s, stiffness `kappa`, the friction fields of `params`
+/// (unused by the penalty).
+pub(super) fn law(params: &GripSolverParams, kappa: f64) -> ContactLaw {
+    ContactLaw {
+        kappa,
+        delta: params.self_contact_thickness,
+        epsilon: params.friction_epsilon,
+        smoothing: params.friction_smoothing,
+        coupling: params.friction_coupling,
+    }
+}
