@@ -1,12 +1,13 @@
 //! Built-in demo scenes for `grip demo`; the default, `tube-cloth-bend`, is in `demo_tube.rs`,
 //! the contact demos (`incline`, `pinch`) in `demo_contact.rs`, the integrator and volume demos
 //! (`ball-squish`, `tennis-ball-drop`, `ball-in-box`, `soft-beam`) in `demo_dynamics.rs`, the
-//! self-contact demo (`cloth-fold`) in `demo_fold.rs`.
+//! self-contact demos (`cloth-fold`, `twisted-cylinder`) in `demo_fold.rs` and `demo_twist.rs`.
 
 use super::demo_contact;
 use super::demo_dynamics;
 use super::demo_fold;
 use super::demo_tube::{self, Resolution};
+use super::demo_twist;
 use super::scene::{Elements, Scene, SceneObject};
 use crate::mesh::generate::{box_tets, grid_cloth, top_vertices};
 use crate::{GripMaterial, GripSolverParams};
@@ -15,7 +16,7 @@ use crate::{GripMaterial, GripSolverParams};
 pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
 
 /// Every demo: (name, one-line description).
-pub(crate) const DEMOS: [(&str, &str); 10] = [
+pub(crate) const DEMOS: [(&str, &str); 11] = [
     (
         "tube-cloth-bend",
         "cloth sleeve (r = 51 mm) on a soft capsule limb (r = 50 mm, 5K or 30K tets) bent 90 deg about an elbow \
@@ -41,8 +42,13 @@ pub(crate) const DEMOS: [(&str, &str); 10] = [
     ("soft-beam", "1 m soft neo-Hookean beam (E = 100 kPa) clamped at both ends, sagging under gravity, TR-BDF2"),
     (
         "cloth-fold",
-        "0.4 m square cloth (30x30) dropped onto a 6 mm rod: drapes and folds onto itself; self-contact on \
+        "0.4 m square cloth (30x30) dropped onto a rod (r = 10 mm): drapes and folds onto itself; self-contact on \
          (4 mm), stats.csv: intersecting_pairs",
+    ),
+    (
+        "twisted-cylinder",
+        "cloth cylinder (7128 vertices) whose end rings turn in opposite directions at 72 deg/s and close in \
+         at 5 mm/s each (Codim-IPC's twist), self-contact on, 200 frames",
     ),
 ];
 
@@ -124,6 +130,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
         "incline" => demo_contact::incline(options),
         "pinch" => demo_contact::pinch(options),
         "cloth-fold" => Ok(demo_fold::demo()),
+        "twisted-cylinder" => Ok(demo_twist::demo()),
         other => demo_dynamics::demo(other).ok_or_else(|| {
             let known: Vec<&str> = DEMOS.iter().map(|d| d.0).collect();
             format!("unknown demo \"{name}\" (known: {})", known.join(", "))

@@ -20,6 +20,7 @@ pub mod demo_contact;
 pub mod demo_dynamics;
 pub mod demo_fold;
 pub mod demo_tube;
+pub mod demo_twist;
 pub mod metrics;
 pub mod motion;
 pub mod output;
