@@ -4,45 +4,17 @@
 //! off, the same scene passes through itself. Run in release:
 //! `cargo test --release --test cloth_fold -- --nocapture` prints the counts and timings.
 
+mod shell_frames;
+
 use grip::cli::demo_fold::cloth_fold;
-use grip::mesh::intersecting_pairs;
-use std::time::Instant;
 
 /// Vertices per side and frames (1/24 s each) of the test runs.
 const VERTICES: usize = 16;
 const FRAMES: usize = 24;
 
-/// Per frame: intersecting triangle pairs of the cloth; then the first failure, if any, and the
-/// seconds per frame.
+/// Per frame: intersecting triangle pairs; the first failure, if any; seconds per frame.
 fn run(self_contact: bool) -> (Vec<usize>, Option<String>, f64) {
-    let scene = cloth_fold(VERTICES, self_contact, FRAMES);
-    let mut built = scene.build_solver().expect("scene builds");
-    let id = built.objects[0];
-    let triangles: Vec<[u32; 3]> = match &scene.objects[0].elements {
-        grip::cli::scene::Elements::Triangles(t) => t.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
-        _ => panic!("the cloth is a shell"),
-    };
-    let started = Instant::now();
-    let mut counts = Vec::new();
-    for frame in 1..=FRAMES {
-        built.prepare_frame(frame).expect("frame");
-        if let Err(e) = built.solver.advance(1.0 / scene.fps) {
-            return (counts, Some(format!("frame {frame}: {e}")), started.elapsed().as_secs_f64() / frame as f64);
-        }
-        let q = built.solver.positions(id).expect("positions");
-        let p: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
-        counts.push(intersecting_pairs(&p, &triangles).len());
-        let r = built.solver.report();
-        println!(
-            "self-contact {self_contact}: frame {frame}: {} intersecting pairs, {} substeps, {} Newton its, {} retries, lowest z {:.3}",
-            counts[frame - 1],
-            r.substeps,
-            r.newton_iterations,
-            r.contact_retries,
-            q.chunks_exact(3).map(|p| p[2]).fold(f64::INFINITY, f64::min)
-        );
-    }
-    (counts, None, started.elapsed().as_secs_f64() / FRAMES as f64)
+    shell_frames::intersections_per_frame(&cloth_fold(VERTICES, self_contact, FRAMES))
 }
 
 #[test]

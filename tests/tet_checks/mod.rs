@@ -161,67 +161,11 @@ pub fn mesh_sdf(name: &str, f: &(dyn Fn(P) -> f64 + Sync), lo: P, hi: P, cell: f
     (s, err)
 }
 
-/// An icosphere of radius r: the icosahedron subdivided `levels` times (20·4^levels triangles),
-/// outward.
+/// An icosphere of radius r (`grip::mesh::shapes::icosphere`, 20·4^levels outward triangles)
+/// as points and triangles.
 pub fn icosphere(r: f64, levels: usize) -> (Vec<P>, Vec<[u32; 3]>) {
-    let g = (1.0 + 5f64.sqrt()) / 2.0;
-    let mut p: Vec<P> = [
-        [-1.0, g, 0.0],
-        [1.0, g, 0.0],
-        [-1.0, -g, 0.0],
-        [1.0, -g, 0.0],
-        [0.0, -1.0, g],
-        [0.0, 1.0, g],
-        [0.0, -1.0, -g],
-        [0.0, 1.0, -g],
-        [g, 0.0, -1.0],
-        [g, 0.0, 1.0],
-        [-g, 0.0, -1.0],
-        [-g, 0.0, 1.0],
-    ]
-    .to_vec();
-    let mut t: Vec<[u32; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..levels {
-        let mut mid: HashMap<(u32, u32), u32> = HashMap::new();
-        let mut next = Vec::with_capacity(4 * t.len());
-        for tri in &t {
-            let m = [0, 1, 2].map(|k| {
-                let (a, b) = (tri[k].min(tri[(k + 1) % 3]), tri[k].max(tri[(k + 1) % 3]));
-                *mid.entry((a, b)).or_insert_with(|| {
-                    p.push(std::array::from_fn(|i| 0.5 * (p[a as usize][i] + p[b as usize][i])));
-                    (p.len() - 1) as u32
-                })
-            });
-            next.extend([[tri[0], m[0], m[2]], [tri[1], m[1], m[0]], [tri[2], m[2], m[1]], m]);
-        }
-        t = next;
-    }
-    for q in &mut p {
-        let n = norm(*q);
-        *q = q.map(|x| r * x / n);
-    }
-    (p, t)
+    let (p, t) = grip::mesh::shapes::icosphere(r, levels as u32);
+    (p.chunks_exact(3).map(|x| [x[0], x[1], x[2]]).collect(), t.chunks_exact(3).map(|x| [x[0], x[1], x[2]]).collect())
 }
 
 /// A box [lo, hi] as 12 outward triangles; corner v = x + 2y + 4z.
