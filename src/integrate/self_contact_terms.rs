@@ -158,26 +158,8 @@ impl<'a> SelfContactTerms<'a> {
             .collect();
         let mut dropped = 0;
         for (p, m) in self.pairs.iter().zip(&local) {
-            let Some(m) = m else { continue };
-            for (a, &va) in p.vertices.iter().enumerate() {
-                if self.fixed[va as usize] {
-                    continue;
-                }
-                for (b, &vb) in p.vertices.iter().enumerate() {
-                    if self.fixed[vb as usize] {
-                        continue;
-                    }
-                    let Some(slot) = pattern.slot(va, vb) else {
-                        dropped += 1;
-                        continue;
-                    };
-                    for col in 0..3 {
-                        for row in 0..3 {
-                            jac[(slot.start + col as u32 * slot.stride + row as u32) as usize] +=
-                                scale * m[(3 * a + row, 3 * b + col)];
-                        }
-                    }
-                }
+            if let Some(m) = m {
+                dropped += pattern.add_stencil_matrix(&p.vertices, |i, j| m[(i, j)], scale, self.fixed, jac);
             }
         }
         dropped

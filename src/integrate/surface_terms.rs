@@ -276,26 +276,8 @@ impl<'a> SurfaceTerms<'a> {
         let total = self.contribution_count();
         for start in (0..total).step_by(JACOBIAN_CHUNK) {
             for f in self.contributions(start..start + JACOBIAN_CHUNK, q, v, h, true).into_iter().flatten() {
-                let Some(m) = &f.jacobian else { continue };
-                for (a, &va) in f.stencil.iter().enumerate() {
-                    if fixed[va as usize] {
-                        continue;
-                    }
-                    for (b, &vb) in f.stencil.iter().enumerate() {
-                        if fixed[vb as usize] {
-                            continue;
-                        }
-                        let Some(slot) = pattern.slot(va, vb) else {
-                            dropped += 1;
-                            continue;
-                        };
-                        for col in 0..3 {
-                            for row in 0..3 {
-                                jac[(slot.start + col as u32 * slot.stride + row as u32) as usize] -=
-                                    scale * m[(3 * a + row, 3 * b + col)];
-                            }
-                        }
-                    }
+                if let Some(m) = &f.jacobian {
+                    dropped += pattern.add_stencil_matrix(&f.stencil, |i, j| m[(i, j)], -scale, fixed, jac);
                 }
             }
         }

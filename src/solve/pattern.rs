@@ -67,6 +67,36 @@ impl BlockPattern {
         Some(BlockSlot { start: start as u32, stride: 3 * nb.len() as u32 })
     }
 
+    /// Adds `scale` × a stencil's matrix to the values `jac` of this pattern: block (a, b) of the
+    /// matrix, entries `entry(3a + row, 3b + col)`, goes to vertex pair (stencil[a], stencil[b]).
+    /// Rows and columns of `fixed` vertices are skipped (they are eliminated); returns how many
+    /// blocks were dropped because the pattern lacks them.
+    pub fn add_stencil_matrix(
+        &self,
+        stencil: &[u32],
+        entry: impl Fn(usize, usize) -> f64,
+        scale: f64,
+        fixed: &[bool],
+        jac: &mut [f64],
+    ) -> u32 {
+        let mut dropped = 0;
+        for (a, &va) in stencil.iter().enumerate().filter(|(_, &v)| !fixed[v as usize]) {
+            for (b, &vb) in stencil.iter().enumerate().filter(|(_, &v)| !fixed[v as usize]) {
+                let Some(slot) = self.slot(va, vb) else {
+                    dropped += 1;
+                    continue;
+                };
+                for col in 0..3 {
+                    for row in 0..3 {
+                        jac[(slot.start + col as u32 * slot.stride + row as u32) as usize] +=
+                            scale * entry(3 * a + row, 3 * b + col);
+                    }
+                }
+            }
+        }
+        dropped
+    }
+
     /// Slots of all `(a, b)` vertex pairs of a stencil, row-major over (a, b).
     pub fn stencil_slots(&self, stencil: &[u32]) -> Vec<BlockSlot> {
         let mut out = Vec::with_capacity(stencil.len() * stencil.len());
