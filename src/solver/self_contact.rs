@@ -11,6 +11,7 @@
 //! in halves. κ_s is kept for the following calls.
 
 use crate::contact::ContactLaw;
+use crate::energy::self_contact::broad_phase;
 use crate::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use crate::mesh::intersecting_pairs;
 use crate::scene::{GripSolverParams, Model, ObjectKind};
@@ -94,16 +95,7 @@ pub(super) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &
 /// Candidate padding [m]: a quarter of the mean rest edge length, at least δ_s. Newton iterates
 /// may move a vertex half this far before the candidates are gathered again.
 pub(super) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
-    let edges = mesh.filter.edges();
-    let r = &mesh.rest;
-    let total: f64 = edges
-        .iter()
-        .map(|e| {
-            let (a, b) = (3 * e[0] as usize, 3 * e[1] as usize);
-            (0..3).map(|k| (r[a + k] - r[b + k]).powi(2)).sum::<f64>().sqrt()
-        })
-        .sum();
-    (0.25 * total / edges.len().max(1) as f64).max(delta)
+    (0.25 * broad_phase::mean_edge(&mesh.rest, mesh.filter.edges())).max(delta)
 }
 
 /// The law of self-contact: thickness δ_s, stiffness `kappa`, the friction fields of `params`

@@ -23,7 +23,7 @@ fn grown(q: &[f64], vertices: &[u32], grow: f64) -> Box3 {
 }
 
 /// Mean edge length [m] of `edges` at `q` (the grid's cell size; 0 without edges).
-fn mean_edge(q: &[f64], edges: &[[u32; 2]]) -> f64 {
+pub(crate) fn mean_edge(q: &[f64], edges: &[[u32; 2]]) -> f64 {
     let sum: f64 = edges
         .iter()
         .map(|e| {
