@@ -54,7 +54,7 @@ fn away_from_support_edges(s: &ImplicitSurface, q: &[f64], margin: f64) -> bool 
 /// relative errors (gradient, Hessian, weight gradients).
 fn check(s: &ImplicitSurface, kernel: Kernel, q: &[f64], h: f64) -> (f64, f64, f64) {
     let all: Vec<u32> = (0..s.triangles.len() as u32).collect();
-    let p = potential::evaluate(s, kernel, 0, &all, q, true).expect("query in range");
+    let p = potential::evaluate(s, kernel, 0, &all, q, s.far, true).expect("query in range");
     let second = p.second.as_ref().unwrap();
     let dim = 3 * p.stencil.len();
     let (mut eg, mut eh, mut ew) = (0.0f64, 0.0f64, 0.0f64);
@@ -66,7 +66,7 @@ fn check(s: &ImplicitSurface, kernel: Kernel, q: &[f64], h: f64) -> (f64, f64, f
         let eval = |delta: f64| {
             let mut qq = q.to_vec();
             qq[global] += delta;
-            potential::evaluate(s, kernel, 0, &all, &qq, false).expect("in range")
+            potential::evaluate(s, kernel, 0, &all, &qq, s.far, false).expect("in range")
         };
         let (plus, minus) = (eval(h), eval(-h));
         assert_eq!(plus.stencil, p.stencil, "the stencil must not change under a tiny perturbation");
@@ -157,15 +157,15 @@ fn potential_is_the_distance_to_a_flat_surface_and_none_out_of_range() {
     s.far = 0.01;
     let all: Vec<u32> = (0..s.triangles.len() as u32).collect();
     for kernel in [Kernel::Interpolating, Kernel::Cubic] {
-        let p = potential::evaluate(&s, kernel, 0, &all, &q, false).unwrap();
+        let p = potential::evaluate(&s, kernel, 0, &all, &q, s.far, false).unwrap();
         // Exact up to the far-field background sample's pull (well below a micrometre here).
         assert!((p.phi - 0.004).abs() < 1e-6, "φ on a plane is the height: {}", p.phi);
         assert!((p.gradient[2] - 1.0).abs() < 1e-4 && p.gradient[0].abs() < 1e-4);
         let x = [0.013, -0.021, -0.002];
-        assert!((potential::value(&s, kernel, &x, &all, &q).unwrap() + 0.002).abs() < 1e-6);
+        assert!((potential::value(&s, kernel, &x, &all, &q, s.far).unwrap() + 0.002).abs() < 1e-6);
     }
     q[2] = 1.0;
-    assert!(potential::evaluate(&s, Kernel::Interpolating, 0, &all, &q, true).is_none());
+    assert!(potential::evaluate(&s, Kernel::Interpolating, 0, &all, &q, s.far, true).is_none());
 }
 
 /// Beyond the open edge of a surface φ blends continuously to the far-field gap instead of
@@ -179,7 +179,7 @@ fn potential_blends_to_the_far_value_beyond_an_open_edge() {
     s.far = 0.004; // twice a contact thickness of 2 mm, as the solver sets it
     let all: Vec<u32> = (0..s.triangles.len() as u32).collect();
     for kernel in [Kernel::Interpolating, Kernel::Cubic] {
-        let phi = |x: f64| potential::value(&s, kernel, &[x, 0.0, 0.002], &all, &q).unwrap_or(s.far);
+        let phi = |x: f64| potential::value(&s, kernel, &[x, 0.0, 0.002], &all, &q, s.far).unwrap_or(s.far);
         let (mut worst, mut prev) = (0.0f64, phi(0.15));
         let step = 1e-5;
         for k in 1..=20_000 {
@@ -190,5 +190,57 @@ fn potential_blends_to_the_far_value_beyond_an_open_edge() {
         assert!((phi(0.15) - 0.002).abs() < 1e-4, "{kernel:?}: φ at the edge {}", phi(0.15));
         assert_eq!(prev, s.far, "{kernel:?}: out of range φ is the far value");
         assert!(worst < 2e-5, "{kernel:?}: φ jumps by {worst} m over a {step} m step");
+    }
+}
+
+/// A vertex on the back (negative side) of a two-sided shell surface that slides out beyond
+/// the shell's open edge leaves contact: its gap d = side·φ + offset blends to +far there, as
+/// on the front. (With the background value +far on both sides, the gap on the back blended
+/// to −far: a phantom deep contact with a vanishing, noisy normal whose implicit friction made
+/// the residual jump; Newton stalled on it in the tube cloth bend.)
+#[test]
+fn back_of_a_two_sided_surface_blends_to_no_contact_beyond_an_open_edge() {
+    use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
+    use grip::contact::ContactLaw;
+    use grip::integrate::surface_terms::SurfaceTerms;
+    use grip::scene::SurfaceQuery;
+    let delta = 0.002;
+    let law = ContactLaw {
+        kappa: 1e6,
+        delta,
+        epsilon: 1e-3,
+        smoothing: GRIP_FRICTION_SMOOTHING_QUADRATIC,
+        coupling: GRIP_FRICTION_COUPLING_IMPLICIT,
+    };
+    let mut rng = Rng(9);
+    let (q0, tris) = patch(&mut rng, 4, 0.0, 0.0, [0.0; 3]);
+    let rest: Vec<[f64; 3]> = q0.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+    for side in [1.0, -1.0] {
+        for kernel in [Kernel::Interpolating, Kernel::Cubic] {
+            let mut s = ImplicitSurface::new(1, tris.clone(), &rest, 2.0, true);
+            s.far = 2.0 * delta;
+            let surfaces = [s];
+            let queries = [SurfaceQuery { vertex: 0, surface: 0, mu: 0.5, offset: 0.0 }];
+            let fixed = vec![false; q0.len() / 3];
+            let mut deepest = f64::INFINITY;
+            let mut last = (0.0, 0);
+            // From over the middle (x = 0) to well past the edge at x = 0.2 (support 2 × 0.1 m).
+            for k in 0..=300 {
+                let mut q = q0.clone();
+                (q[0], q[2]) = (0.002 * k as f64, side * 0.001);
+                let terms = SurfaceTerms::new(law, kernel, &surfaces, &queries, &q, &q, 0.01);
+                let (gap, active) = terms.gap_summary(&q, &fixed);
+                deepest = deepest.min(gap);
+                last = (gap, active);
+                if k == 300 {
+                    let v = vec![0.3; q.len()];
+                    let mut force = vec![0.0; q.len()];
+                    terms.add_forces(&q, &v, 1.0, &mut force);
+                    assert!(force.iter().all(|&f| f == 0.0), "side {side} {kernel:?}: force past the edge");
+                }
+            }
+            assert!(deepest > 0.001 - 1e-5, "side {side} {kernel:?}: gap fell to {deepest} m near the edge");
+            assert_eq!(last.1, 0, "side {side} {kernel:?}: still in contact past the edge (gap {} m)", last.0);
+        }
     }
 }

@@ -113,6 +113,13 @@ impl<'a> SurfaceTerms<'a> {
         GapMeasure { side: self.side[k], offset: self.queries[k].offset }
     }
 
+    /// The background value φ₀ of query `k`'s potential: its surface's far gap on the side the
+    /// query is on (negative on the back of a two-sided surface), so the gap blends to +far.
+    fn far(&self, k: usize) -> f64 {
+        let side = if self.side[k] == 0.0 { 1.0 } else { self.side[k] };
+        side * self.surfaces[self.queries[k].surface as usize].far
+    }
+
     /// Finds the candidates again when `q` has moved more than half the padding from the
     /// reference (then no sample within a support can have been missed).
     pub fn ensure_fresh(&mut self, q: &[f64]) {
@@ -187,9 +194,12 @@ impl<'a> SurfaceTerms<'a> {
     fn evaluate(&self, c: &Candidate, q: &[f64], v: &[f64], h: f64, jacobian: bool) -> Option<StencilForce> {
         let query = &self.queries[c.query];
         let surface = &self.surfaces[query.surface as usize];
-        let pot = potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, jacobian && !self.definite)?;
-        let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
         let measure = self.measure(c.query);
+        // Second derivatives only for the exact Jacobian of a contact inside the band d < δ.
+        let second = |phi: f64| jacobian && !self.definite && measure.gap(phi) < self.law.delta;
+        let pot =
+            potential::evaluate_where(surface, self.kernel, query.vertex, &c.samples, q, self.far(c.query), second)?;
+        let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
         surface_contact::end_of_step_force(&self.law, query.mu, &pot, measure, v, h, implicit, jacobian, self.definite)
     }
 
@@ -234,7 +244,7 @@ impl<'a> SurfaceTerms<'a> {
             .map(|c| {
                 let query = &self.queries[c.query];
                 let surface = &self.surfaces[query.surface as usize];
-                let pot = first_order::evaluate(surface, self.kernel, query.vertex, &c.samples, q)?;
+                let pot = first_order::evaluate(surface, self.kernel, query.vertex, &c.samples, q, self.far(c.query))?;
                 let f = surface_contact::stencil_force(&self.law, query.mu, &pot, self.measure(c.query), v, implicit)?;
                 Some((pot.stencil, f))
             })
@@ -306,7 +316,8 @@ impl<'a> SurfaceTerms<'a> {
                     return None;
                 }
                 let surface = &self.surfaces[query.surface as usize];
-                let pot = potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, false)?;
+                let pot =
+                    potential::evaluate(surface, self.kernel, query.vertex, &c.samples, q, self.far(c.query), false)?;
                 LaggedSurfaceFriction::new(&self.law, &pot, self.measure(c.query)).map(|f| (query.mu, f))
             })
             .collect()
@@ -323,7 +334,7 @@ impl<'a> SurfaceTerms<'a> {
                 let query = &self.queries[c.query];
                 let surface = &self.surfaces[query.surface as usize];
                 let x = position(q, query.vertex);
-                potential::value(surface, self.kernel, &x, &c.samples, q)
+                potential::value(surface, self.kernel, &x, &c.samples, q, self.far(c.query))
                     .map_or(0.0, |phi| self.law.energy(self.measure(c.query).gap(phi)))
             })
             .collect();
@@ -349,7 +360,8 @@ impl<'a> SurfaceTerms<'a> {
                     return None;
                 }
                 let x = position(q, query.vertex);
-                potential::value(surface, self.kernel, &x, &c.samples, q).map(|phi| self.measure(c.query).gap(phi))
+                potential::value(surface, self.kernel, &x, &c.samples, q, self.far(c.query))
+                    .map(|phi| self.measure(c.query).gap(phi))
             })
             .collect();
         let deepest = gaps.iter().flatten().copied().fold(f64::INFINITY, f64::min);
@@ -391,8 +403,8 @@ fn lagged_friction(
         .map(|query| {
             let surface = &surfaces[query.surface as usize];
             let samples = grids[query.surface as usize].query(&position(q_start, query.vertex));
-            let pot = potential::evaluate(surface, kernel, query.vertex, &samples, q_start, false)?;
             let side = if surface.two_sided { start_side(surface, query.vertex, &samples, q_start) } else { 1.0 };
+            let pot = potential::evaluate(surface, kernel, query.vertex, &samples, q_start, side * surface.far, false)?;
             LaggedSurfaceFriction::new(law, &pot, GapMeasure { side, offset: query.offset })
         })
         .collect()

@@ -27,13 +27,15 @@ fn vertex<T: Real>(q: &[T], v: u32) -> V3<T> {
 }
 
 /// φ at query vertex `query` from the candidate samples, positions `q` (any [`Real`]); `None`
-/// when no candidate's support contains the query point (tested on the values).
+/// when no candidate's support contains the query point (tested on the values). `far`: the
+/// background value φ₀ on the query's side [m] (see `potential::evaluate`).
 pub fn evaluate<T: Real>(
     surface: &ImplicitSurface,
     kernel: Kernel,
     query: u32,
     candidates: &[u32],
     q: &[T],
+    far: f64,
 ) -> Option<FirstOrder<T>> {
     let x = vertex(q, query);
     let mut stencil = vec![query];
@@ -73,7 +75,7 @@ pub fn evaluate<T: Real>(
     let w0 = kernel.background_weight();
     let sum = active.iter().fold(c::<T>(0.0), |acc, a| acc + a.1);
     let den = sum + w0;
-    let phi = (active.iter().fold(c::<T>(0.0), |acc, a| acc + a.1 * a.3) + w0 * surface.far) / den;
+    let phi = (active.iter().fold(c::<T>(0.0), |acc, a| acc + a.1 * a.3) + w0 * far) / den;
     let mut gradient = vec![c::<T>(0.0); 3 * stencil.len()];
     let mut vertex_weights = vec![c::<T>(0.0); stencil.len()];
     for (blocks, w, dw, g, dg) in &active {

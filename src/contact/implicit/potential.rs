@@ -42,17 +42,25 @@ pub struct PotentialSecond {
     pub vertex_weight_gradients: DMatrix<f64>,
 }
 
-/// One active sample: its stencil blocks (query, a, b, c) and local terms.
+/// One active sample: its index, its stencil blocks (query, a, b, c) and first-order terms.
 struct Active {
+    sample: usize,
     blocks: [usize; 4],
     first: sample::SampleFirst,
-    second: Option<(Hess12, Hess12)>,
 }
 
-/// φ alone at point `x` [m] (`None` when no candidate sample's support contains x).
-pub fn value(surface: &ImplicitSurface, kernel: Kernel, x: &[f64; 3], candidates: &[u32], q: &[f64]) -> Option<f64> {
+/// φ alone at point `x` [m] (`None` when no candidate sample's support contains x); `far` is
+/// the background sample's value φ₀ [m] (see [`evaluate`]).
+pub fn value(
+    surface: &ImplicitSurface,
+    kernel: Kernel,
+    x: &[f64; 3],
+    candidates: &[u32],
+    q: &[f64],
+    far: f64,
+) -> Option<f64> {
     let w0 = kernel.background_weight();
-    let (mut num, mut den, mut any) = (w0 * surface.far, w0, false);
+    let (mut num, mut den, mut any) = (w0 * far, w0, false);
     for &i in candidates {
         let i = i as usize;
         let z = surface.local(i, x, q);
@@ -72,14 +80,33 @@ pub fn value(surface: &ImplicitSurface, kernel: Kernel, x: &[f64; 3], candidates
 }
 
 /// φ at query vertex `query` with first derivatives (and second ones when `second`), from the
-/// candidate samples; `None` when no candidate's support contains the query point.
+/// candidate samples; `None` when no candidate's support contains the query point. `far` is the
+/// background sample's value φ₀ [m]: `surface.far` seen from the query's side, i.e. −far for a
+/// query on the negative side of a two-sided (shell) surface, so that beyond an open edge the
+/// gap d = side·φ + offset blends to +far (no contact) on both sides.
 pub fn evaluate(
     surface: &ImplicitSurface,
     kernel: Kernel,
     query: u32,
     candidates: &[u32],
     q: &[f64],
+    far: f64,
     second: bool,
+) -> Option<Potential> {
+    evaluate_where(surface, kernel, query, candidates, q, far, |_| second)
+}
+
+/// [`evaluate`] with second derivatives only when `second(φ)` holds (a contact law asks for
+/// them only where the gap is inside its band: most candidates are not, and the second
+/// derivatives are most of the cost).
+pub fn evaluate_where(
+    surface: &ImplicitSurface,
+    kernel: Kernel,
+    query: u32,
+    candidates: &[u32],
+    q: &[f64],
+    far: f64,
+    second: impl Fn(f64) -> bool,
 ) -> Option<Potential> {
     let qi = 3 * query as usize;
     let x = [q[qi], q[qi + 1], q[qi + 2]];
@@ -88,13 +115,7 @@ pub fn evaluate(
     for &i in candidates {
         let i = i as usize;
         let z = surface.local(i, &x, q);
-        let r = surface.radius[i];
-        let terms = if second {
-            sample::second_order(kernel, r, &z).map(|s| (s.first, Some((s.ddw, s.ddg))))
-        } else {
-            sample::first_order(kernel, r, &z).map(|f| (f, None))
-        };
-        let Some((first, hessians)) = terms else { continue };
+        let Some(first) = sample::first_order(kernel, surface.radius[i], &z) else { continue };
         let mut blocks = [0; 4];
         for (m, &v) in surface.triangles[i].iter().enumerate() {
             blocks[m + 1] = match stencil.iter().position(|&s| s == v) {
@@ -105,7 +126,7 @@ pub fn evaluate(
                 }
             };
         }
-        active.push(Active { blocks, first, second: hessians });
+        active.push(Active { sample: i, blocks, first });
     }
     if active.is_empty() {
         return None;
@@ -114,7 +135,7 @@ pub fn evaluate(
     let w0 = kernel.background_weight();
     let sum: f64 = active.iter().map(|a| a.first.w).sum();
     let den = sum + w0;
-    let phi = (active.iter().map(|a| a.first.w * a.first.g).sum::<f64>() + w0 * surface.far) / den;
+    let phi = (active.iter().map(|a| a.first.w * a.first.g).sum::<f64>() + w0 * far) / den;
     let mut gradient = DVector::zeros(dim);
     let mut vertex_weights = vec![0.0; stencil.len()];
     for a in &active {
@@ -124,13 +145,25 @@ pub fn evaluate(
             vertex_weights[b] += f.w / (3.0 * sum);
         }
     }
-    let second =
-        second.then(|| second_derivatives(&active, stencil.len(), phi, (den, sum), &gradient, &vertex_weights));
+    let second = second(phi).then(|| {
+        let local = Local { surface, kernel, x: &x, q };
+        second_derivatives(&local, &active, stencil.len(), phi, (den, sum), &gradient, &vertex_weights)
+    });
     Some(Potential { stencil, phi, gradient, vertex_weights, second })
 }
 
-/// ∇²φ and ∇Wⱼ (see the module formulas); `(den, sum)` = (D, S).
+/// Where the samples' local coordinates come from (for their second derivatives).
+struct Local<'a> {
+    surface: &'a ImplicitSurface,
+    kernel: Kernel,
+    x: &'a [f64; 3],
+    q: &'a [f64],
+}
+
+/// ∇²φ and ∇Wⱼ (see the module formulas); `(den, sum)` = (D, S). Each sample's 12 × 12 second
+/// derivatives are computed here, once φ is known, and summed straight into ∇²φ.
 fn second_derivatives(
+    local: &Local,
     active: &[Active],
     vertices: usize,
     phi: f64,
@@ -141,22 +174,29 @@ fn second_derivatives(
     let dim = 3 * vertices;
     let mut hessian = DMatrix::zeros(dim, dim);
     let mut grad_den = DVector::zeros(dim);
-    let mut weight_sums = DMatrix::zeros(vertices, dim);
     for a in active {
         let f = &a.first;
-        let Some((ddw, ddg)) = &a.second else { continue };
-        let local = ddw * (f.g - phi) + ddg * f.w + f.dw * f.dg.transpose() + f.dg * f.dw.transpose();
-        scatter_matrix(&mut hessian, &a.blocks, &(local / den));
+        let z = local.surface.local(a.sample, local.x, local.q);
+        let (ddw, ddg) = sample::hessians(local.kernel, local.surface.radius[a.sample], &z)
+            .expect("a sample with first-order terms has second-order ones");
+        let term = ddw * ((f.g - phi) / den) + ddg * (f.w / den) + (f.dw * f.dg.transpose()) / den;
+        scatter_matrix(&mut hessian, &a.blocks, &(term + (f.dg * f.dw.transpose()) / den));
         scatter_vector(&mut grad_den, &a.blocks, &f.dw);
-        let mut dw = DVector::zeros(dim);
-        scatter_vector(&mut dw, &a.blocks, &f.dw);
+    }
+    // − (∇φ∇Dᵀ + ∇D∇φᵀ)/D as two rank-one updates in place.
+    hessian.ger(-1.0 / den, gradient, &grad_den, 1.0);
+    hessian.ger(-1.0 / den, &grad_den, gradient, 1.0);
+    // ∇Wⱼ = (Σ_{i ∋ j} ∇wᵢ/3 − Wⱼ ∇S)/S, ∇S = ∇D (w₀ is constant).
+    let mut vertex_weight_gradients = DMatrix::zeros(vertices, dim);
+    for a in active {
         for &b in &a.blocks[1..] {
-            let mut row = weight_sums.row_mut(b);
-            row += dw.transpose() / 3.0;
+            for (m, &col) in a.blocks.iter().enumerate() {
+                for k in 0..3 {
+                    vertex_weight_gradients[(b, 3 * col + k)] += a.first.dw[3 * m + k] / 3.0;
+                }
+            }
         }
     }
-    hessian -= (gradient * grad_den.transpose() + &grad_den * gradient.transpose()) / den;
-    let mut vertex_weight_gradients = weight_sums;
     for (j, wj) in vertex_weights.iter().enumerate() {
         let mut row = vertex_weight_gradients.row_mut(j);
         row -= grad_den.transpose() * *wj;

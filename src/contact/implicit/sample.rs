@@ -7,7 +7,8 @@
 use super::kernel::Kernel;
 use crate::energy::autodiff;
 use crate::energy::real::{c, cross, dot, scale, sub, Real, V3};
-use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
+use nalgebra::{Const, Matrix3, SMatrix, SVector, Vector3, U1};
+use num_dual::{Derivative, DualSVec64};
 
 /// Local gradient (12) and Hessian (12 × 12) types.
 pub type Grad12 = SVector<f64, 12>;
@@ -93,16 +94,41 @@ pub fn first_order(kernel: Kernel, radius: f64, z: &[f64; 12]) -> Option<SampleF
 
 /// [`first_order`] plus second derivatives (∂²g/∂z² by forward-mode AD of ∂g/∂z).
 pub fn second_order(kernel: Kernel, radius: f64, z: &[f64; 12]) -> Option<SampleSecond> {
-    let (w, dw_y, ddw_y) = weight(kernel, radius, z)?;
-    let mut ddg = autodiff::jacobian(|zz| plane_distance_gradient(zz), z);
-    autodiff::symmetrize(&mut ddg);
-    let first = SampleFirst {
-        w,
-        dw: map_offset_gradient(&dw_y),
-        g: plane_distance(z),
-        dg: Grad12::from(plane_distance_gradient(z)),
-    };
-    Some(SampleSecond { first, ddw: map_offset_hessian(&ddw_y), ddg })
+    let first = first_order(kernel, radius, z)?;
+    let (ddw, ddg) = hessians(kernel, radius, z)?;
+    Some(SampleSecond { first, ddw, ddg })
+}
+
+/// ∂²w/∂z² and ∂²g/∂z² alone (for a sample whose [`first_order`] terms are already known);
+/// `None` exactly when [`first_order`] is.
+pub fn hessians(kernel: Kernel, radius: f64, z: &[f64; 12]) -> Option<(Hess12, Hess12)> {
+    let (_, _, ddw_y) = weight(kernel, radius, z)?;
+    Some((map_offset_hessian(&ddw_y), plane_distance_hessian(z)))
+}
+
+/// ∂²g/∂z² by forward-mode AD of ∂g/∂z ([`plane_distance_gradient`]) along the 9 vertex
+/// directions only: g is linear in x, so ∂²g/∂x² = 0, and the (vertex, x) blocks are the
+/// transposes of the (x, vertex) ones. The vertex block is symmetrized (AD round-off).
+fn plane_distance_hessian(z: &[f64; 12]) -> Hess12 {
+    let seeded: [DualSVec64<9>; 12] = std::array::from_fn(|i| {
+        let eps = if i < 3 { Derivative::none() } else { Derivative::derivative_generic(Const::<9>, U1, i - 3) };
+        DualSVec64::new(z[i], eps)
+    });
+    let grad = plane_distance_gradient(&seeded);
+    let mut h = Hess12::zeros();
+    for (row, gi) in grad.iter().enumerate() {
+        let d = gi.eps.unwrap_generic(Const::<9>, U1);
+        for col in 0..9 {
+            h[(row, 3 + col)] = d[col];
+        }
+    }
+    for i in 3..12 {
+        for j in 0..3 {
+            h[(i, j)] = h[(j, i)];
+        }
+    }
+    autodiff::symmetrize(&mut h);
+    h
 }
 
 /// Kernel weight of the sample with its y-derivatives, y = x − p.
