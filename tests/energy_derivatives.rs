@@ -146,6 +146,29 @@ fn bending_derivatives_match_finite_differences() {
     }
 }
 
+/// The modified-Newton stand-in of a hinge is its Gauss–Newton Hessian 2k′∇θ∇θᵀ: with
+/// ∇W = 2k′(θ − θ̄)∇θ (the FD-checked gradient) it equals ∇W∇Wᵀ/(2k′(θ − θ̄)²), and it is PSD.
+#[test]
+fn bending_definite_hessian_is_the_gauss_newton_one() {
+    let mut rng = Lcg(5);
+    for case in 0..100 {
+        let rest = hinge_rest(&mut rng);
+        let h = BendingHinge::new([0, 1, 2, 3], rest, rng.range(1e-6, 1e-2)).unwrap();
+        let x = perturb(&mut rng, &flat::<4, 12>(rest), 0.3);
+        let dtheta = h.angle(&x) - h.rest_angle;
+        if dtheta.abs() < 1e-3 {
+            continue;
+        }
+        let g = nalgebra::SVector::<f64, 12>::from(h.gradient(&x));
+        let want = g * g.transpose() / (2.0 * h.weight * dtheta * dtheta);
+        let got = h.definite_hessian(&x);
+        let err = (got - want).norm() / want.norm();
+        assert!(err < 1e-9, "case {case}: relative error {err:e}");
+        let lowest = got.symmetric_eigen().eigenvalues.min();
+        assert!(lowest > -1e-12 * got.norm(), "case {case}: eigenvalue {lowest:e}");
+    }
+}
+
 #[test]
 fn bending_flat_rest_large_rotation_and_near_degenerate_hinges() {
     let flat_rest = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.5, 1.0, 0.0], [0.5, -1.0, 0.0]];

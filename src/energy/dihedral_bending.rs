@@ -15,7 +15,7 @@
 
 use super::real::{c, cross, dot, scale, set_vertex, sub, vertex, Real};
 use super::Element;
-use nalgebra::Vector3;
+use nalgebra::{SMatrix, SVector, Vector3};
 
 /// Relative area below which a hinge triangle counts as collapsed.
 const COLLAPSED_AREA_RATIO: f64 = 1e-8;
@@ -93,16 +93,39 @@ impl Element<12> for BendingHinge {
         }
     }
 
-    /// ∂W/∂x = 2k′(θ − θ̄) ∂θ/∂x with (Bridson et al. 2003, their modes u with our sign of θ)
+    /// ∂W/∂x = 2k′(θ − θ̄) ∂θ/∂x (∂θ/∂x: [`BendingHinge::angle_gradient`]).
+    fn gradient<T: Real>(&self, x: &[T; 12]) -> [T; 12] {
+        let Some((theta, dtheta)) = self.angle_gradient(x) else {
+            return [c::<T>(0.0); 12];
+        };
+        let wrap = self.angle_change(theta.re()) - (theta.re() - self.rest_angle);
+        let coef = (theta - self.rest_angle + wrap) * (2.0 * self.weight);
+        dtheta.map(|d| d * coef)
+    }
+
+    /// Gauss–Newton: 2k′ ∂θ/∂x ∂θ/∂xᵀ, the Hessian without its (θ − θ̄)∂²θ/∂x² term (positive
+    /// semi-definite by construction, and no eigendecomposition; for the modified Newton
+    /// Jacobian, `crate::solve::newton`).
+    fn definite_hessian(&self, x: &[f64; 12]) -> SMatrix<f64, 12, 12> {
+        match self.angle_gradient(x) {
+            Some((_, dtheta)) => {
+                let g = SVector::<f64, 12>::from(dtheta);
+                g * g.transpose() * (2.0 * self.weight)
+            }
+            None => SMatrix::zeros(),
+        }
+    }
+}
+
+impl BendingHinge {
+    /// θ and ∂θ/∂x (Bridson et al. 2003, their modes u with our sign of θ):
     /// −∂θ/∂x2 = |e| n_A/|n_A|², −∂θ/∂x3 = |e| n_B/|n_B|²,
     /// −∂θ/∂x0 = ((x2−x1)·ê) n_A/|n_A|² + ((x3−x1)·ê) n_B/|n_B|²,
-    /// −∂θ/∂x1 = −((x2−x0)·ê) n_A/|n_A|² − ((x3−x0)·ê) n_B/|n_B|².
-    fn gradient<T: Real>(&self, x: &[T; 12]) -> [T; 12] {
-        let mut g = [c::<T>(0.0); 12];
+    /// −∂θ/∂x1 = −((x2−x0)·ê) n_A/|n_A|² − ((x3−x0)·ê) n_B/|n_B|²;
+    /// `None` for a collapsed hinge.
+    fn angle_gradient<T: Real>(&self, x: &[T; 12]) -> Option<(T, [T; 12])> {
         let xr: [f64; 12] = x.map(|v| v.re());
-        let Some(_) = angle(&xr, Some(&self.rest_sq)) else {
-            return g;
-        };
+        angle(&xr, Some(&self.rest_sq))?;
         let (x0, x1, x2, x3) = (vertex(x, 0), vertex(x, 1), vertex(x, 2), vertex(x, 3));
         let e = sub(x1, x0);
         let na = cross(e, sub(x2, x0));
@@ -111,18 +134,18 @@ impl Element<12> for BendingHinge {
         let elen = e2.sqrt();
         let y = dot(cross(na, nb), e) / elen;
         let theta = y.atan2(dot(na, nb));
-        let wrap = self.angle_change(theta.re()) - (theta.re() - self.rest_angle);
-        // With this θ's sign convention the Bridson modes are −∂θ/∂x.
-        let coef = (theta - self.rest_angle + wrap) * (-2.0 * self.weight);
         let ua = scale(na2.recip(), na);
         let ub = scale(nb2.recip(), nb);
         let ehat = scale(elen.recip(), e);
         let g0 = [0, 1, 2].map(|k| ua[k] * dot(sub(x2, x1), ehat) + ub[k] * dot(sub(x3, x1), ehat));
         let g1 = [0, 1, 2].map(|k| -(ua[k] * dot(sub(x2, x0), ehat) + ub[k] * dot(sub(x3, x0), ehat)));
-        set_vertex(&mut g, 0, scale(coef, g0));
-        set_vertex(&mut g, 1, scale(coef, g1));
-        set_vertex(&mut g, 2, scale(coef * elen, ua));
-        set_vertex(&mut g, 3, scale(coef * elen, ub));
-        g
+        // With this θ's sign convention the Bridson modes are −∂θ/∂x.
+        let minus = c::<T>(-1.0);
+        let mut g = [c::<T>(0.0); 12];
+        set_vertex(&mut g, 0, scale(minus, g0));
+        set_vertex(&mut g, 1, scale(minus, g1));
+        set_vertex(&mut g, 2, scale(-elen, ua));
+        set_vertex(&mut g, 3, scale(-elen, ub));
+        Some((theta, g))
     }
 }

@@ -30,6 +30,12 @@ pub trait Element<const D: usize>: Sync + Send {
         autodiff::symmetrize(&mut h);
         h
     }
+    /// A positive semi-definite stand-in for the Hessian [N/m], for Newton's modified Jacobian
+    /// far from the solution: by default the Hessian projected onto the PSD cone
+    /// ([`autodiff::project_psd`]); an element may give a cheaper one (e.g. Gauss–Newton).
+    fn definite_hessian(&self, x: &[f64; D]) -> SMatrix<f64, D, D> {
+        autodiff::project_psd(&self.hessian(x))
+    }
 }
 
 /// Gathers the stencil's coordinates from a flat global array `q` (`x0 y0 z0 x1 …`).

@@ -71,18 +71,19 @@ pub fn add_matrices<const D: usize, E: Element<D>>(
     }
 }
 
-/// Element Hessians ∇²W_e(q), each projected onto the PSD cone when `definite` (a modified
+/// Element Hessians ∇²W_e(q), or their PSD stand-ins ([`Element::definite_hessian`]: projected onto
+/// the PSD cone unless the element has a cheaper one) when `definite` (a modified
 /// Newton Jacobian for iterations far from the solution, where buckling cloth or a compressed
 /// solid makes the exact one indefinite).
 pub fn hessians<const D: usize, E: Element<D>>(elements: &[E], q: &[f64], definite: bool) -> Vec<SMatrix<f64, D, D>> {
     elements
         .par_iter()
         .map(|e| {
-            let h = e.hessian(&gather::<D>(e.vertices(), q));
+            let x = gather::<D>(e.vertices(), q);
             if definite {
-                project_psd(&h)
+                e.definite_hessian(&x)
             } else {
-                h
+                e.hessian(&x)
             }
         })
         .collect()
