@@ -21,6 +21,7 @@ pub mod demo_dynamics;
 pub mod demo_fold;
 pub mod demo_tube;
 pub mod demo_twist;
+pub mod logger;
 pub mod metrics;
 pub mod motion;
 pub mod output;
@@ -285,6 +286,7 @@ fn export_demo(scene: Result<scene::Scene, String>, options: &FrameOptions, dir:
 
 /// Runs the command line of this process; returns the exit code.
 pub fn main() -> i32 {
+    logger::install_from_env();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -198,6 +198,10 @@ impl<'a> Substepper<'a> {
                     self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
                     self.report.add_failed_attempt(&step.stats);
                     self.colliders.law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
+                    log::debug!(
+                        "substep of {h:.3e} s redone: deepest gap {deepest:.3e} m, contact stiffness now {:.3e}",
+                        self.colliders.law.kappa
+                    );
                 }
                 _ => {
                     let (deepest, active) = step.gaps.unwrap_or((f64::INFINITY, 0));
@@ -301,6 +305,7 @@ impl<'a> Substepper<'a> {
                 Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force })
             }
             Err((e, stats)) => {
+                log::debug!("stage of {:.3e} s failed after {} Newton iterations: {e}", stage.c * h, stats.iterations);
                 self.report.add_failed_newton(&stats);
                 Err(e)
             }
