@@ -66,9 +66,12 @@ impl<'a> SelfContactOverCall<'a> {
 }
 
 /// Every shell triangle of `model` in global indices, with the rest positions and the friction
-/// coefficient μ of every pair of shells (a shell with itself included): `grip_solver_set_friction`
-/// between their ids, else `params.default_friction`; `None` when self-contact is off or there
-/// is no shell.
+/// coefficient μ of every pair of shells (a shell with itself included): the value of
+/// `grip_solver_set_friction` between their ids (`a == b` for a shell against itself), else 0 —
+/// not `params.default_friction`: self-contact friction is opt-in, as with
+/// `params.default_friction` = 0.3 the folding cloth of `cloth-fold` stalls Newton (exact
+/// Jacobian, ε = 10⁻⁴ m/s) where the frictionless fold converges. `None` when self-contact is
+/// off or there is no shell.
 pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfContactMesh> {
     if params.self_contact == 0 {
         return None;
@@ -80,10 +83,7 @@ pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfConta
     for (i, o) in shells.iter().enumerate() {
         shell[o.first_vertex..o.first_vertex + o.vertex_count].iter_mut().for_each(|s| *s = i as u32);
     }
-    let mu: Vec<f64> = shells
-        .iter()
-        .flat_map(|a| shells.iter().map(|b| model.friction(a.id, b.id, params.default_friction)))
-        .collect();
+    let mu: Vec<f64> = shells.iter().flat_map(|a| shells.iter().map(|b| model.friction(a.id, b.id, 0.0))).collect();
     Some(SelfContactMesh::new(triangles, model.rest.iter().flatten().copied().collect())?.with_friction(shell, mu))
 }
 
