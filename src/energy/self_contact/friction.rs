@@ -149,3 +149,67 @@ impl FrozenPairFriction {
         law.friction_potential(self.mu, f.lambda, f.normal, f.relative_velocity(v))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{EdgeEdge, VertexTriangle};
+    use super::*;
+
+    /// A vertex 1 mm above a triangle's interior and two crossing edges 1 mm apart (δ = 2 mm),
+    /// with stencil velocities `v`.
+    fn pairs() -> Vec<(SelfContactPair, [f64; 12])> {
+        let law = ContactLaw { kappa: 1e6, delta: 0.002, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+        let vt = [0.2, 0.3, 0.001, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        let ee = [-0.5, 0.1, 0.001, 0.5, 0.2, 0.001, 0.1, -0.5, 0.0, 0.0, 0.5, 0.0];
+        let rest: Vec<f64> = ee.to_vec();
+        let mut a = SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law);
+        let mut b = SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law, &rest);
+        (a.mu, b.mu) = (0.4, 0.4);
+        vec![(a, vt), (b, ee)]
+    }
+
+    /// Friction conserves momentum (Σ forces = 0), dissipates (F · v ≤ 0), has no normal
+    /// component on P, and equals −∂D/∂v of its frozen dissipation potential, in the sliding
+    /// and sticking zones of both pair kinds.
+    #[test]
+    fn friction_is_dissipative_tangential_and_the_gradient_of_its_potential() {
+        for (pair, x) in pairs() {
+            for scale in [1e-4, 1e-2, 1.0] {
+                let v: [f64; 12] = std::array::from_fn(|i| scale * ((i * 7 % 5) as f64 - 2.0 + 0.3 * i as f64));
+                let f = pair.friction(&x, &v).expect("active pair with friction");
+                let frame = pair.contact_frame(&x).unwrap();
+                let total: [f64; 3] = std::array::from_fn(|k| (0..4).map(|i| f[3 * i + k]).sum());
+                let power: f64 = f.iter().zip(&v).map(|(a, b)| a * b).sum();
+                let fmax = f.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+                assert!(fmax > 0.0 && total.iter().all(|t| t.abs() < 1e-12 * fmax), "{:?}: {total:?}", pair.kind);
+                assert!(power <= 0.0, "{:?}: power {power}", pair.kind);
+                let on_p: [f64; 3] = std::array::from_fn(|k| f[k] / frame.weights[0]);
+                let normal: f64 = (0..3).map(|k| on_p[k] * frame.normal[k]).sum();
+                assert!(normal.abs() < 1e-12 * fmax, "{:?}: normal part {normal}", pair.kind);
+                let frozen = FrozenPairFriction::new(&pair, &x).unwrap();
+                let h = 1e-7 * scale;
+                for i in 0..12 {
+                    let (mut vp, mut vm) = (v, v);
+                    vp[i] += h;
+                    vm[i] -= h;
+                    let law = &pair.law;
+                    let fd = (frozen.potential(law, &vp) - frozen.potential(law, &vm)) / (2.0 * h);
+                    assert!((fd + f[i]).abs() < 1e-6 * fmax, "{:?}, slot {i}: {fd} vs {}", pair.kind, -f[i]);
+                }
+            }
+        }
+    }
+
+    /// Without μ or out of reach a pair has no friction.
+    #[test]
+    fn no_friction_without_mu_or_contact() {
+        for (mut pair, x) in pairs() {
+            let v = [0.1; 12];
+            let mut far = x;
+            far[2] += 0.01;
+            assert!(pair.friction(&far, &v).is_none() && pair.friction_jacobian(&far, &v, 0.01, true).is_none());
+            pair.mu = 0.0;
+            assert!(pair.friction(&x, &v).is_none() && FrozenPairFriction::new(&pair, &x).is_none());
+        }
+    }
+}
