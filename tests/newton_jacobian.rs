@@ -387,7 +387,7 @@ fn jacobian_with_self_contact_friction_matches_finite_differences() {
         .enumerate()
         .map(|(i, x)| if i % 3 == 2 { x + rng.range(-0.001, 0.001) } else { *x })
         .collect();
-    let slide = |d: usize| if d / 3 >= per && d % 3 == 0 { 0.03 } else { 0.0 };
+    let slide = |d: usize| if d / 3 >= per && d.is_multiple_of(3) { 0.03 } else { 0.0 };
     let v0: Vec<f64> = (0..3 * nv).map(|d| slide(d) + rng.range(-0.02, 0.02)).collect();
     let mut fixed = vec![false; nv];
     fixed[0] = true;

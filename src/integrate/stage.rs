@@ -48,6 +48,9 @@ impl DampingMatrices {
     }
 }
 
+/// Friction frozen for the merit function: analytic colliders, surfaces, self-contact pairs.
+type FrozenFriction = (Vec<Option<LaggedFriction>>, Vec<(f64, LaggedSurfaceFriction)>, Vec<FrozenPairFriction>);
+
 /// Backward Euler: the implicit stage with v̂ = vₜ, q̂ = qₜ, e = 0 (paper Eq. 23).
 pub type BackwardEuler<'a> = ImplicitStage<'a>;
 
@@ -87,7 +90,7 @@ pub struct ImplicitStage<'a> {
     definite: bool,
     /// Friction frozen at the last `freeze_merit` point: analytic colliders, surfaces, then
     /// self-contact pairs.
-    frozen: (Vec<Option<LaggedFriction>>, Vec<(f64, LaggedSurfaceFriction)>, Vec<FrozenPairFriction>),
+    frozen: FrozenFriction,
     q: Vec<f64>,
 }
 
