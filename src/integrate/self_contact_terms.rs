@@ -42,9 +42,11 @@ pub struct SelfContactMesh {
     pub rest: Vec<f64>,
     /// Vertices of `triangles`, sorted.
     pub vertices: Vec<u32>,
-    /// Per vertex (global index): its shell, a row of `mu` (empty: no friction).
+    /// Per vertex (global index): its shell, a row of `mu` (empty: no friction, paper Eq. 8
+    /// with μ = 0).
     pub shell: Vec<u32>,
-    /// Friction coefficient μ between shells a and b at `a · shells + b` (dimensionless).
+    /// Friction coefficient μ (paper Eq. 8) between shells a and b at `a · shells + b`
+    /// (dimensionless).
     pub mu: Vec<f64>,
 }
 
@@ -71,7 +73,7 @@ impl SelfContactMesh {
         self
     }
 
-    /// μ between the shells of vertices `a` and `b` (0 without a table).
+    /// μ (paper Eq. 8) between the shells of vertices `a` and `b` (0 without a table).
     pub fn pair_mu(&self, a: u32, b: u32) -> f64 {
         let k = (self.mu.len() as f64).sqrt() as usize;
         match (self.shell.get(a as usize), self.shell.get(b as usize)) {
@@ -207,10 +209,10 @@ impl<'a> SelfContactTerms<'a> {
         }
     }
 
-    /// jac −= scale · dF/dv of the pairs' friction at `q`, `v` along q = q̂ + h v (exact, or with
-    /// the sliding basis held when `definite`, as for surface contact) into `pattern`'s values,
-    /// skipping fixed vertices; returns how many blocks were dropped because the pattern lacks
-    /// them.
+    /// jac −= scale · dF/dv of the pairs' friction (paper Eq. 23's Jacobian; Eq. 25's when
+    /// lagged) at `q`, `v` along q = q̂ + h v (exact, or with the sliding basis held when
+    /// `definite`, as for surface contact) into `pattern`'s values, skipping fixed vertices;
+    /// returns how many blocks were dropped because the pattern lacks them.
     pub fn add_friction_jacobian(
         &mut self,
         q: &[f64],
@@ -240,8 +242,9 @@ impl<'a> SelfContactTerms<'a> {
         dropped
     }
 
-    /// The friction frozen for the Newton merit function at end positions `q`: the implicit
-    /// coupling's frames at `q` (candidates gathered again first if needed), or the lagged ones.
+    /// The friction frozen for the Newton merit function (λ, n, kᵢ of paper Eq. 16 held) at end
+    /// positions `q`: the implicit coupling's frames at `q` (candidates gathered again first if
+    /// needed), or the lagged ones.
     pub fn frozen_friction(&mut self, q: &[f64]) -> Vec<FrozenPairFriction> {
         if !self.implicit() {
             return self.lagged.clone();

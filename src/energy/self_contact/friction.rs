@@ -30,11 +30,14 @@ use nalgebra::SMatrix;
 /// paper Eq. 16).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactFrame<T> {
-    /// Normal force magnitude λ = −b′(d) (times the mollifier m for edge–edge pairs) [N].
+    /// Normal force magnitude λ = −b′(d) (paper Eq. 3; times the mollifier m for edge–edge
+    /// pairs) [N].
     pub lambda: T,
-    /// Unit normal n = (P − Q)/d from the closest point of the second primitive to the first.
+    /// Unit normal n = (P − Q)/d from the closest point of the second primitive to the first
+    /// (v̄ = (I − nnᵀ) v_rel, paper Eq. 8).
     pub normal: V3<T>,
-    /// Weights kᵢ of the stencil slots in P − Q = Σ kᵢxᵢ (dimensionless, Σ kᵢ = 0).
+    /// Weights kᵢ of the stencil slots in P − Q = Σ kᵢxᵢ (dimensionless, Σ kᵢ = 0): the
+    /// pair's columns of T(q) in paper Eq. 16.
     pub weights: [T; 4],
 }
 
@@ -112,14 +115,15 @@ impl SelfContactPair {
 pub struct FrozenPairFriction {
     /// Global vertices of the stencil.
     pub vertices: [u32; 4],
-    /// Friction coefficient μ (dimensionless).
+    /// Friction coefficient μ (paper Eq. 8; dimensionless).
     pub mu: f64,
-    /// The frame where it was frozen.
+    /// The frame (λ, n, kᵢ of paper Eq. 16) where it was frozen.
     pub frame: ContactFrame<f64>,
 }
 
 impl FrozenPairFriction {
-    /// Freezes `pair`'s frame at stencil positions `x` [m]; `None` without friction.
+    /// Freezes `pair`'s frame at stencil positions `x` [m] (paper Eq. 25: the start of the
+    /// substep, or the merit's point); `None` without friction.
     pub fn new(pair: &SelfContactPair, x: &[f64; 12]) -> Option<Self> {
         if !(pair.mu > 0.0) {
             return None;
@@ -137,7 +141,8 @@ impl FrozenPairFriction {
         frame.forces(law, self.mu, v)
     }
 
-    /// dF/dv [N·s/m] of [`FrozenPairFriction::forces`] (exact: nothing else varies).
+    /// dF/dv [N·s/m] of [`FrozenPairFriction::forces`] (paper Eq. 25 differentiated; exact:
+    /// nothing else varies).
     pub fn jacobian(&self, law: &ContactLaw, v: &[f64; 12]) -> SMatrix<f64, 12, 12> {
         jacobian(|vd| self.forces(law, vd), v)
     }

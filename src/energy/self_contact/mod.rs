@@ -77,7 +77,8 @@ pub struct SelfContactPair {
     /// Penalty stiffness κ and thickness δ; the friction fields (ε, smoothing, coupling) are
     /// those of [`friction`].
     pub law: ContactLaw,
-    /// Friction coefficient μ of the pair (dimensionless; 0: penalty only), see [`friction`].
+    /// Friction coefficient μ of the pair's smoothed Coulomb friction (paper Eq. 8;
+    /// dimensionless; 0: penalty only), see [`friction`].
     pub mu: f64,
 }
 
