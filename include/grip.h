@@ -346,7 +346,9 @@ typedef struct GripSolverParams {
     // d < δ_s (paper §3.2, Eq. 3). Keep it below √2 × the shortest shell edge (a flat sheet
     // then has no self-contact force, see `energy::self_contact::filter`). Default 0.001 m.
     double self_contact_thickness;
-    // Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0.
+    // Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0. Its friction between two
+    // shells (or a shell and itself) is set with `grip_solver_set_friction` (default μ = 0),
+    // with `friction_epsilon`, `friction_smoothing` and `friction_coupling` as for all contact.
     uint32_t self_contact;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;
@@ -463,7 +465,9 @@ GripStatus grip_solver_set_collider_positions(struct GripSolver *solver,
                                               size_t vertex_count);
 
 // Sets the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or colliders `a`
-// and `b` (in either order).
+// and `b` (in either order). With `params.self_contact` on, μ between two shells (or `a == b`,
+// a shell against itself) is the smoothed Coulomb friction of their self-contact pairs (paper
+// Eq. 8, 16), which is 0 until set here (`params.default_friction` does not apply to it).
 //
 // # Safety
 // `solver` must be a handle from `grip_solver_create` (or NULL).

@@ -110,7 +110,9 @@ pub unsafe extern "C" fn grip_solver_set_collider_positions(
 }
 
 /// Sets the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or colliders `a`
-/// and `b` (in either order).
+/// and `b` (in either order). With `params.self_contact` on, μ between two shells (or `a == b`,
+/// a shell against itself) is the smoothed Coulomb friction of their self-contact pairs (paper
+/// Eq. 8, 16), which is 0 until set here (`params.default_friction` does not apply to it).
 ///
 /// # Safety
 /// `solver` must be a handle from `grip_solver_create` (or NULL).

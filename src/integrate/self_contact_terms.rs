@@ -11,13 +11,20 @@
 //! The Jacobian pattern covers the pairs gathered at the start of the substep; blocks of pairs
 //! found later and missing from it are dropped (and counted). Pairs are evaluated in parallel
 //! and summed serially in pair order (thread-count independent).
+//!
+//! Friction of the pairs (paper §3.3, Eq. 8, 16; `self_contact::friction`) adds −h F(q, v) to
+//! the residual and −h dF/dv to the Jacobian, with the sliding basis, normal force and weights
+//! at the end of the step (fully implicit, Eq. 23) or frozen at the substep start (lagged,
+//! Eq. 25, `law.coupling`); the merit function takes h Σ D(v) with them frozen at its point.
 
 use super::element_terms as terms;
+use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::ContactLaw;
 use crate::energy::autodiff::project_psd;
 use crate::energy::real::Real;
 use crate::energy::self_contact::filter::ExclusionFilter;
-use crate::energy::self_contact::{broad_phase, elements, SelfContactPair};
+use crate::energy::self_contact::friction::FrozenPairFriction;
+use crate::energy::self_contact::{broad_phase, elements, EdgeEdge, SelfContactPair, VertexTriangle};
 use crate::energy::{gather, Element};
 use crate::solve::pattern::BlockPattern;
 use rayon::prelude::*;
@@ -35,6 +42,12 @@ pub struct SelfContactMesh {
     pub rest: Vec<f64>,
     /// Vertices of `triangles`, sorted.
     pub vertices: Vec<u32>,
+    /// Per vertex (global index): its shell, a row of `mu` (empty: no friction, paper Eq. 8
+    /// with μ = 0).
+    pub shell: Vec<u32>,
+    /// Friction coefficient μ (paper Eq. 8) between shells a and b at `a · shells + b`
+    /// (dimensionless).
+    pub mu: Vec<f64>,
 }
 
 impl SelfContactMesh {
@@ -48,7 +61,25 @@ impl SelfContactMesh {
         let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
         vertices.sort_unstable();
         vertices.dedup();
-        Some(Self { triangles, filter, rest, vertices })
+        Some(Self { triangles, filter, rest, vertices, shell: Vec::new(), mu: Vec::new() })
+    }
+
+    /// Sets the friction of the pairs (paper Eq. 8): `shell[v]` is vertex v's shell (every
+    /// vertex, global indices), and μ between shells a and b is `mu[a · k + b]` of a k × k
+    /// symmetric table (dimensionless).
+    pub fn with_friction(mut self, shell: Vec<u32>, mu: Vec<f64>) -> Self {
+        self.shell = shell;
+        self.mu = mu;
+        self
+    }
+
+    /// μ (paper Eq. 8) between the shells of vertices `a` and `b` (0 without a table).
+    pub fn pair_mu(&self, a: u32, b: u32) -> f64 {
+        let k = (self.mu.len() as f64).sqrt() as usize;
+        match (self.shell.get(a as usize), self.shell.get(b as usize)) {
+            (Some(&i), Some(&j)) => self.mu.get(i as usize * k + j as usize).copied().unwrap_or(0.0),
+            _ => 0.0,
+        }
     }
 }
 
@@ -61,6 +92,8 @@ pub struct SelfContactTerms<'a> {
     /// Positions the candidates were gathered at.
     reference: Vec<f64>,
     pairs: Vec<SelfContactPair>,
+    /// Friction frozen at the substep start (lagged coupling only).
+    lagged: Vec<FrozenPairFriction>,
     /// Pair Hessians are projected onto the PSD cone in the Jacobian.
     pub definite: bool,
     /// How many times the candidates were gathered again within the substep.
@@ -80,6 +113,7 @@ impl<'a> SelfContactTerms<'a> {
             padding,
             reference: Vec::new(),
             pairs: Vec::new(),
+            lagged: Vec::new(),
             definite: false,
             refreshes: 0,
             seconds_search: 0.0,
@@ -93,10 +127,37 @@ impl<'a> SelfContactTerms<'a> {
         self.reference = q.to_vec();
         let m = self.mesh;
         let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, self.law.delta + self.padding);
-        let mut pairs = elements(self.law, &m.rest, &vt, &ee);
-        pairs.retain(|p| p.vertices.iter().any(|&v| !self.fixed[v as usize]));
-        self.pairs = pairs;
+        self.pairs = self.pairs_of(&vt, &ee);
         self.seconds_search += started.elapsed().as_secs_f64();
+    }
+
+    /// The pairs of candidate lists with a free vertex, each with the μ of its two shells.
+    fn pairs_of(&self, vt: &[VertexTriangle], ee: &[EdgeEdge]) -> Vec<SelfContactPair> {
+        let m = self.mesh;
+        let mut pairs = elements(self.law, &m.rest, vt, ee);
+        // Vertex–triangle pairs come first: the other primitive is in slot 1 for them, 2 after.
+        for (i, p) in pairs.iter_mut().enumerate() {
+            p.mu = m.pair_mu(p.vertices[0], p.vertices[if i < vt.len() { 1 } else { 2 }]);
+        }
+        pairs.retain(|p| p.vertices.iter().any(|&v| !self.fixed[v as usize]));
+        pairs
+    }
+
+    /// The substep's start positions `q_start` [m]: with lagged coupling (paper Eq. 25) the
+    /// friction of the pairs within δ there is frozen for the substep; no effect otherwise.
+    pub fn with_start(mut self, q_start: &[f64]) -> Self {
+        if self.law.coupling == GRIP_FRICTION_COUPLING_LAGGED && self.mesh.mu.iter().any(|&mu| mu > 0.0) {
+            let started = Instant::now();
+            let m = self.mesh;
+            let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q_start, self.law.delta);
+            let pairs = self.pairs_of(&vt, &ee);
+            self.lagged = pairs
+                .par_iter()
+                .filter_map(|p| FrozenPairFriction::new(p, &gather::<12>(&p.vertices, q_start)))
+                .collect();
+            self.seconds_search += started.elapsed().as_secs_f64();
+        }
+        self
     }
 
     /// Gathers the candidates again when a vertex of `q` is more than half the padding from the
@@ -118,9 +179,87 @@ impl<'a> SelfContactTerms<'a> {
         &self.pairs
     }
 
-    /// The stencils whose blocks the Jacobian may couple: the four vertices of every pair.
+    /// The stencils whose blocks the Jacobian may couple: the four vertices of every pair and of
+    /// every lagged friction.
     pub fn stencils(&self) -> Vec<Vec<u32>> {
-        self.pairs.iter().map(|p| p.vertices.to_vec()).collect()
+        self.pairs.iter().map(|p| p.vertices.to_vec()).chain(self.lagged.iter().map(|l| l.vertices.to_vec())).collect()
+    }
+
+    fn implicit(&self) -> bool {
+        self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED
+    }
+
+    /// out −= scale · F(q, v) of the pairs' friction (paper Eq. 8, 16) over [`Real`]: fully
+    /// implicit at end positions `q` [m] and velocities `v` [m/s] (Eq. 23), or lagged (Eq. 25);
+    /// candidates must be fresh for the values of `q`.
+    pub fn add_friction<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
+        let local: Vec<Option<[T; 12]>> = if self.implicit() {
+            self.pairs.par_iter().map(|p| p.friction(&stencil(&p.vertices, q), &stencil(&p.vertices, v))).collect()
+        } else {
+            self.lagged.par_iter().map(|l| Some(l.forces(&self.law, &stencil(&l.vertices, v)))).collect()
+        };
+        let vertices = |i: usize| if self.implicit() { self.pairs[i].vertices } else { self.lagged[i].vertices };
+        for (i, f) in local.iter().enumerate() {
+            let Some(f) = f else { continue };
+            for (slot, &vertex) in vertices(i).iter().enumerate() {
+                for k in 0..3 {
+                    out[3 * vertex as usize + k] -= f[3 * slot + k] * scale;
+                }
+            }
+        }
+    }
+
+    /// jac −= scale · dF/dv of the pairs' friction (paper Eq. 23's Jacobian; Eq. 25's when
+    /// lagged) at `q`, `v` along q = q̂ + h v (exact, or with the sliding basis held when
+    /// `definite`, as for surface contact) into `pattern`'s values, skipping fixed vertices;
+    /// returns how many blocks were dropped because the pattern lacks them.
+    pub fn add_friction_jacobian(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        h: f64,
+        scale: f64,
+        pattern: &BlockPattern,
+        jac: &mut [f64],
+    ) -> u32 {
+        self.ensure_fresh(q);
+        let exact = !self.definite;
+        let local: Vec<Option<([u32; 4], nalgebra::SMatrix<f64, 12, 12>)>> = if self.implicit() {
+            self.pairs
+                .par_iter()
+                .map(|p| {
+                    let (x, u) = (gather::<12>(&p.vertices, q), gather::<12>(&p.vertices, v));
+                    p.friction_jacobian(&x, &u, h, exact).map(|m| (p.vertices, m))
+                })
+                .collect()
+        } else {
+            self.lagged.par_iter().map(|l| Some((l.vertices, l.jacobian(&self.law, &gather(&l.vertices, v))))).collect()
+        };
+        let mut dropped = 0;
+        for (vertices, m) in local.iter().flatten() {
+            dropped += pattern.add_stencil_matrix(vertices, |i, j| m[(i, j)], -scale, self.fixed, jac);
+        }
+        dropped
+    }
+
+    /// The friction frozen for the Newton merit function (λ, n, kᵢ of paper Eq. 16 held) at end
+    /// positions `q`: the implicit coupling's frames at `q` (candidates gathered again first if
+    /// needed), or the lagged ones.
+    pub fn frozen_friction(&mut self, q: &[f64]) -> Vec<FrozenPairFriction> {
+        if !self.implicit() {
+            return self.lagged.clone();
+        }
+        self.ensure_fresh(q);
+        let local: Vec<Option<FrozenPairFriction>> =
+            self.pairs.par_iter().map(|p| FrozenPairFriction::new(p, &gather::<12>(&p.vertices, q))).collect();
+        local.into_iter().flatten().collect()
+    }
+
+    /// h Σ D(v) [J] of the friction frozen in `frozen` (paper Eq. 14–15 integrated): the
+    /// self-contact friction part of the merit function.
+    pub fn friction_potential(&self, v: &[f64], h: f64, frozen: &[FrozenPairFriction]) -> f64 {
+        let local: Vec<f64> = frozen.par_iter().map(|f| f.potential(&self.law, &gather(&f.vertices, v))).collect();
+        h * local.iter().sum::<f64>()
     }
 
     /// out += scale · ∇W_c(q) over [`Real`] (`f64` for the residual, dual numbers for
@@ -172,6 +311,11 @@ impl<'a> SelfContactTerms<'a> {
         let d: Vec<f64> = self.pairs.par_iter().map(|p| p.distance(&gather::<12>(&p.vertices, q))).collect();
         (d.iter().copied().fold(f64::INFINITY, f64::min), d.iter().filter(|&&x| x < self.law.delta).count() as u32)
     }
+}
+
+/// The stencil's coordinates from a flat array of any [`Real`].
+fn stencil<T: Real>(vertices: &[u32; 4], q: &[T]) -> [T; 12] {
+    std::array::from_fn(|i| q[3 * vertices[i / 3] as usize + i % 3])
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use super::volume_terms::VolumeTerms;
 use crate::contact::surface_contact::LaggedSurfaceFriction;
 use crate::contact::vertex_collider::LaggedFriction;
 use crate::energy::real::Real;
+use crate::energy::self_contact::friction::FrozenPairFriction;
 use crate::scene::Model;
 use crate::solve::NonlinearSystem;
 use nalgebra::SMatrix;
@@ -46,6 +47,9 @@ impl DampingMatrices {
         }
     }
 }
+
+/// Friction frozen for the merit function: analytic colliders, surfaces, self-contact pairs.
+type FrozenFriction = (Vec<Option<LaggedFriction>>, Vec<(f64, LaggedSurfaceFriction)>, Vec<FrozenPairFriction>);
 
 /// Backward Euler: the implicit stage with v̂ = vₜ, q̂ = qₜ, e = 0 (paper Eq. 23).
 pub type BackwardEuler<'a> = ImplicitStage<'a>;
@@ -84,8 +88,9 @@ pub struct ImplicitStage<'a> {
     pub dropped_blocks: u32,
     /// Element Hessians projected onto the PSD cone in the Jacobian (see `set_definite`).
     definite: bool,
-    /// Friction frozen at the last `freeze_merit` point: analytic colliders, then surfaces.
-    frozen: (Vec<Option<LaggedFriction>>, Vec<(f64, LaggedSurfaceFriction)>),
+    /// Friction frozen at the last `freeze_merit` point: analytic colliders, surfaces, then
+    /// self-contact pairs.
+    frozen: FrozenFriction,
     q: Vec<f64>,
 }
 
@@ -121,7 +126,7 @@ impl<'a> ImplicitStage<'a> {
             self_contact: None,
             dropped_blocks: 0,
             definite: false,
-            frozen: (Vec::new(), Vec::new()),
+            frozen: (Vec::new(), Vec::new(), Vec::new()),
             q: vec![0.0; q_start.len()],
         }
     }
@@ -195,6 +200,7 @@ impl<'a> ImplicitStage<'a> {
         }
         if let Some(s) = self.self_contact.as_ref() {
             s.add_gradient(q, scale, out);
+            s.add_friction(q, v, scale, out);
         }
     }
 
@@ -264,11 +270,11 @@ impl NonlinearSystem for ImplicitStage<'_> {
 
     /// The incremental potential Φ(v) = ½(v − v̂)ᵀM(v − v̂) − eᵀv + W(q) + W_vol(q) + B(q)
     /// + ½h vᵀ(αM + βK⁺ₜ)v − h vᵀMg + h D_f(v), q = q̂ + h v: elastic energy W, volume penalty
-    /// W_vol, contact penalty B (self-contact W_c included), and the friction
-    /// dissipation potential D_f with the sliding basis and contact forces frozen at the point of
-    /// the last `freeze_merit`. There ∇Φ = r (rows of pinned vertices aside, which Newton never
-    /// moves), so Newton's line search may use Φ as its merit: its decrease guards against steps
-    /// that overshoot into the cubic penalty, which ‖r‖ does not.
+    /// W_vol, contact penalty B (self-contact W_c included), and the friction dissipation
+    /// potential D_f (self-contact friction included) with the sliding basis and contact forces
+    /// frozen at the point of the last `freeze_merit`. There ∇Φ = r (rows of pinned vertices
+    /// aside, which Newton never moves), so Newton's line search may use Φ as its merit: its
+    /// decrease guards against steps that overshoot into the cubic penalty, which ‖r‖ does not.
     fn merit(&mut self, v: &[f64]) -> Option<f64> {
         self.update_positions(v);
         let (m, h) = (self.model, self.h);
@@ -297,7 +303,7 @@ impl NonlinearSystem for ImplicitStage<'_> {
             phi += s.potential(&self.q, v, h, &self.frozen.1);
         }
         if let Some(s) = self.self_contact.as_mut() {
-            phi += s.energy(&self.q);
+            phi += s.energy(&self.q) + s.friction_potential(v, h, &self.frozen.2);
         }
         Some(phi)
     }
@@ -306,6 +312,10 @@ impl NonlinearSystem for ImplicitStage<'_> {
         self.update_positions(v);
         self.frozen.0 = self.contact.map(|c| c.frozen_friction(&self.q)).unwrap_or_default();
         self.frozen.1 = match self.surface.as_mut() {
+            Some(s) => s.frozen_friction(&self.q),
+            None => Vec::new(),
+        };
+        self.frozen.2 = match self.self_contact.as_mut() {
             Some(s) => s.frozen_friction(&self.q),
             None => Vec::new(),
         };
@@ -355,6 +365,7 @@ impl NonlinearSystem for ImplicitStage<'_> {
         }
         if let Some(s) = self.self_contact.as_mut() {
             self.dropped_blocks += s.add_hessian(&self.q, h2, &l.pattern, jac);
+            self.dropped_blocks += s.add_friction_jacobian(&self.q, v, h, h, &l.pattern, jac);
         }
         for (i, slot) in l.diagonal_slots.iter().enumerate() {
             let diag = if self.fixed[i] { 1.0 } else { m.mass[i] * (1.0 + h * m.alpha[i]) };

@@ -93,7 +93,9 @@ pub struct GripSolverParams {
     /// d < δ_s (paper §3.2, Eq. 3). Keep it below √2 × the shortest shell edge (a flat sheet
     /// then has no self-contact force, see `energy::self_contact::filter`). Default 0.001 m.
     pub self_contact_thickness: f64,
-    /// Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0.
+    /// Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0. Its friction between two
+    /// shells (or a shell and itself) is set with `grip_solver_set_friction` (default μ = 0),
+    /// with `friction_epsilon`, `friction_smoothing` and `friction_coupling` as for all contact.
     pub self_contact: u32,
     /// Written by `grip_solver_params_default()`; do not change.
     pub struct_tag: u32,

@@ -33,9 +33,10 @@ pub(super) struct SelfContactOverCall<'a> {
 }
 
 impl<'a> SelfContactOverCall<'a> {
-    /// The terms of one stage, candidates around `q_guess`.
-    pub fn terms(&self, fixed: &'a [bool], q_guess: &[f64]) -> SelfContactTerms<'a> {
-        SelfContactTerms::new(self.mesh, self.law, fixed, q_guess, self.padding)
+    /// The terms of one stage from `q_start` (lagged friction is frozen there), candidates
+    /// around `q_guess`.
+    pub fn terms(&self, fixed: &'a [bool], q_start: &[f64], q_guess: &[f64]) -> SelfContactTerms<'a> {
+        SelfContactTerms::new(self.mesh, self.law, fixed, q_guess, self.padding).with_start(q_start)
     }
 
     /// Number of intersecting triangle pairs of the shells at `q` [m] (exact) that self-contact
@@ -64,19 +65,26 @@ impl<'a> SelfContactOverCall<'a> {
     }
 }
 
-/// Every shell triangle of `model` in global indices, with the rest positions; `None` when
-/// self-contact is off or there is no shell.
+/// Every shell triangle of `model` in global indices, with the rest positions and the friction
+/// coefficient μ of every pair of shells (a shell with itself included): the value of
+/// `grip_solver_set_friction` between their ids (`a == b` for a shell against itself), else 0 —
+/// not `params.default_friction`: self-contact friction is opt-in, as with
+/// `params.default_friction` = 0.3 the folding cloth of `cloth-fold` stalls Newton (exact
+/// Jacobian, ε = 10⁻⁴ m/s) where the frictionless fold converges. `None` when self-contact is
+/// off or there is no shell.
 pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfContactMesh> {
     if params.self_contact == 0 {
         return None;
     }
-    let triangles: Vec<[u32; 3]> = model
-        .objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::Shell)
-        .flat_map(|o| o.surface.iter().map(move |t| t.map(|v| v + o.first_vertex as u32)))
-        .collect();
-    SelfContactMesh::new(triangles, model.rest.iter().flatten().copied().collect())
+    let shells: Vec<_> = model.objects.iter().filter(|o| o.kind == ObjectKind::Shell).collect();
+    let triangles: Vec<[u32; 3]> =
+        shells.iter().flat_map(|o| o.surface.iter().map(move |t| t.map(|v| v + o.first_vertex as u32))).collect();
+    let mut shell = vec![0u32; model.vertex_count()];
+    for (i, o) in shells.iter().enumerate() {
+        shell[o.first_vertex..o.first_vertex + o.vertex_count].iter_mut().for_each(|s| *s = i as u32);
+    }
+    let mu: Vec<f64> = shells.iter().flat_map(|a| shells.iter().map(|b| model.friction(a.id, b.id, 0.0))).collect();
+    Some(SelfContactMesh::new(triangles, model.rest.iter().flatten().copied().collect())?.with_friction(shell, mu))
 }
 
 /// κ_s,0 [N/m²]: `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
@@ -98,8 +106,8 @@ pub(super) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
     (0.25 * broad_phase::mean_edge(&mesh.rest, mesh.filter.edges())).max(delta)
 }
 
-/// The law of self-contact: thickness δ_s, stiffness `kappa`, the friction fields of `params`
-/// (unused by the penalty).
+/// The law of self-contact: thickness δ_s, stiffness `kappa`, and the friction fields of
+/// `params` (ε, smoothing and coupling, as for every other contact).
 pub(super) fn law(params: &GripSolverParams, kappa: f64) -> ContactLaw {
     ContactLaw {
         kappa,

@@ -86,7 +86,7 @@ impl Substepper<'_> {
             let s = &self.surfaces;
             SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q, s.padding)
         });
-        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q));
+        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q, q));
         let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
         stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
         self.ensure_layout(&stencils)?;

@@ -250,7 +250,7 @@ impl<'a> Substepper<'a> {
             let s = &self.surfaces;
             SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_guess, s.padding)
         });
-        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, &q_guess));
+        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q, &q_guess));
         let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
         stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
         self.ensure_layout(&stencils)?;

@@ -44,7 +44,8 @@
 //! mu = 0.3            # friction against every object; default [solver] default_friction
 //! velocity = [0, 0, 0]          # m/s, constant translation; angular_velocity: rad/s about center
 //! # or motion = <motion>: either motion or velocity/angular_velocity
-//! [[friction]]        # μ of one pair of objects or colliders, by name (after colliders' mu)
+//! [[friction]]        # μ of one pair of objects or colliders, by name (after colliders' mu);
+//!                     # two shells, or a = b, is the friction of their self-contact (default 0)
 //! a = "sleeve"
 //! b = "limb"
 //! mu = 0.2

@@ -99,6 +99,23 @@ pub fn edge_edge_feature(x: &[f64; 12]) -> Closest {
 /// kᵢ the weight of slot i in P − Q and u the unit direction from Q to P. At d = 0 (the
 /// primitives touch or pass through each other; the direction is undefined) the gradient is 0.
 pub fn distance<T: Real>(x: &[T; 12], case: Closest) -> (T, [T; 12]) {
+    let (d, k, u) = closest_points(x, case);
+    let mut g = [c::<T>(0.0); 12];
+    if d.re() > 0.0 {
+        for (slot, ks) in k.iter().enumerate() {
+            for i in 0..3 {
+                g[3 * slot + i] = *ks * u[i];
+            }
+        }
+    }
+    (d, g)
+}
+
+/// The closest points of case `case`: the distance d, the weights kᵢ of the slots in
+/// P − Q = Σ kᵢ xᵢ (Σ kᵢ = 0: +1 or the P-side barycentric weights on P's slots, minus Q's on
+/// Q's), and the unit direction u = (P − Q)/d (0 when d = 0). The contact frame of
+/// self-contact friction (paper Eq. 8, 16): v_rel = Σ kᵢ vᵢ, normal u.
+pub fn closest_points<T: Real>(x: &[T; 12], case: Closest) -> (T, [T; 4], V3<T>) {
     let zero = c::<T>(0.0);
     let one = c::<T>(1.0);
     let mut k = [zero; 4];
@@ -140,15 +157,7 @@ pub fn distance<T: Real>(x: &[T; 12], case: Closest) -> (T, [T; 12]) {
             signed_unit(dot(sub(p0, q0), n), n, nn)
         }
     };
-    let mut g = [zero; 12];
-    if d.re() > 0.0 {
-        for (slot, ks) in k.iter().enumerate() {
-            for i in 0..3 {
-                g[3 * slot + i] = *ks * u[i];
-            }
-        }
-    }
-    (d, g)
+    (d, k, u)
 }
 
 /// |r| and r/|r| (the direction is 0 when r = 0).

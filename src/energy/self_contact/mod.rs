@@ -27,6 +27,7 @@
 pub mod broad_phase;
 pub mod distance;
 pub mod filter;
+pub mod friction;
 
 use super::real::{c, cross, dot, sub, vertex, Real};
 use super::{gather, Element};
@@ -73,18 +74,22 @@ pub struct SelfContactPair {
     pub vertices: [u32; 4],
     /// The distance measured.
     pub kind: PairKind,
-    /// Penalty stiffness κ and thickness δ (the friction fields are unused here).
+    /// Penalty stiffness κ and thickness δ; the friction fields (ε, smoothing, coupling) are
+    /// those of [`friction`].
     pub law: ContactLaw,
+    /// Friction coefficient μ of the pair's smoothed Coulomb friction (paper Eq. 8;
+    /// dimensionless; 0: penalty only), see [`friction`].
+    pub mu: f64,
 }
 
 impl SelfContactPair {
-    /// A vertex–triangle pair.
+    /// A vertex–triangle pair (μ = 0).
     pub fn vertex_triangle(pair: VertexTriangle, law: ContactLaw) -> Self {
         let [a, b, cc] = pair.triangle;
-        Self { vertices: [pair.vertex, a, b, cc], kind: PairKind::VertexTriangle, law }
+        Self { vertices: [pair.vertex, a, b, cc], kind: PairKind::VertexTriangle, law, mu: 0.0 }
     }
 
-    /// An edge–edge pair, its mollifier threshold from the rest positions `rest` (flat, 3 per
+    /// An edge–edge pair (μ = 0), its mollifier threshold from the rest positions `rest` (flat, 3 per
     /// vertex) [m].
     pub fn edge_edge(pair: EdgeEdge, law: ContactLaw, rest: &[f64]) -> Self {
         let [[p0, p1], [q0, q1]] = pair.edges;
@@ -92,7 +97,7 @@ impl SelfContactPair {
         let x = gather::<12>(&vertices, rest);
         let (e0, e1) = (sub(vertex(&x, 1), vertex(&x, 0)), sub(vertex(&x, 3), vertex(&x, 2)));
         let eps_cross = MOLLIFIER_RELATIVE * dot(e0, e0) * dot(e1, e1);
-        Self { vertices, kind: PairKind::EdgeEdge { eps_cross }, law }
+        Self { vertices, kind: PairKind::EdgeEdge { eps_cross }, law, mu: 0.0 }
     }
 
     /// The closest-feature case at stencil positions `x`.
