@@ -95,12 +95,18 @@ impl Element<12> for BendingHinge {
 
     /// ∂W/∂x = 2k′(θ − θ̄) ∂θ/∂x (∂θ/∂x: [`BendingHinge::angle_gradient`]).
     fn gradient<T: Real>(&self, x: &[T; 12]) -> [T; 12] {
-        let Some((theta, dtheta)) = self.angle_gradient(x) else {
-            return [c::<T>(0.0); 12];
+        let mut g = [c::<T>(0.0); 12];
+        let Some((theta, [g0, g1, ua, ub], elen)) = self.bridson_modes(x) else {
+            return g;
         };
         let wrap = self.angle_change(theta.re()) - (theta.re() - self.rest_angle);
-        let coef = (theta - self.rest_angle + wrap) * (2.0 * self.weight);
-        dtheta.map(|d| d * coef)
+        // With this θ's sign convention the Bridson modes are −∂θ/∂x.
+        let coef = (theta - self.rest_angle + wrap) * (-2.0 * self.weight);
+        set_vertex(&mut g, 0, scale(coef, g0));
+        set_vertex(&mut g, 1, scale(coef, g1));
+        set_vertex(&mut g, 2, scale(coef * elen, ua));
+        set_vertex(&mut g, 3, scale(coef * elen, ub));
+        g
     }
 
     /// Gauss–Newton: 2k′ ∂θ/∂x ∂θ/∂xᵀ, the Hessian without its (θ − θ̄)∂²θ/∂x² term (positive
@@ -118,12 +124,24 @@ impl Element<12> for BendingHinge {
 }
 
 impl BendingHinge {
-    /// θ and ∂θ/∂x (Bridson et al. 2003, their modes u with our sign of θ):
-    /// −∂θ/∂x2 = |e| n_A/|n_A|², −∂θ/∂x3 = |e| n_B/|n_B|²,
-    /// −∂θ/∂x0 = ((x2−x1)·ê) n_A/|n_A|² + ((x3−x1)·ê) n_B/|n_B|²,
-    /// −∂θ/∂x1 = −((x2−x0)·ê) n_A/|n_A|² − ((x3−x0)·ê) n_B/|n_B|²;
-    /// `None` for a collapsed hinge.
-    fn angle_gradient<T: Real>(&self, x: &[T; 12]) -> Option<(T, [T; 12])> {
+    /// θ and ∂θ/∂x = −(u0, u1, |e| u2, |e| u3) from [`BendingHinge::bridson_modes`]; `None`
+    /// for a collapsed hinge.
+    fn angle_gradient(&self, x: &[f64; 12]) -> Option<(f64, [f64; 12])> {
+        let (theta, [g0, g1, ua, ub], elen) = self.bridson_modes(x)?;
+        let mut g = [0.0; 12];
+        set_vertex(&mut g, 0, scale(-1.0, g0));
+        set_vertex(&mut g, 1, scale(-1.0, g1));
+        set_vertex(&mut g, 2, scale(-elen, ua));
+        set_vertex(&mut g, 3, scale(-elen, ub));
+        Some((theta, g))
+    }
+
+    /// θ, the Bridson et al. (2003) modes (with our sign of θ)
+    /// u0 = −∂θ/∂x0 = ((x2−x1)·ê) n_A/|n_A|² + ((x3−x1)·ê) n_B/|n_B|²,
+    /// u1 = −∂θ/∂x1 = −((x2−x0)·ê) n_A/|n_A|² − ((x3−x0)·ê) n_B/|n_B|², u2 = n_A/|n_A|²,
+    /// u3 = n_B/|n_B|² (−∂θ/∂x2 = |e| u2, −∂θ/∂x3 = |e| u3), and |e|; `None` for a collapsed hinge.
+    #[allow(clippy::type_complexity)]
+    fn bridson_modes<T: Real>(&self, x: &[T; 12]) -> Option<(T, [[T; 3]; 4], T)> {
         let xr: [f64; 12] = x.map(|v| v.re());
         angle(&xr, Some(&self.rest_sq))?;
         let (x0, x1, x2, x3) = (vertex(x, 0), vertex(x, 1), vertex(x, 2), vertex(x, 3));
@@ -139,13 +157,6 @@ impl BendingHinge {
         let ehat = scale(elen.recip(), e);
         let g0 = [0, 1, 2].map(|k| ua[k] * dot(sub(x2, x1), ehat) + ub[k] * dot(sub(x3, x1), ehat));
         let g1 = [0, 1, 2].map(|k| -(ua[k] * dot(sub(x2, x0), ehat) + ub[k] * dot(sub(x3, x0), ehat)));
-        // With this θ's sign convention the Bridson modes are −∂θ/∂x.
-        let minus = c::<T>(-1.0);
-        let mut g = [c::<T>(0.0); 12];
-        set_vertex(&mut g, 0, scale(minus, g0));
-        set_vertex(&mut g, 1, scale(minus, g1));
-        set_vertex(&mut g, 2, scale(-elen, ua));
-        set_vertex(&mut g, 3, scale(-elen, ub));
-        Some((theta, g))
+        Some((theta, [g0, g1, ua, ub], elen))
     }
 }
