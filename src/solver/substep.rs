@@ -246,69 +246,97 @@ impl<'a> Substepper<'a> {
         let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
         let mut v_new = self.predict(v, v_fixed, stage.c * h);
         let q_guess: Vec<f64> = stage.q_hat.iter().zip(&v_new).map(|(x, u)| x + stage.h_eff * u).collect();
-        let surface = (!self.surfaces.queries.is_empty()).then(|| {
-            let s = &self.surfaces;
-            SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_guess, s.padding)
-        });
-        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q, &q_guess));
-        let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
-        stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
-        self.ensure_layout(&stencils)?;
-        let (layout, solver) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
-        let mut system = ImplicitStage::new(
-            self.model,
-            layout,
-            &stage.q_hat,
-            &stage.v_hat,
-            stage.h_eff,
-            self.gravity,
-            self.pinned,
-            v_fixed,
-            damping,
-        )
-        .with_explicit(stage.explicit.as_deref())
-        .with_contact(terms.as_ref())
-        .with_surface_contact(surface)
-        .with_self_contact(self_contact);
-        let max_it = self.settings.max_iterations as f64;
-        let progress = &mut self.progress;
-        let mut on_iteration = |k: u32| match progress.as_mut() {
-            Some(cb) => cb(f0 + (f1 - f0) * (k as f64 / max_it).min(1.0)),
-            None => false,
-        };
-        // Tolerances stay relative to the residual of the unpredicted guess (start-of-step velocities).
-        let mut settings = self.settings;
-        let mut v_plain = v.to_vec();
-        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
-            v_plain[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
-        }
-        let mut r_plain = vec![0.0; v.len()];
-        system.residual(&v_plain, &mut r_plain);
-        settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
-        let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
-        self.report.seconds_contact_search += system.surface.as_ref().map_or(0.0, |s| s.seconds_search);
-        self.report.seconds_contact_search += system.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
-        if system.dropped_blocks > 0 {
-            log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
-        }
-        match outcome {
-            Ok(o) => {
-                let q_new = system.positions(&v_new);
-                let surface_gaps = system.surface.as_mut().map(|s| {
-                    s.ensure_fresh(&q_new);
-                    s.gap_summary(&q_new, self.pinned)
-                });
-                let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.pinned));
-                let gaps = [analytic_gaps, surface_gaps].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
-                let force = want_force.then(|| system.force(&q_new, &v_new));
-                Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force })
+        // Newton once with the pattern of the contacts found at the guess; if it fails after
+        // leaving out Jacobian blocks of contacts found later (iterates that moved beyond the
+        // search padding), once more from its last iterate with the pattern extended by the
+        // contacts there: a Jacobian missing blocks slows Newton to a crawl near the solution.
+        let mut q_search = q_guess;
+        let mut extra_stencils: Vec<Vec<u32>> = Vec::new();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let surface = (!self.surfaces.queries.is_empty()).then(|| {
+                let s = &self.surfaces;
+                SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_search, s.padding)
+            });
+            let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q, &q_search));
+            let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
+            stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
+            stencils.extend(extra_stencils.iter().cloned());
+            self.ensure_layout(&stencils)?;
+            let (layout, solver) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
+            let mut system = ImplicitStage::new(
+                self.model,
+                layout,
+                &stage.q_hat,
+                &stage.v_hat,
+                stage.h_eff,
+                self.gravity,
+                self.pinned,
+                v_fixed,
+                damping,
+            )
+            .with_explicit(stage.explicit.as_deref())
+            .with_contact(terms.as_ref())
+            .with_surface_contact(surface)
+            .with_self_contact(self_contact);
+            let max_it = self.settings.max_iterations as f64;
+            let progress = &mut self.progress;
+            let mut on_iteration = |k: u32| match progress.as_mut() {
+                Some(cb) => cb(f0 + (f1 - f0) * (k as f64 / max_it).min(1.0)),
+                None => false,
+            };
+            // Tolerances stay relative to the residual of the unpredicted guess (start-of-step velocities).
+            let mut settings = self.settings;
+            let mut v_plain = v.to_vec();
+            for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
+                v_plain[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
             }
-            Err((e, stats)) => {
-                log::debug!("stage of {:.3e} s failed after {} Newton iterations: {e}", stage.c * h, stats.iterations);
-                self.report.add_failed_newton(&stats);
-                Err(e)
+            let mut r_plain = vec![0.0; v.len()];
+            system.residual(&v_plain, &mut r_plain);
+            settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
+            let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
+            self.report.seconds_contact_search += system.surface.as_ref().map_or(0.0, |s| s.seconds_search);
+            self.report.seconds_contact_search += system.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
+            if system.dropped_blocks > 0 {
+                log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
             }
+            if let Err((e, stats)) = &outcome {
+                let cancelled = matches!(e, Error::Cancelled(_));
+                if attempt == 1 && system.dropped_blocks > 0 && !cancelled && v_new.iter().all(|x| x.is_finite()) {
+                    log::debug!(
+                        "stage failed ({e}); again from its last iterate with the contacts found there in the pattern"
+                    );
+                    self.report.add_failed_newton(stats);
+                    extra_stencils = stencils;
+                    q_search = system.positions(&v_new);
+                    continue;
+                }
+            }
+            return match outcome {
+                Ok(o) => {
+                    let q_new = system.positions(&v_new);
+                    let surface_gaps = system.surface.as_mut().map(|s| {
+                        s.ensure_fresh(&q_new);
+                        s.gap_summary(&q_new, self.pinned)
+                    });
+                    let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.pinned));
+                    let gaps =
+                        [analytic_gaps, surface_gaps].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
+                    let force = want_force.then(|| system.force(&q_new, &v_new));
+                    Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force })
+                }
+                Err((e, stats)) => {
+                    log::debug!(
+                        "stage of {:.3e} s failed after {} Newton iterations: {e}",
+                        stage.c * h,
+                        stats.iterations
+                    );
+                    self.report.add_failed_newton(&stats);
+                    Err(e)
+                }
+            };
         }
     }
 }
