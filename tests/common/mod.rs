@@ -2,6 +2,8 @@
 //! finite-difference checks of element derivatives.
 #![allow(dead_code)]
 
+pub mod stage_checks;
+
 use grip::energy::Element;
 
 /// A small deterministic generator (64-bit LCG, high bits), so tests need no extra crate.
