@@ -32,17 +32,6 @@ pub struct SampleFirst {
     pub dg: Grad12,
 }
 
-/// [`SampleFirst`] plus the second derivatives.
-#[derive(Clone, Copy, Debug)]
-pub struct SampleSecond {
-    /// Value and first derivatives.
-    pub first: SampleFirst,
-    /// ∂²w/∂z².
-    pub ddw: Hess12,
-    /// ∂²g/∂z².
-    pub ddg: Hess12,
-}
-
 /// Whether triangle (a, b, c) is too flat to carry a normal.
 pub fn is_degenerate(a: &[f64; 3], b: &[f64; 3], c: &[f64; 3]) -> bool {
     let (a, b, c) = (Vector3::from(*a), Vector3::from(*b), Vector3::from(*c));
@@ -90,13 +79,6 @@ pub fn first_order(kernel: Kernel, radius: f64, z: &[f64; 12]) -> Option<SampleF
     let (w, dw_y, _) = weight(kernel, radius, z)?;
     let dg = plane_distance_gradient(z);
     Some(SampleFirst { w, dw: map_offset_gradient(&dw_y), g: plane_distance(z), dg: Grad12::from(dg) })
-}
-
-/// [`first_order`] plus second derivatives (∂²g/∂z² by forward-mode AD of ∂g/∂z).
-pub fn second_order(kernel: Kernel, radius: f64, z: &[f64; 12]) -> Option<SampleSecond> {
-    let first = first_order(kernel, radius, z)?;
-    let (ddw, ddg) = hessians(kernel, radius, z)?;
-    Some(SampleSecond { first, ddw, ddg })
 }
 
 /// ∂²w/∂z² and ∂²g/∂z² alone (for a sample whose [`first_order`] terms are already known);
