@@ -15,7 +15,9 @@ pub const GRIP_PRECONDITIONER_CHOLESKY: u32 = 0;
 pub const GRIP_PRECONDITIONER_BLOCK_JACOBI: u32 = 1;
 
 /// Relative diagonal shifts tried, in order, when the symmetrised matrix is not positive
-/// definite (buckling cloth, compressed solids).
+/// definite (buckling cloth, compressed solids). A diagonal entry d ≤ 0 (compression and
+/// friction can make one) stays ≤ 0 under every shift d + s|d|: the update then fails at once,
+/// without factorizing, and Newton falls back to its modified (definite) Jacobian.
 const SHIFTS: [f64; 5] = [0.0, 1e-4, 1e-2, 1e-1, 1.0];
 
 /// A preconditioner for matrices in one full pattern.
@@ -117,6 +119,11 @@ impl CholeskyPart {
             *v = 0.5 * (jac[a] + jac[b]);
         }
         let base: Vec<f64> = self.diagonal.iter().map(|&k| self.values[k]).collect();
+        if base.iter().any(|d| !(*d > 0.0)) {
+            return Err(Error::NotConverged(
+                "symmetrised Jacobian has a diagonal entry ≤ 0 (not positive definite)".into(),
+            ));
+        }
         for shift in SHIFTS {
             for (&k, &d) in self.diagonal.iter().zip(&base) {
                 self.values[k] = d + shift * d.abs();
@@ -127,5 +134,48 @@ impl CholeskyPart {
             }
         }
         Err(Error::NotConverged("no positive definite preconditioner (Cholesky failed at every shift)".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values of the 6×6 matrix `a` in the dense 2-vertex pattern.
+    fn fill(pattern: &BlockPattern, a: impl Fn(usize, usize) -> f64) -> Vec<f64> {
+        let mut val = vec![0.0; pattern.nnz()];
+        for col in 0..6 {
+            for k in pattern.col_ptr[col]..pattern.col_ptr[col + 1] {
+                val[k] = a(pattern.row_idx[k], col);
+            }
+        }
+        val
+    }
+
+    /// A symmetric positive definite J is factored unshifted and inverted exactly; a J with a
+    /// negative diagonal entry (which no relative shift d + s|d| makes positive) is refused.
+    #[test]
+    fn cholesky_inverts_spd_and_refuses_negative_diagonals() {
+        let stencil = [0u32, 1];
+        let pattern = BlockPattern::new(2, std::iter::once(&stencil[..]));
+        let mut pre = Preconditioner::new(GRIP_PRECONDITIONER_CHOLESKY, &pattern, &pattern).expect("new");
+        let spd = |r: usize, c: usize| if r == c { 2.0 + r as f64 } else { 0.2 };
+        pre.update(&pattern, &fill(&pattern, spd), &[]).expect("SPD");
+        let Preconditioner::Cholesky(part) = &pre else { panic!("Cholesky expected") };
+        assert_eq!(part.shift, 0.0);
+        let x_true = [1.0, -2.0, 3.0, -4.0, 5.0, -6.0];
+        let mut z: Vec<f64> = (0..6).map(|r| (0..6).map(|c| spd(r, c) * x_true[c]).sum()).collect();
+        pre.apply(&mut z);
+        for (x, t) in z.iter().zip(x_true) {
+            assert!((x - t).abs() < 1e-12, "{x} vs {t}");
+        }
+        // Indefinite with a positive diagonal (eigenvalues 1 − 5 × 0.21 = −0.05 and 1.21):
+        // definite from the shift 0.1 on.
+        let indefinite = |r: usize, c: usize| if r == c { 1.0 } else { -0.21 };
+        pre.update(&pattern, &fill(&pattern, indefinite), &[]).expect("shifted");
+        let Preconditioner::Cholesky(part) = &pre else { panic!("Cholesky expected") };
+        assert_eq!(part.shift, 0.1);
+        let negative = |r: usize, c: usize| if r == 2 && c == 2 { -3.0 } else { spd(r, c) };
+        assert!(pre.update(&pattern, &fill(&pattern, negative), &[]).is_err());
     }
 }
