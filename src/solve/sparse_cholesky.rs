@@ -3,7 +3,9 @@
 //! factorization's workspace are made once per pattern and reused by every factorization (the
 //! preconditioner is refactored at every Newton iteration; at high resolution its factor holds
 //! millions of entries). Only the lower triangle of the (structurally symmetric) pattern's values
-//! is read.
+//! is read. The numeric factorization runs on the solver's worker threads (faer splits the dense
+//! supernode kernels by output blocks, so each entry is summed in the same order whatever the
+//! thread count: tests/solver_behaviour.rs checks 1, 2 and 4 threads bit for bit).
 //!
 //! The factor stays in f64: an f32 factor (tried, with unit-diagonal scaling) halves the cost of a
 //! factorization but left BiCGSTAB diverging on the hard frames of the tube cloth bend, where the
@@ -27,6 +29,8 @@ pub struct SparseCholesky {
     workspace: MemBuffer,
     /// Whether `factor` holds a successful factorization.
     factored: bool,
+    /// Threads of the numeric factorization: those of the rayon pool the analysis ran in.
+    par: Par,
 }
 
 fn out_of_memory(what: &str) -> Error {
@@ -46,13 +50,15 @@ impl SparseCholesky {
             Default::default(),
         )
         .map_err(|e| Error::NotConverged(format!("symbolic Cholesky failed: {e:?}")))?;
-        let scratch = symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Spec::<LltParams, f64>::default());
+        let par = Par::rayon(rayon::current_num_threads());
+        let scratch = symbolic.factorize_numeric_llt_scratch::<f64>(par, Spec::<LltParams, f64>::default());
         Ok(Self {
             factor: vec![0.0; symbolic.len_val()],
             workspace: MemBuffer::try_new(scratch).map_err(|_| out_of_memory("Cholesky workspace"))?,
             symbolic_matrix,
             symbolic,
             factored: false,
+            par,
         })
     }
 
@@ -67,7 +73,7 @@ impl SparseCholesky {
                 a,
                 Side::Lower,
                 LltRegularization::default(),
-                Par::Seq,
+                self.par,
                 MemStack::new(&mut self.workspace),
                 Spec::default(),
             )
