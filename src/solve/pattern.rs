@@ -118,6 +118,18 @@ impl BlockPattern {
             }
         }
     }
+
+    /// Values in this pattern of the matrix with entries `a(row, col)` (for tests).
+    #[cfg(test)]
+    pub fn values_of(&self, a: impl Fn(usize, usize) -> f64) -> Vec<f64> {
+        let mut val = vec![0.0; self.nnz()];
+        for col in 0..self.col_ptr.len() - 1 {
+            for k in self.col_ptr[col]..self.col_ptr[col + 1] {
+                val[k] = a(self.row_idx[k], col);
+            }
+        }
+        val
+    }
 }
 
 #[cfg(test)]

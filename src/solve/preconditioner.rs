@@ -141,17 +141,6 @@ impl CholeskyPart {
 mod tests {
     use super::*;
 
-    /// Values of the 6×6 matrix `a` in the dense 2-vertex pattern.
-    fn fill(pattern: &BlockPattern, a: impl Fn(usize, usize) -> f64) -> Vec<f64> {
-        let mut val = vec![0.0; pattern.nnz()];
-        for col in 0..6 {
-            for k in pattern.col_ptr[col]..pattern.col_ptr[col + 1] {
-                val[k] = a(pattern.row_idx[k], col);
-            }
-        }
-        val
-    }
-
     /// A symmetric positive definite J is factored unshifted and inverted exactly; a J with a
     /// negative diagonal entry (which no relative shift d + s|d| makes positive) is refused.
     #[test]
@@ -160,7 +149,7 @@ mod tests {
         let pattern = BlockPattern::new(2, std::iter::once(&stencil[..]));
         let mut pre = Preconditioner::new(GRIP_PRECONDITIONER_CHOLESKY, &pattern, &pattern).expect("new");
         let spd = |r: usize, c: usize| if r == c { 2.0 + r as f64 } else { 0.2 };
-        pre.update(&pattern, &fill(&pattern, spd), &[]).expect("SPD");
+        pre.update(&pattern, &pattern.values_of(spd), &[]).expect("SPD");
         let Preconditioner::Cholesky(part) = &pre else { panic!("Cholesky expected") };
         assert_eq!(part.shift, 0.0);
         let x_true = [1.0, -2.0, 3.0, -4.0, 5.0, -6.0];
@@ -172,10 +161,10 @@ mod tests {
         // Indefinite with a positive diagonal (eigenvalues 1 − 5 × 0.21 = −0.05 and 1.21):
         // definite from the shift 0.1 on.
         let indefinite = |r: usize, c: usize| if r == c { 1.0 } else { -0.21 };
-        pre.update(&pattern, &fill(&pattern, indefinite), &[]).expect("shifted");
+        pre.update(&pattern, &pattern.values_of(indefinite), &[]).expect("shifted");
         let Preconditioner::Cholesky(part) = &pre else { panic!("Cholesky expected") };
         assert_eq!(part.shift, 0.1);
         let negative = |r: usize, c: usize| if r == 2 && c == 2 { -3.0 } else { spd(r, c) };
-        assert!(pre.update(&pattern, &fill(&pattern, negative), &[]).is_err());
+        assert!(pre.update(&pattern, &pattern.values_of(negative), &[]).is_err());
     }
 }

@@ -19,6 +19,7 @@ use faer::linalg::cholesky::llt::factor::{LltParams, LltRegularization};
 use faer::sparse::linalg::cholesky::{factorize_symbolic_cholesky, LltRef, SymbolicCholesky, SymmetricOrdering};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, MatMut, Par, Side, Spec};
+use std::sync::Mutex;
 
 /// faer's Cholesky of matrices in one [`BlockPattern`].
 pub struct SparseCholesky {
@@ -32,6 +33,9 @@ pub struct SparseCholesky {
     factored: bool,
     /// Threads of the numeric factorization: those of the rayon pool the analysis ran in.
     par: Par,
+    /// Scratch of the triangular solves, made once (`solve_in_place` takes `&self`: the
+    /// preconditioner is applied through a shared reference).
+    solve_workspace: Mutex<MemBuffer>,
 }
 
 fn out_of_memory(what: &str) -> Error {
@@ -53,7 +57,11 @@ impl SparseCholesky {
         .map_err(|e| Error::NotConverged(format!("symbolic Cholesky failed: {e:?}")))?;
         let par = Par::rayon(rayon::current_num_threads());
         let scratch = symbolic.factorize_numeric_llt_scratch::<f64>(par, Spec::<LltParams, f64>::default());
+        let solve_scratch = symbolic.solve_in_place_scratch::<f64>(1, Par::Seq);
         Ok(Self {
+            solve_workspace: Mutex::new(
+                MemBuffer::try_new(solve_scratch).map_err(|_| out_of_memory("Cholesky solve workspace"))?,
+            ),
             factor: vec![0.0; symbolic.len_val()],
             workspace: MemBuffer::try_new(scratch).map_err(|_| out_of_memory("Cholesky workspace"))?,
             symbolic_matrix,
@@ -89,13 +97,13 @@ impl SparseCholesky {
             return Err(Error::Panic("solve before a successful factorize".into()));
         }
         let n = b.len();
-        let scratch = self.symbolic.solve_in_place_scratch::<f64>(1, Par::Seq);
-        let mut workspace = MemBuffer::try_new(scratch).map_err(|_| out_of_memory("Cholesky solve"))?;
+        // A poisoned lock only means an earlier solve panicked; the scratch holds no state.
+        let mut workspace = self.solve_workspace.lock().unwrap_or_else(|e| e.into_inner());
         LltRef::new(&self.symbolic, &self.factor).solve_in_place_with_conj(
             Conj::No,
             MatMut::from_column_major_slice_mut(b, n, 1),
             Par::Seq,
-            MemStack::new(&mut workspace),
+            MemStack::new(&mut *workspace),
         );
         Ok(())
     }
@@ -115,13 +123,8 @@ mod tests {
         let n = 6;
         let fill = |diag: [f64; 6]| {
             let a = move |r: usize, c: usize| if r == c { diag[r] } else { 0.3 / (1.0 + (r + c) as f64) };
-            let mut val = vec![0.0; pattern.nnz()];
-            for col in 0..n {
-                for k in pattern.col_ptr[col]..pattern.col_ptr[col + 1] {
-                    val[k] = a(pattern.row_idx[k], col);
-                }
-            }
-            (val, move |x: &[f64]| (0..n).map(|r| (0..n).map(|c| a(r, c) * x[c]).sum()).collect::<Vec<f64>>())
+            let multiply = move |x: &[f64]| (0..n).map(|r| (0..n).map(|c| a(r, c) * x[c]).sum()).collect::<Vec<f64>>();
+            (pattern.values_of(a), multiply)
         };
         let mut chol = SparseCholesky::new(&pattern).expect("symbolic");
         let x_true: Vec<f64> = (0..n).map(|i| 1.0 + i as f64).collect();
