@@ -73,6 +73,22 @@ impl SelfContactMesh {
         self
     }
 
+    /// Number of intersecting triangle pairs at `q` [m] (exact checker,
+    /// `crate::mesh::intersection`) that self-contact acts on: pairs with a corner of one in
+    /// the closed 1-ring of a corner of the other are left out (their folds are the bending
+    /// energy's, see `self_contact::filter`), so that a crumple tighter than the ring counts
+    /// as no intersection.
+    pub fn intersections(&self, q: &[f64]) -> usize {
+        let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
+        crate::mesh::intersecting_pairs(&positions, &self.triangles)
+            .into_iter()
+            .filter(|&(i, j)| {
+                let (t, u) = (self.triangles[i as usize], self.triangles[j as usize]);
+                t.iter().all(|&a| u.iter().all(|&b| !self.filter.near(a, b)))
+            })
+            .count()
+    }
+
     /// μ (paper Eq. 8) between the shells of vertices `a` and `b` (0 without a table).
     pub fn pair_mu(&self, a: u32, b: u32) -> f64 {
         let k = (self.mu.len() as f64).sqrt() as usize;
@@ -172,6 +188,12 @@ impl<'a> SelfContactTerms<'a> {
             self.refreshes += 1;
             self.gather(q);
         }
+    }
+
+    /// The shells' intersecting triangle pairs at `q` [m] that self-contact acts on
+    /// ([`SelfContactMesh::intersections`]).
+    pub fn intersections(&self, q: &[f64]) -> usize {
+        self.mesh.intersections(q)
     }
 
     /// The candidate pairs (fresh for the last `ensure_fresh` point).

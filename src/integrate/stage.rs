@@ -308,6 +308,15 @@ impl NonlinearSystem for ImplicitStage<'_> {
         Some(phi)
     }
 
+    /// The shells' intersecting triangle pairs at q = q̂ + h v (0 without self-contact).
+    fn intersections(&mut self, v: &[f64]) -> usize {
+        if self.self_contact.is_none() {
+            return 0;
+        }
+        self.update_positions(v);
+        self.self_contact.as_ref().map_or(0, |s| s.intersections(&self.q))
+    }
+
     fn freeze_merit(&mut self, v: &[f64]) {
         self.update_positions(v);
         self.frozen.0 = self.contact.map(|c| c.frozen_friction(&self.q)).unwrap_or_default();

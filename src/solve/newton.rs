@@ -9,6 +9,8 @@
 //! the solution stays quadratic. A watchdog drops the merit while ‖r‖ stops improving (frozen
 //! friction makes it a different function at each iterate). The solution is the root of the
 //! exact residual either way.
+//! Trial iterates with more intersecting shell triangles than the current iterate
+//! (`NonlinearSystem::intersections`) are refused like those that do not decrease.
 //! ShouldStop: ‖r‖₂ ≤ tol_r ‖r(v₀)‖₂, or a full step (α = 1) changing no velocity by more than tol_v.
 
 use super::linear_solver::LinearSolver;
@@ -51,6 +53,14 @@ pub trait NonlinearSystem {
     /// Sherman–Morrison–Woodbury); matrix-free products must already include them.
     fn low_rank(&mut self, _v: &[f64]) -> Vec<(f64, Vec<f64>)> {
         Vec::new()
+    }
+    /// Number of defects at `v` that Newton must not add to: the shells' intersecting triangle
+    /// pairs when self-contact is on (the cubic penalty is finite at d = 0, so a long step could
+    /// carry a vertex through a triangle, beyond which the unsigned-distance penalty pushes it
+    /// further through). The line search refuses a trial point with more than the current
+    /// iterate has. Systems without such a count return 0.
+    fn intersections(&mut self, _v: &[f64]) -> usize {
+        0
     }
     /// Writes J(v) x into `out` without assembling J (matrix-free); `false` when unsupported.
     fn jacobian_product(&mut self, _v: &[f64], _x: &[f64], _out: &mut [f64]) -> bool {
@@ -196,6 +206,7 @@ pub fn solve(
     let relative = |rn: f64| if r0 > 0.0 { rn / r0 } else { 0.0 };
     let mut definite = false;
     let (mut best, mut since_best) = (r_norm, 0);
+    let mut crossed = system.intersections(v);
     loop {
         stats.residual = r_norm;
         stats.relative_residual = relative(r_norm);
@@ -264,6 +275,13 @@ pub fn solve(
                 ok = system.merit(&v_trial).is_some_and(|m| m.is_finite() && m <= m0 + ARMIJO_C1 * alpha * slope);
             }
             if ok {
+                let trial_crossed = system.intersections(&v_trial);
+                ok = trial_crossed <= crossed;
+                if ok {
+                    crossed = trial_crossed;
+                }
+            }
+            if ok {
                 accepted = true;
                 r_previous = r_norm;
                 r_norm = trial;
@@ -330,4 +348,63 @@ fn _assert_object_safe(_: &dyn NonlinearSystem) {}
 /// Maps the error half of [`solve`] to a plain error.
 pub fn into_result(r: std::result::Result<NewtonOutcome, (Error, NewtonStats)>) -> Result<NewtonOutcome> {
     r.map_err(|(e, _)| e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::DirectLu;
+
+    /// r(v) = v − (1, 1, 1) with J = I on one vertex; iterates with v₀ > `wall` count one
+    /// intersection (a stand-in for shells passing through each other).
+    struct Walled {
+        wall: f64,
+    }
+
+    impl NonlinearSystem for Walled {
+        fn residual(&mut self, v: &[f64], out: &mut [f64]) {
+            out.iter_mut().zip(v).for_each(|(o, x)| *o = x - 1.0);
+        }
+        fn jacobian(&mut self, _v: &[f64], jac: &mut [f64]) {
+            // The dense 3×3 block of one vertex, column-major.
+            jac.iter_mut().enumerate().for_each(|(k, j)| *j = if k % 4 == 0 { 1.0 } else { 0.0 });
+        }
+        fn intersections(&mut self, v: &[f64]) -> usize {
+            usize::from(v[0] > self.wall)
+        }
+    }
+
+    fn run(wall: f64, v: &mut [f64]) -> std::result::Result<NewtonOutcome, (Error, NewtonStats)> {
+        let pattern = BlockPattern::new(1, std::iter::once(&[0u32][..]));
+        let mut solver = LinearSolver::Direct(DirectLu::new(&pattern).expect("LU"));
+        let diagonal = [pattern.slot(0, 0).expect("diagonal")];
+        let mut linear = LinearSystem { solver: &mut solver, pattern: &pattern, diagonal: &diagonal };
+        let settings = NewtonSettings {
+            max_iterations: 20,
+            max_line_search_steps: 10,
+            residual_tolerance: 1e-10,
+            velocity_tolerance: 0.0,
+            reference_residual: 0.0,
+            forcing_max: 0.5,
+        };
+        solve(&mut Walled { wall }, &mut linear, v, &settings, &mut never_cancel)
+    }
+
+    /// The line search refuses every trial point with more intersections than the iterate:
+    /// with the wall at v₀ = 0.5 Newton never steps past it (and fails instead of converging
+    /// to the root behind it); an iterate that already intersects may move on as long as the
+    /// count does not grow; without the wall one full step reaches the root.
+    #[test]
+    fn line_search_never_adds_intersections() {
+        let mut v = vec![0.0; 3];
+        let (_, stats) = run(0.5, &mut v).expect_err("the root is behind the wall");
+        assert_eq!(stats.failure, GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL);
+        assert!(v[0] <= 0.5 && v[0] > 0.4, "stopped at the wall: {v:?}");
+        let mut v = vec![0.7, 0.0, 0.0];
+        run(0.5, &mut v).expect("already past the wall: the count stays 1");
+        assert!((v[0] - 1.0).abs() < 1e-12);
+        let mut v = vec![0.0; 3];
+        let outcome = run(2.0, &mut v).expect("no wall before the root");
+        assert_eq!(outcome.stats.iterations, 1);
+    }
 }

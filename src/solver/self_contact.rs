@@ -2,18 +2,25 @@
 //! topology, the penalty law (thickness `params.self_contact_thickness`, stiffness κ_s), the
 //! candidate padding, and the guard against tunnelling.
 //!
-//! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a substep could carry a vertex through a
-//! triangle in one Newton solve. After every substep the exact triangle–triangle checker
-//! (`crate::mesh::intersection`) counts the shells' intersecting pairs (of triangles farther
-//! apart than the exclusion ring); when there are more than at the start of the substep, the
-//! substep is redone with κ_s four times stiffer (up to `params.max_contact_retries` times,
-//! paper §4.4's rule for colliders applied to self-contact) and then fails, so that it is split
-//! in halves. κ_s is kept for the following calls.
+//! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a Newton step could carry a vertex
+//! through a triangle, and beyond it the unsigned-distance penalty pushes it further through.
+//! The exact triangle–triangle checker (`crate::mesh::intersection`) counts the shells'
+//! intersecting pairs (of triangles farther apart than the exclusion ring) and guards at three
+//! levels:
+//! * Newton's guess: the predicted velocities, unless they make shells intersect (then the start
+//!   velocities or rest, whichever intersects least; `Substepper::untangled_guess`);
+//! * Newton's line search refuses a trial iterate with more intersecting pairs than the current
+//!   one (`NonlinearSystem::intersections`);
+//! * a substep that still ends with more than it started with, or whose Newton solve fails
+//!   with a pair closer than [`TOUCHING`] δ_s (stalled at the distance's kink at d = 0, which
+//!   the line search may not cross), is redone with κ_s four times stiffer (up to
+//!   `params.max_contact_retries` times, paper §4.4's rule for colliders applied to
+//!   self-contact) and then fails, so that it is split in halves. κ_s is kept for the
+//!   following calls.
 
 use crate::contact::ContactLaw;
 use crate::energy::self_contact::broad_phase;
 use crate::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
-use crate::mesh::intersecting_pairs;
 use crate::scene::{GripSolverParams, Model, ObjectKind};
 
 /// Factor by which κ_s grows when a substep ends with new intersections.
@@ -30,7 +37,13 @@ pub(super) struct SelfContactOverCall<'a> {
     pub law: ContactLaw,
     /// Candidate padding [m].
     pub padding: f64,
+    /// The smallest pair distance [m] at the last iterate of the substep's failed Newton solve.
+    pub failed_distance: Option<f64>,
 }
+
+/// Fraction of δ_s below which a pair distance counts as touching: a substep whose Newton solve
+/// fails with a pair that close is redone with a stiffer κ_s.
+const TOUCHING: f64 = 0.1;
 
 impl<'a> SelfContactOverCall<'a> {
     /// The terms of one stage from `q_start` (lagged friction is frozen there), candidates
@@ -39,20 +52,15 @@ impl<'a> SelfContactOverCall<'a> {
         SelfContactTerms::new(self.mesh, self.law, fixed, q_guess, self.padding).with_start(q_start)
     }
 
-    /// Number of intersecting triangle pairs of the shells at `q` [m] (exact) that self-contact
-    /// acts on: pairs with a corner of one in the closed 1-ring of a corner of the other are
-    /// left out (their folds are the bending energy's, see `self_contact::filter`), so that a
-    /// crumple tighter than the ring cannot fail the step.
+    /// Number of intersecting triangle pairs of the shells at `q` [m] that self-contact acts on
+    /// ([`SelfContactMesh::intersections`]).
     pub fn intersections(&self, q: &[f64]) -> usize {
-        let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
-        let (tris, filter) = (&self.mesh.triangles, &self.mesh.filter);
-        intersecting_pairs(&positions, tris)
-            .into_iter()
-            .filter(|&(i, j)| {
-                let (t, u) = (tris[i as usize], tris[j as usize]);
-                t.iter().all(|&a| u.iter().all(|&b| !filter.near(a, b)))
-            })
-            .count()
+        self.mesh.intersections(q)
+    }
+
+    /// Whether a pair distance `d` [m] is close enough to 0 to call for a stiffer κ_s.
+    pub fn touching(&self, d: f64) -> bool {
+        d < TOUCHING * self.law.delta
     }
 
     /// Raises κ_s after a substep that ended with new intersections; `false` at the ceiling.

@@ -2,7 +2,8 @@
 //! stages in `stages`), retried as two
 //! half substeps when Newton fails (paper §4.2: singular Jacobians "can often be eliminated by
 //! decreasing the time step"), up to `params.max_substep_halvings` times, and redone with a
-//! stiffer contact penalty when it ends with a negative gap (paper §4.4).
+//! stiffer contact penalty when it ends with a negative gap (paper §4.4) or, for self-contact,
+//! with new intersections or after Newton stalled with shells touching (`self_contact`).
 
 use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_SUBSTEP_HALVED};
 use super::self_contact::SelfContactOverCall;
@@ -147,6 +148,48 @@ impl<'a> Substepper<'a> {
         guess
     }
 
+    /// Newton's initial guess with self-contact: the predicted velocities `predicted` unless
+    /// their end positions have shell triangles intersecting; then the start velocities `v`, or
+    /// else rest (free vertices still, pinned ones at `v_fixed`), whichever intersects least
+    /// (earliest on ties). Newton's line search never adds intersections
+    /// (`NonlinearSystem::intersections`), so a tangled guess would keep its tangles.
+    fn untangled_guess(
+        &self,
+        sc: &SelfContactOverCall,
+        predicted: Vec<f64>,
+        v: &[f64],
+        v_fixed: &[f64],
+        stage: &StageInput,
+    ) -> Vec<f64> {
+        let count = |u: &[f64]| {
+            let q: Vec<f64> = stage.q_hat.iter().zip(u).map(|(x, u)| x + stage.h_eff * u).collect();
+            sc.intersections(&q)
+        };
+        let mut best_count = count(&predicted);
+        if best_count == 0 {
+            return predicted;
+        }
+        let mut best = predicted;
+        let pinned_at_goal = |mut u: Vec<f64>| {
+            for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
+                u[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
+            }
+            u
+        };
+        for candidate in [pinned_at_goal(v.to_vec()), pinned_at_goal(vec![0.0; v.len()])] {
+            let c = count(&candidate);
+            if c < best_count {
+                best_count = c;
+                best = candidate;
+            }
+            if best_count == 0 {
+                break;
+            }
+        }
+        log::debug!("Newton's guess: {best_count} intersecting triangle pairs");
+        best
+    }
+
     /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
     /// pattern and its symbolic LU when a coupling is missing.
     pub(super) fn ensure_layout(&mut self, stencils: &[Vec<u32>]) -> Result<()> {
@@ -175,7 +218,34 @@ impl<'a> Substepper<'a> {
         let crossed_before = self.self_contact.as_ref().map_or(0, |s| s.intersections(q));
         loop {
             let law = self.colliders.law;
-            let step = self.integrate(q, v, &v_fixed, f0, f1, h)?;
+            if let Some(sc) = self.self_contact.as_mut() {
+                sc.failed_distance = None;
+            }
+            let step = match self.integrate(q, v, &v_fixed, f0, f1, h) {
+                Ok(step) => step,
+                Err(Error::NotConverged(m)) => {
+                    // Newton stalls where a pair reached d ≈ 0 (the unsigned distance's kink, which
+                    // its line search may not cross): a stiffer κ_s keeps the shells apart.
+                    let touching = self.self_contact.as_ref().and_then(|s| s.failed_distance.map(|d| s.touching(d)));
+                    if touching == Some(true) && retries < self.colliders.max_retries {
+                        if let Some(sc) = self.self_contact.as_mut() {
+                            if !sc.stiffen() {
+                                return Err(Error::NotConverged(m));
+                            }
+                            retries += 1;
+                            self.report.contact_retries += 1;
+                            self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                            log::debug!(
+                                "substep of {h:.3e} s redone: Newton failed with the shells touching, self-contact stiffness now {:.3e}",
+                                sc.law.kappa
+                            );
+                            continue;
+                        }
+                    }
+                    return Err(Error::NotConverged(m));
+                }
+                Err(e) => return Err(e),
+            };
             if let Some(sc) = self.self_contact.as_mut() {
                 let crossed = sc.intersections(&step.q);
                 if crossed > crossed_before {
@@ -245,6 +315,9 @@ impl<'a> Substepper<'a> {
         let law = self.colliders.law;
         let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
         let mut v_new = self.predict(v, v_fixed, stage.c * h);
+        if let Some(sc) = self.self_contact.as_ref() {
+            v_new = self.untangled_guess(sc, v_new, v, v_fixed, stage);
+        }
         let q_guess: Vec<f64> = stage.q_hat.iter().zip(&v_new).map(|(x, u)| x + stage.h_eff * u).collect();
         // Newton once with the pattern of the contacts found at the guess; if it fails after
         // leaving out Jacobian blocks of contacts found later (iterates that moved beyond the
@@ -328,6 +401,12 @@ impl<'a> Substepper<'a> {
                     Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force })
                 }
                 Err((e, stats)) => {
+                    // How close the shells came at the last iterate: the substep is redone
+                    // with a stiffer κ_s when they touched (`try_substep`).
+                    let q_last = system.positions(&v_new);
+                    if let (Some(sc), Some(over_call)) = (system.self_contact.as_mut(), self.self_contact.as_mut()) {
+                        over_call.failed_distance = Some(sc.distance_summary(&q_last).0);
+                    }
                     log::debug!(
                         "stage of {:.3e} s failed after {} Newton iterations: {e}",
                         stage.c * h,
