@@ -76,10 +76,11 @@ impl<'a> SelfContactOverCall<'a> {
 /// Every shell triangle of `model` in global indices, with the rest positions and the friction
 /// coefficient μ of every pair of shells (a shell with itself included): the value of
 /// `grip_solver_set_friction` between their ids (`a == b` for a shell against itself), else 0 —
-/// not `params.default_friction`: self-contact friction is opt-in, as with
-/// `params.default_friction` = 0.3 the folding cloth of `cloth-fold` stalls Newton (exact
-/// Jacobian, ε = 10⁻⁴ m/s) where the frictionless fold converges. `None` when self-contact is
-/// off or there is no shell.
+/// not `params.default_friction`: self-contact friction is opt-in. (It was made so when
+/// `cloth-fold` with μ = 0.3 stalled Newton at the first fold; since Newton keeps out of
+/// intersections that run takes 1.4 s/frame, BENCHMARKS.md, but the other self-contact scenes
+/// have not been measured with friction on.) `None` when self-contact is off or there is no
+/// shell.
 pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfContactMesh> {
     if params.self_contact == 0 {
         return None;
