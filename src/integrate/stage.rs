@@ -86,6 +86,9 @@ pub struct ImplicitStage<'a> {
     pub self_contact: Option<SelfContactTerms<'a>>,
     /// Jacobian blocks of surface contacts left out because the pattern lacked them.
     pub dropped_blocks: u32,
+    /// Velocities [m/s] whose intersection count the caller already knows, and that count
+    /// (Newton's guess, counted when it was chosen; see `with_known_intersections`).
+    known_intersections: Option<(Vec<f64>, usize)>,
     /// Element Hessians projected onto the PSD cone in the Jacobian (see `set_definite`).
     definite: bool,
     /// Friction frozen at the last `freeze_merit` point: analytic colliders, surfaces, then
@@ -125,6 +128,7 @@ impl<'a> ImplicitStage<'a> {
             volume: VolumeTerms { penalties: &model.volumes },
             self_contact: None,
             dropped_blocks: 0,
+            known_intersections: None,
             definite: false,
             frozen: (Vec::new(), Vec::new(), Vec::new()),
             q: vec![0.0; q_start.len()],
@@ -153,6 +157,13 @@ impl<'a> ImplicitStage<'a> {
     /// Adds the self-contact penalty of the shells (issue 10) to the step.
     pub fn with_self_contact(mut self, self_contact: Option<SelfContactTerms<'a>>) -> Self {
         self.self_contact = self_contact;
+        self
+    }
+
+    /// Tells the stage that the velocities `v` [m/s] make `count` shell triangle pairs
+    /// intersect, so that `intersections(v)` need not check them again.
+    pub fn with_known_intersections(mut self, v: Vec<f64>, count: usize) -> Self {
+        self.known_intersections = Some((v, count));
         self
     }
 
@@ -312,6 +323,9 @@ impl NonlinearSystem for ImplicitStage<'_> {
     fn intersections(&mut self, v: &[f64]) -> usize {
         if self.self_contact.is_none() {
             return 0;
+        }
+        if let Some((_, count)) = self.known_intersections.as_ref().filter(|(known, _)| known.as_slice() == v) {
+            return *count;
         }
         self.update_positions(v);
         self.self_contact.as_ref().map_or(0, |s| s.intersections(&self.q))

@@ -136,7 +136,6 @@ impl Solver {
                         .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params)),
                 ),
                 padding: self_contact::padding(m, self.params.self_contact_thickness),
-                failed_distance: None,
             });
             let mut acceleration = self.acceleration.clone();
             let mut history = self.history.clone();

@@ -37,8 +37,6 @@ pub(super) struct SelfContactOverCall<'a> {
     pub law: ContactLaw,
     /// Candidate padding [m].
     pub padding: f64,
-    /// The smallest pair distance [m] at the last iterate of the substep's failed Newton solve.
-    pub failed_distance: Option<f64>,
 }
 
 /// Fraction of δ_s below which a pair distance counts as touching: a substep whose Newton solve

@@ -9,7 +9,7 @@
 //! positions are set so that q̂ + h_eff v_pin = qₜ + c h v_pin.
 
 use super::substep::Substepper;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::integrate::contact_terms::ContactTerms;
 use crate::integrate::schemes::{bdf2_coefficients, dirk_stages, needs_start_force};
 use crate::integrate::stage::{DampingMatrices, ImplicitStage};
@@ -42,6 +42,22 @@ pub(super) struct StageOutput {
     pub gaps: Option<(f64, u32)>,
     /// Total force [N] at the end, when asked for.
     pub force: Option<Vec<f64>>,
+}
+
+/// A failed stage: the error and, with self-contact, the smallest distance [m] between shell
+/// triangles at Newton's last iterate (a substep whose Newton solve stalled with shells touching
+/// is redone with a stiffer κ_s, `Substepper::try_substep`).
+pub(super) struct StageFailure {
+    /// Why the stage failed.
+    pub error: Error,
+    /// Closest shell pair [m] at the last iterate, when Newton ran with self-contact.
+    pub closest_pair: Option<f64>,
+}
+
+impl From<Error> for StageFailure {
+    fn from(error: Error) -> Self {
+        StageFailure { error, closest_pair: None }
+    }
 }
 
 /// Sums Newton statistics over the stages of a step (residuals: the worst).
@@ -107,7 +123,7 @@ impl Substepper<'_> {
         f0: f64,
         f1: f64,
         h: f64,
-    ) -> Result<StageOutput> {
+    ) -> std::result::Result<StageOutput, StageFailure> {
         let damping = DampingMatrices::new(self.model, q);
         let Some(stages) = dirk_stages(self.params.integrator) else {
             let history = self.history.as_ref().filter(|s| s.q.len() == q.len());
@@ -155,6 +171,6 @@ impl Substepper<'_> {
             velocities.push(out.v);
             forces.push(out.force.unwrap_or_default());
         }
-        Err(crate::error::Error::Panic("an integrator without stages".into()))
+        Err(Error::Panic("an integrator without stages".into()).into())
     }
 }

@@ -7,7 +7,7 @@
 
 use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_SUBSTEP_HALVED};
 use super::self_contact::SelfContactOverCall;
-use super::stages::{StageInput, StageOutput};
+use super::stages::{StageFailure, StageInput, StageOutput};
 use super::{GripStepReport, ProgressFn};
 use crate::contact::implicit::{ImplicitSurface, Kernel};
 use crate::contact::vertex_collider::ColliderMotion;
@@ -137,21 +137,18 @@ impl<'a> Substepper<'a> {
     /// fewer iterations, sticking contacts in particular), pinned vertices at their prescribed
     /// velocities `v_fixed`.
     fn predict(&self, v: &[f64], v_fixed: &[f64], h: f64) -> Vec<f64> {
-        let mut guess: Vec<f64> = if self.acceleration.len() == v.len() {
+        let guess: Vec<f64> = if self.acceleration.len() == v.len() {
             v.iter().zip(self.acceleration.iter()).map(|(v, a)| v + h * a).collect()
         } else {
             v.to_vec()
         };
-        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
-            guess[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
-        }
-        guess
+        with_pins(self.pinned, guess, v_fixed)
     }
 
     /// Newton's initial guess with self-contact: the predicted velocities `predicted` unless
     /// their end positions have shell triangles intersecting; then the start velocities `v`, or
     /// else rest (free vertices still, pinned ones at `v_fixed`), whichever intersects least
-    /// (earliest on ties). Newton's line search never adds intersections
+    /// (earliest on ties), with its count. Newton's line search never adds intersections
     /// (`NonlinearSystem::intersections`), so a tangled guess would keep its tangles.
     fn untangled_guess(
         &self,
@@ -160,23 +157,19 @@ impl<'a> Substepper<'a> {
         v: &[f64],
         v_fixed: &[f64],
         stage: &StageInput,
-    ) -> Vec<f64> {
+    ) -> (Vec<f64>, usize) {
         let count = |u: &[f64]| {
             let q: Vec<f64> = stage.q_hat.iter().zip(u).map(|(x, u)| x + stage.h_eff * u).collect();
             sc.intersections(&q)
         };
         let mut best_count = count(&predicted);
         if best_count == 0 {
-            return predicted;
+            return (predicted, 0);
         }
         let mut best = predicted;
-        let pinned_at_goal = |mut u: Vec<f64>| {
-            for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
-                u[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
-            }
-            u
-        };
-        for candidate in [pinned_at_goal(v.to_vec()), pinned_at_goal(vec![0.0; v.len()])] {
+        for candidate in
+            [with_pins(self.pinned, v.to_vec(), v_fixed), with_pins(self.pinned, vec![0.0; v.len()], v_fixed)]
+        {
             let c = count(&candidate);
             if c < best_count {
                 best_count = c;
@@ -187,7 +180,7 @@ impl<'a> Substepper<'a> {
             }
         }
         log::debug!("Newton's guess: {best_count} intersecting triangle pairs");
-        best
+        (best, best_count)
     }
 
     /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
@@ -218,16 +211,16 @@ impl<'a> Substepper<'a> {
         let crossed_before = self.self_contact.as_ref().map_or(0, |s| s.intersections(q));
         loop {
             let law = self.colliders.law;
-            if let Some(sc) = self.self_contact.as_mut() {
-                sc.failed_distance = None;
-            }
             let step = match self.integrate(q, v, &v_fixed, f0, f1, h) {
                 Ok(step) => step,
-                Err(Error::NotConverged(m)) => {
+                Err(StageFailure { error: Error::NotConverged(m), closest_pair }) => {
                     // Newton stalls where a pair reached d ≈ 0 (the unsigned distance's kink, which
                     // its line search may not cross): a stiffer κ_s keeps the shells apart.
-                    let touching = self.self_contact.as_ref().and_then(|s| s.failed_distance.map(|d| s.touching(d)));
-                    if touching == Some(true) && retries < self.colliders.max_retries {
+                    let touching = match (self.self_contact.as_ref(), closest_pair) {
+                        (Some(sc), Some(d)) => sc.touching(d),
+                        _ => false,
+                    };
+                    if touching && retries < self.colliders.max_retries {
                         if let Some(sc) = self.self_contact.as_mut() {
                             if !sc.stiffen() {
                                 return Err(Error::NotConverged(m));
@@ -244,7 +237,7 @@ impl<'a> Substepper<'a> {
                     }
                     return Err(Error::NotConverged(m));
                 }
-                Err(e) => return Err(e),
+                Err(failure) => return Err(failure.error),
             };
             if let Some(sc) = self.self_contact.as_mut() {
                 let crossed = sc.intersections(&step.q);
@@ -308,15 +301,18 @@ impl<'a> Substepper<'a> {
         h: f64,
         damping: &DampingMatrices,
         want_force: bool,
-    ) -> Result<StageOutput> {
+    ) -> std::result::Result<StageOutput, StageFailure> {
         let fc = if stage.c == 1.0 { f1 } else { f0 + stage.c * (f1 - f0) };
         let motions = self.colliders.motions(f0, fc, stage.c * h);
         let pairs = self.colliders.pairs;
         let law = self.colliders.law;
         let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
         let mut v_new = self.predict(v, v_fixed, stage.c * h);
+        let mut guess_intersections = None;
         if let Some(sc) = self.self_contact.as_ref() {
-            v_new = self.untangled_guess(sc, v_new, v, v_fixed, stage);
+            let (guess, count) = self.untangled_guess(sc, v_new, v, v_fixed, stage);
+            v_new = guess;
+            guess_intersections = Some(count);
         }
         let q_guess: Vec<f64> = stage.q_hat.iter().zip(&v_new).map(|(x, u)| x + stage.h_eff * u).collect();
         // Newton once with the pattern of the contacts found at the guess; if it fails after
@@ -353,6 +349,9 @@ impl<'a> Substepper<'a> {
             .with_contact(terms.as_ref())
             .with_surface_contact(surface)
             .with_self_contact(self_contact);
+            if let Some(count) = guess_intersections.take() {
+                system = system.with_known_intersections(v_new.clone(), count);
+            }
             let max_it = self.settings.max_iterations as f64;
             let progress = &mut self.progress;
             let mut on_iteration = |k: u32| match progress.as_mut() {
@@ -361,10 +360,7 @@ impl<'a> Substepper<'a> {
             };
             // Tolerances stay relative to the residual of the unpredicted guess (start-of-step velocities).
             let mut settings = self.settings;
-            let mut v_plain = v.to_vec();
-            for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
-                v_plain[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
-            }
+            let v_plain = with_pins(self.pinned, v.to_vec(), v_fixed);
             let mut r_plain = vec![0.0; v.len()];
             system.residual(&v_plain, &mut r_plain);
             settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
@@ -404,20 +400,26 @@ impl<'a> Substepper<'a> {
                     // How close the shells came at the last iterate: the substep is redone
                     // with a stiffer κ_s when they touched (`try_substep`).
                     let q_last = system.positions(&v_new);
-                    if let (Some(sc), Some(over_call)) = (system.self_contact.as_mut(), self.self_contact.as_mut()) {
-                        over_call.failed_distance = Some(sc.distance_summary(&q_last).0);
-                    }
+                    let closest_pair = system.self_contact.as_mut().map(|sc| sc.distance_summary(&q_last).0);
                     log::debug!(
                         "stage of {:.3e} s failed after {} Newton iterations: {e}",
                         stage.c * h,
                         stats.iterations
                     );
                     self.report.add_failed_newton(&stats);
-                    Err(e)
+                    Err(StageFailure { error: e, closest_pair })
                 }
             };
         }
     }
+}
+
+/// `u` with the rows of the `pinned` vertices set to their prescribed velocities `v_fixed` [m/s].
+fn with_pins(pinned: &[bool], mut u: Vec<f64>, v_fixed: &[f64]) -> Vec<f64> {
+    for (i, _) in pinned.iter().enumerate().filter(|(_, p)| **p) {
+        u[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
+    }
+    u
 }
 
 /// Ceiling on the adaptive contact stiffness [N/m²] (beyond it the Jacobian is numerically singular).
