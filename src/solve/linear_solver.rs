@@ -51,6 +51,14 @@ impl LinearSolver {
         matches!(self, Self::Iterative { .. })
     }
 
+    /// Whether a preconditioner that cannot be built falls back to a simpler one
+    /// ([`Preconditioner::allow_fallback`]) instead of failing the solve.
+    pub fn allow_fallback(&mut self, allow: bool) {
+        if let Self::Iterative { preconditioner, .. } = self {
+            preconditioner.allow_fallback(allow);
+        }
+    }
+
     /// Whether J x comes from the caller's matrix-free product rather than the assembled J.
     pub fn matrix_free(&self) -> bool {
         matches!(self, Self::Iterative { matrix_free: true, .. })

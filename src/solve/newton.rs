@@ -157,6 +157,9 @@ fn direction(
         system.jacobian_product(v, x, y);
     };
     let product: Option<&mut dyn FnMut(&[f64], &mut [f64])> = if matrix_free { Some(&mut product) } else { None };
+    // With the modified Jacobian there is nothing left to fall back on: a preconditioner that
+    // no shift makes definite gives way to block Jacobi rather than end the solve.
+    linear.solver.allow_fallback(definite);
     let cost = linear.solver.direction(linear.pattern, linear.diagonal, jac, &low_rank, r, forcing, p, product)?;
     stats.seconds_factorization += cost.seconds_factorization;
     stats.seconds_solve += cost.seconds_solve;

@@ -38,6 +38,28 @@ pub struct CholeskyPart {
     values: Vec<f64>,
     /// Shift used at the last update (relative to each diagonal entry).
     pub shift: f64,
+    /// Whether an update that no shift makes definite falls back to block Jacobi
+    /// ([`Preconditioner::allow_fallback`]).
+    may_fall_back: bool,
+    /// The inverted diagonal blocks in use instead of the Cholesky after such a fallback.
+    fallback: Option<Vec<Matrix3<f64>>>,
+}
+
+/// The inverse of each vertex's 3×3 diagonal block of `jac` (`diagonal`: the blocks' slots);
+/// the identity for a singular block.
+fn inverted_diagonal_blocks(jac: &[f64], diagonal: &[super::pattern::BlockSlot], out: &mut [Matrix3<f64>]) {
+    for (b, slot) in out.iter_mut().zip(diagonal) {
+        let m = Matrix3::from_fn(|r, c| jac[(slot.start + c as u32 * slot.stride + r as u32) as usize]);
+        *b = m.try_inverse().unwrap_or_else(Matrix3::identity);
+    }
+}
+
+/// z ← B z for the block-diagonal B of `inv`.
+fn apply_blocks(inv: &[Matrix3<f64>], z: &mut [f64]) {
+    for (i, b) in inv.iter().enumerate() {
+        let x = b * nalgebra::Vector3::new(z[3 * i], z[3 * i + 1], z[3 * i + 2]);
+        z[3 * i..3 * i + 3].copy_from_slice(x.as_slice());
+    }
 }
 
 /// Index in `full` of entry (row, col), when present.
@@ -77,6 +99,8 @@ impl Preconditioner {
             to_full,
             diagonal,
             shift: 0.0,
+            may_fall_back: false,
+            fallback: None,
         })))
     }
 
@@ -85,30 +109,48 @@ impl Preconditioner {
     pub fn update(&mut self, full: &BlockPattern, jac: &[f64], diagonal: &[super::pattern::BlockSlot]) -> Result<()> {
         match self {
             Self::BlockJacobi(inv) => {
-                for (b, slot) in inv.iter_mut().zip(diagonal) {
-                    let m = Matrix3::from_fn(|r, c| jac[(slot.start + c as u32 * slot.stride + r as u32) as usize]);
-                    *b = m.try_inverse().unwrap_or_else(Matrix3::identity);
-                }
+                inverted_diagonal_blocks(jac, diagonal, inv);
                 let _ = full;
                 Ok(())
             }
-            Self::Cholesky(part) => part.update(jac),
+            Self::Cholesky(part) => match part.update(jac) {
+                Ok(()) => {
+                    part.fallback = None;
+                    Ok(())
+                }
+                Err(e) if part.may_fall_back => {
+                    log::debug!("preconditioner: {e}; block Jacobi for this solve");
+                    let mut inv = vec![Matrix3::identity(); full.vertex_count];
+                    inverted_diagonal_blocks(jac, diagonal, &mut inv);
+                    part.fallback = Some(inv);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+        }
+    }
+
+    /// Whether the Cholesky variant, when no shift makes the symmetrised J definite, falls back
+    /// to block Jacobi instead of failing. Newton allows it for its modified (definite)
+    /// Jacobian only, where the failure would end the solve (with the exact Jacobian the failure
+    /// sends Newton to the modified one); BiCGSTAB does not need a symmetric preconditioner.
+    pub fn allow_fallback(&mut self, allow: bool) {
+        if let Self::Cholesky(part) = self {
+            part.may_fall_back = allow;
         }
     }
 
     /// z ← M⁻¹ z.
     pub fn apply(&self, z: &mut [f64]) {
         match self {
-            Self::BlockJacobi(inv) => {
-                for (i, b) in inv.iter().enumerate() {
-                    let x = b * nalgebra::Vector3::new(z[3 * i], z[3 * i + 1], z[3 * i + 2]);
-                    z[3 * i..3 * i + 3].copy_from_slice(x.as_slice());
+            Self::BlockJacobi(inv) => apply_blocks(inv, z),
+            Self::Cholesky(part) => match &part.fallback {
+                Some(inv) => apply_blocks(inv, z),
+                None => {
+                    // A factorization that exists was checked by `update`.
+                    let _ = part.cholesky.solve_in_place(z);
                 }
-            }
-            Self::Cholesky(part) => {
-                // A factorization that exists was checked by `update`.
-                let _ = part.cholesky.solve_in_place(z);
-            }
+            },
         }
     }
 }
@@ -166,5 +208,39 @@ mod tests {
         assert_eq!(part.shift, 0.1);
         let negative = |r: usize, c: usize| if r == 2 && c == 2 { -3.0 } else { spd(r, c) };
         assert!(pre.update(&pattern, &pattern.values_of(negative), &[]).is_err());
+    }
+
+    /// Allowed to fall back, a Cholesky that no shift makes definite inverts J's diagonal
+    /// blocks instead (and the Cholesky is back at the next update that factorizes).
+    #[test]
+    fn cholesky_falls_back_to_block_jacobi_when_allowed() {
+        let stencil = [0u32, 1];
+        let pattern = BlockPattern::new(2, std::iter::once(&stencil[..]));
+        let diagonal = [pattern.slot(0, 0).unwrap(), pattern.slot(1, 1).unwrap()];
+        let mut pre = Preconditioner::new(GRIP_PRECONDITIONER_CHOLESKY, &pattern, &pattern).expect("new");
+        // A negative diagonal entry and, within each vertex, an invertible non-symmetric block.
+        let a = |r: usize, c: usize| match (r, c) {
+            (2, 2) => -3.0,
+            (r, c) if r == c => 2.0 + r as f64,
+            (r, c) if r / 3 == c / 3 => 0.1 * (r as f64 - c as f64),
+            _ => 0.5,
+        };
+        let jac = pattern.values_of(a);
+        pre.allow_fallback(true);
+        pre.update(&pattern, &jac, &diagonal).expect("falls back");
+        let x_true = [1.0, -2.0, 3.0, -4.0, 5.0, -6.0];
+        // Block-diagonal products: the fallback must undo them exactly.
+        let mut z: Vec<f64> =
+            (0..6).map(|r| (0..6).filter(|c| c / 3 == r / 3).map(|c| a(r, c) * x_true[c]).sum()).collect();
+        pre.apply(&mut z);
+        for (x, t) in z.iter().zip(x_true) {
+            assert!((x - t).abs() < 1e-12, "{x} vs {t}");
+        }
+        let spd = |r: usize, c: usize| if r == c { 2.0 + r as f64 } else { 0.2 };
+        pre.update(&pattern, &pattern.values_of(spd), &diagonal).expect("SPD");
+        let Preconditioner::Cholesky(part) = &pre else { panic!("Cholesky expected") };
+        assert!(part.fallback.is_none());
+        pre.allow_fallback(false);
+        assert!(pre.update(&pattern, &jac, &diagonal).is_err());
     }
 }
