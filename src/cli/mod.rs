@@ -25,6 +25,7 @@ pub mod logger;
 pub mod metrics;
 pub mod motion;
 pub mod output;
+pub mod resume;
 pub mod run;
 pub mod scene;
 pub mod scene_file;
@@ -109,6 +110,13 @@ struct FrameOptions {
     /// Output frames per second; each frame advances 1/F s [default: the scene's, 24]
     #[arg(long, value_name = "F")]
     fps: Option<f64>,
+    /// Write the solver's state to <out>/checkpoint.grip after every frame
+    #[arg(long)]
+    checkpoint: bool,
+    /// Go on from <out>/checkpoint.grip (same scene, frame rate and options) instead of frame
+    /// 0, keeping the frames written so far; with --frames, the run's last frame
+    #[arg(long)]
+    resume: bool,
 }
 
 /// Options of the demos that take parameters; other demos refuse them.
@@ -262,8 +270,8 @@ enum Command {
 /// `grip demo NAME --export DIR`: writes the scene (with `--frames`/`--fps` applied) as
 /// `DIR/scene.toml` and its meshes; returns the exit code.
 fn export_demo(scene: Result<scene::Scene, String>, options: &FrameOptions, dir: &std::path::Path) -> i32 {
-    if options.out.is_some() {
-        eprintln!("grip: error: --export writes a scene file and simulates nothing: --out does not apply");
+    if options.out.is_some() || options.checkpoint || options.resume {
+        eprintln!("grip: error: --export writes a scene file and simulates nothing: --out, --checkpoint and --resume do not apply");
         return 2;
     }
     let written = scene.and_then(|mut s| {
@@ -356,5 +364,5 @@ pub fn main() -> i32 {
     scene.frames = options.frames.unwrap_or(scene.frames);
     scene.fps = options.fps.unwrap_or(scene.fps);
     let out = options.out.unwrap_or_else(|| PathBuf::from("out").join(scene::file_stem(&scene.name)));
-    run::run_and_report(&scene, &out)
+    run::run_and_report(&scene, &out, resume::Resumable { checkpoint: options.checkpoint, resume: options.resume })
 }

@@ -73,13 +73,30 @@ impl Output {
     /// Creates `dir` (and parents) and `stats.csv` with its header, for the objects and
     /// colliders of `built` (objects named `names`: unique file-name stems).
     pub fn create(dir: &Path, built: &SceneSolver, names: &[String]) -> Result<Self, String> {
+        Self::open(dir, built, names, None)
+    }
+
+    /// [`Output::create`] for a run taken up after `frame` (`grip run --resume`): `built` still
+    /// at frame 0 (the first preview's state), `stats.csv` kept up to `frame`'s row and written
+    /// on from there. Fails when `stats.csv` is missing, has another header or lacks a row.
+    pub fn resume(dir: &Path, built: &SceneSolver, names: &[String], frame: usize) -> Result<Self, String> {
+        Self::open(dir, built, names, Some(frame))
+    }
+
+    fn open(dir: &Path, built: &SceneSolver, names: &[String], resume: Option<usize>) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
         let metrics = Metrics::new(built, names)?;
         let path = dir.join("stats.csv");
+        let header: String = metrics.header().iter().map(|c| format!(",{c}")).collect();
+        let header = format!("{STATS_HEADER}{header}");
+        let kept = match resume {
+            Some(frame) => kept_rows(&path, &header, frame)?,
+            None => vec![header],
+        };
         let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut stats = BufWriter::new(file);
-        let header: String = metrics.header().iter().map(|c| format!(",{c}")).collect();
-        writeln!(stats, "{STATS_HEADER}{header}").map_err(|e| format!("{}: {e}", path.display()))?;
+        kept.iter().try_for_each(|line| writeln!(stats, "{line}")).map_err(|e| format!("{}: {e}", path.display()))?;
+        stats.flush().map_err(|e| format!("{}: {e}", path.display()))?;
         let (solver, scene) = (&built.solver, built.scene);
         let mut tracks = Vec::with_capacity(names.len());
         let mut drawn = 0;
@@ -106,6 +123,18 @@ impl Output {
             })
             .collect::<Result<_, String>>()?;
         Ok(Self { dir: dir.to_path_buf(), stats, tracks, colliders, metrics, view: scene.view })
+    }
+
+    /// Takes the solver's current state as the last frame's (for `preview_last.png` when a
+    /// resumed run simulates nothing more).
+    pub fn track_current(&mut self, solver: &Solver) -> Result<(), String> {
+        for t in &mut self.tracks {
+            t.last = triples(solver.positions(t.id).map_err(|e| e.to_string())?);
+        }
+        for c in &mut self.colliders {
+            c.last = solver.collider_pose(c.id).map(|p| pose_matrix(&p)).unwrap_or(IDENTITY);
+        }
+        Ok(())
     }
 
     /// The output directory.
@@ -230,4 +259,20 @@ impl Output {
         let half = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt() * 0.5;
         ([0, 1, 2].map(|k| 0.5 * (lo[k] + hi[k])), (1.2 * half).max(0.1))
     }
+}
+
+/// The lines of `stats.csv` at `path` to keep when a run is taken up after `frame`: the header
+/// (which must be `header`) and the rows of frames 0 to `frame`.
+fn kept_rows(path: &Path, header: &str, frame: usize) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot resume: {}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    if lines.next() != Some(header) {
+        return Err(format!("cannot resume: {} has another header than this scene's", path.display()));
+    }
+    let rows: Vec<String> = lines.take(frame + 1).map(str::to_string).collect();
+    let numbered = rows.iter().enumerate().all(|(i, r)| r.split(',').next() == Some(i.to_string().as_str()));
+    if rows.len() != frame + 1 || !numbered {
+        return Err(format!("cannot resume: {} lacks the rows of frames 0 to {frame}", path.display()));
+    }
+    Ok(std::iter::once(header.to_string()).chain(rows).collect())
 }

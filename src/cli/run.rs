@@ -3,6 +3,7 @@
 //! 1/fps s, write the outputs after every frame, show progress, print a summary.
 
 use super::output::Output;
+use super::resume::{read_checkpoint, write_checkpoint, Resumable};
 use super::scene::{file_stem, Elements, Scene};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
@@ -64,22 +65,37 @@ pub fn unique_names(scene: &Scene) -> Vec<String> {
 
 /// Simulates `scene` into `out`: frame 0 is the initial state, then `scene.frames` frames of
 /// 1/fps s each. Outputs written before a failure are kept (the previews show the last frame
-/// that succeeded).
-pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
+/// that succeeded). With `resumable` the run writes a checkpoint after every frame and/or starts
+/// after the frame of the checkpoint in `out` (`resume.rs`); `Summary::frames` counts the frames
+/// reached, those of the earlier run included.
+pub fn simulate(scene: &Scene, out: &Path, resumable: Resumable) -> Result<Summary, RunError> {
     let started = Instant::now();
     let mut summary = Summary::default();
     let fail = |message: String, summary: &Summary| RunError { message, summary: summary.clone() };
     scene.validate().map_err(|m| fail(m, &summary))?;
     let mut built = scene.build_solver().map_err(|m| fail(m, &summary))?;
     let names = unique_names(scene);
-    let mut output = Output::create(out, &built, &names).map_err(|m| fail(m, &summary))?;
-    output.write_frame(0, &built.solver, None).map_err(|m| fail(m, &summary))?;
+    let first = if resumable.resume {
+        let (frame, state) = read_checkpoint(out, scene.fps, scene.frames).map_err(|m| fail(m, &summary))?;
+        // The output first, from the solver still at frame 0 (the first preview's state).
+        let mut output = Output::resume(out, &built, &names, frame).map_err(|m| fail(m, &summary))?;
+        let restored = built.solver.restore(&state).map_err(|e| format!("cannot resume: {e}"));
+        restored.and_then(|_| output.track_current(&built.solver)).map_err(|m| fail(m, &summary))?;
+        summary.frames = frame;
+        (frame + 1, output)
+    } else {
+        let mut output = Output::create(out, &built, &names).map_err(|m| fail(m, &summary))?;
+        output.write_frame(0, &built.solver, None).map_err(|m| fail(m, &summary))?;
+        (1, output)
+    };
+    let (first, mut output) = first;
     let g = scene.params.gravity;
     let up = if g.iter().any(|x| *x != 0.0) { g.map(|x| -x) } else { [0.0, 0.0, 1.0] };
 
     let bar = progress_bar(scene.frames);
+    bar.set_position(first as u64 - 1);
     let mut error = None;
-    for frame in 1..=scene.frames {
+    for frame in first..=scene.frames {
         if let Err(m) = built.prepare_frame(frame) {
             error = Some(m);
             break;
@@ -95,7 +111,12 @@ pub fn simulate(scene: &Scene, out: &Path) -> Result<Summary, RunError> {
         summary.frames = frame;
         summary.substeps += report.substeps as u64;
         summary.newton_iterations += report.newton_iterations as u64;
-        if let Err(m) = output.write_frame(frame, solver, Some(&report)) {
+        let written = output.write_frame(frame, solver, Some(&report));
+        let written = written.and_then(|_| match resumable.checkpoint {
+            true => write_checkpoint(out, frame, scene.fps, solver),
+            false => Ok(()),
+        });
+        if let Err(m) = written {
             error = Some(format!("frame {frame}: {m}"));
             break;
         }
@@ -135,7 +156,7 @@ pub fn describe(scene: &Scene) -> String {
 
 /// Runs `scene` into `out` and prints a line describing the scene, then the one-line summary
 /// (stdout) or the error (stderr). Returns the process exit code: 0 on success, 1 on failure.
-pub fn run_and_report(scene: &Scene, out: &Path) -> i32 {
+pub fn run_and_report(scene: &Scene, out: &Path, resumable: Resumable) -> i32 {
     println!("grip: {}", describe(scene));
     let line = |s: &Summary| {
         format!(
@@ -147,7 +168,7 @@ pub fn run_and_report(scene: &Scene, out: &Path) -> i32 {
             out.display()
         )
     };
-    match simulate(scene, out) {
+    match simulate(scene, out, resumable) {
         Ok(s) => {
             println!("grip: {}", line(&s));
             0

@@ -54,6 +54,11 @@ impl BlockPattern {
         Self { vertex_count, col_ptr, row_idx, neighbours }
     }
 
+    /// The sorted vertex rows of vertex column `j`'s blocks (its own diagonal block included).
+    pub fn block_rows(&self, j: u32) -> &[u32] {
+        &self.neighbours[j as usize]
+    }
+
     /// Number of stored entries.
     pub fn nnz(&self) -> usize {
         self.row_idx.len()

@@ -5,6 +5,7 @@
 //! and commits only when every substep converged.
 
 mod advance;
+mod checkpoint;
 pub mod report;
 mod self_contact;
 mod stages;

@@ -1,0 +1,261 @@
+//! The solver's state as bytes, to continue a simulation in another process (`grip run
+//! --resume`, a bake that outlives its session): positions, velocities, pins and their targets,
+//! collider poses and targets, the contact stiffnesses κ and κ_s in use, the last substep's
+//! acceleration (Newton's guess), BDF2's history, and the contact couplings of the system
+//! pattern (the preconditioner's and the LU's orderings follow the pattern). Restoring into a
+//! solver built the same way (same objects, same parameters) continues bit for bit as if the
+//! process had never stopped.
+//!
+//! Format (little-endian): the magic `GRIPSTA1`, a fingerprint of the model (vertex count,
+//! collider count and an FNV-1a hash of the rest positions' bits), then the fields in the
+//! order `Solver::checkpoint` writes them, each vector preceded by its length.
+
+use super::Solver;
+use crate::contact::Pose;
+use crate::error::{Error, Result};
+use crate::integrate::schemes::StepHistory;
+use crate::integrate::SystemLayout;
+use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+
+/// First bytes of a solver checkpoint.
+const MAGIC: &[u8; 8] = b"GRIPSTA1";
+
+/// Appends little-endian fields to a byte vector.
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u64(&mut self, x: u64) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn f64(&mut self, x: f64) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn f64s(&mut self, xs: &[f64]) {
+        self.u64(xs.len() as u64);
+        xs.iter().for_each(|&x| self.f64(x));
+    }
+    fn option(&mut self, x: Option<f64>) {
+        self.u64(x.is_some() as u64);
+        self.f64(x.unwrap_or(0.0));
+    }
+    fn pose(&mut self, p: &Pose) {
+        let c = p.rotation.quaternion().coords;
+        [c[0], c[1], c[2], c[3], p.translation[0], p.translation[1], p.translation[2]]
+            .iter()
+            .for_each(|&x| self.f64(x));
+    }
+}
+
+/// Reads the fields of a [`Writer`], failing on truncated or malformed input.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8]> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| Error::invalid(format!("checkpoint truncated at byte {}", self.at)))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u64(&mut self) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn f64(&mut self) -> Result<f64> {
+        Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn flag(&mut self) -> Result<bool> {
+        match self.u64()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            x => Err(Error::invalid(format!("checkpoint: flag {x} at byte {} is not 0 or 1", self.at - 8))),
+        }
+    }
+    fn len(&mut self, max: usize) -> Result<usize> {
+        let n = self.u64()?;
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| Error::invalid(format!("checkpoint: length {n} at byte {} exceeds {max}", self.at - 8)))
+    }
+    /// A vector of finite values whose length must be one of `allowed`.
+    fn f64s(&mut self, allowed: &[usize], what: &str) -> Result<Vec<f64>> {
+        let n = self.len(allowed.iter().copied().max().unwrap_or(0))?;
+        if !allowed.contains(&n) {
+            return Err(Error::invalid(format!("checkpoint: {what} has {n} values, expected one of {allowed:?}")));
+        }
+        let xs = (0..n).map(|_| self.f64()).collect::<Result<Vec<f64>>>()?;
+        match xs.iter().position(|x| !x.is_finite()) {
+            Some(i) => Err(Error::invalid(format!("checkpoint: {what}[{i}] is not finite"))),
+            None => Ok(xs),
+        }
+    }
+    fn option(&mut self) -> Result<Option<f64>> {
+        let (some, x) = (self.flag()?, self.f64()?);
+        Ok(some.then_some(x))
+    }
+    fn pose(&mut self) -> Result<Pose> {
+        let x: Vec<f64> = (0..7).map(|_| self.f64()).collect::<Result<_>>()?;
+        if x.iter().any(|v| !v.is_finite()) {
+            return Err(Error::invalid("checkpoint: a collider pose is not finite"));
+        }
+        Ok(Pose {
+            rotation: UnitQuaternion::new_unchecked(Quaternion::new(x[3], x[0], x[1], x[2])),
+            translation: Vector3::new(x[4], x[5], x[6]),
+        })
+    }
+}
+
+/// FNV-1a over the bits of the rest positions: tells a checkpoint of another model apart.
+fn fingerprint(rest: &[[f64; 3]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in rest.iter().flatten().flat_map(|x| x.to_bits().to_le_bytes()) {
+        h = (h ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+impl Solver {
+    /// The solver's state as bytes (see the module documentation); [`Solver::restore`] puts it
+    /// back into a solver built with the same objects and parameters.
+    pub fn checkpoint(&self) -> Vec<u8> {
+        let mut w = Writer(MAGIC.to_vec());
+        let n = self.model.vertex_count();
+        w.u64(n as u64);
+        w.u64(self.collider_pose.len() as u64);
+        w.u64(fingerprint(&self.model.rest));
+        w.f64s(&self.q);
+        w.f64s(&self.v);
+        self.pinned.iter().for_each(|&p| w.u64(p as u64));
+        for t in &self.target {
+            w.u64(t.is_some() as u64);
+            t.unwrap_or_default().iter().for_each(|&x| w.f64(x));
+        }
+        self.collider_pose.iter().for_each(|p| w.pose(p));
+        for t in &self.collider_target {
+            w.u64(t.is_some() as u64);
+            w.pose(&t.unwrap_or_default());
+        }
+        w.option(self.contact_stiffness);
+        w.option(self.self_contact_stiffness);
+        w.f64s(&self.acceleration);
+        w.u64(self.history.is_some() as u64);
+        if let Some(h) = &self.history {
+            w.f64s(&h.q);
+            w.f64s(&h.v);
+            w.f64(h.h);
+        }
+        // The pattern's couplings beyond the elements' (those contacts added), or none.
+        w.u64(self.layout.is_some() as u64);
+        if let Some((layout, _)) = &self.layout {
+            let contacts = contact_couplings(layout);
+            w.u64(contacts.is_some() as u64);
+            let pairs = contacts.unwrap_or_default();
+            w.u64(pairs.len() as u64);
+            pairs.iter().for_each(|&(a, b)| w.u64(((a as u64) << 32) | b as u64));
+        }
+        w.0
+    }
+
+    /// Puts back the state of [`Solver::checkpoint`]. Fails, changing nothing, when the bytes
+    /// are malformed or come from a solver with other vertices or colliders.
+    pub fn restore(&mut self, bytes: &[u8]) -> Result<()> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(MAGIC.len())? != MAGIC {
+            return Err(Error::invalid("not a grip solver checkpoint (wrong magic bytes)"));
+        }
+        let n = self.model.vertex_count();
+        let colliders = self.collider_pose.len();
+        let (cn, cc, cf) = (r.u64()?, r.u64()?, r.u64()?);
+        if cn != n as u64 || cc != colliders as u64 || cf != fingerprint(&self.model.rest) {
+            return Err(Error::invalid(format!(
+                "checkpoint of another model: {cn} vertices and {cc} colliders (this solver: {n} and {colliders}), \
+                 or other rest positions"
+            )));
+        }
+        let q = r.f64s(&[3 * n], "positions")?;
+        let v = r.f64s(&[3 * n], "velocities")?;
+        let pinned = (0..n).map(|_| r.flag()).collect::<Result<Vec<bool>>>()?;
+        let mut target = Vec::with_capacity(n);
+        for _ in 0..n {
+            let some = r.flag()?;
+            let t = [r.f64()?, r.f64()?, r.f64()?];
+            if t.iter().any(|x| !x.is_finite()) {
+                return Err(Error::invalid("checkpoint: a pin target is not finite"));
+            }
+            target.push(some.then_some(t));
+        }
+        let collider_pose = (0..colliders).map(|_| r.pose()).collect::<Result<Vec<Pose>>>()?;
+        let mut collider_target = Vec::with_capacity(colliders);
+        for _ in 0..colliders {
+            let some = r.flag()?;
+            collider_target.push(Some(r.pose()?).filter(|_| some));
+        }
+        let contact_stiffness = r.option()?;
+        let self_contact_stiffness = r.option()?;
+        let acceleration = r.f64s(&[0, 3 * n], "acceleration")?;
+        let history = if r.flag()? {
+            let (q, v) = (r.f64s(&[3 * n], "history positions")?, r.f64s(&[3 * n], "history velocities")?);
+            Some(StepHistory { q, v, h: r.f64()? })
+        } else {
+            None
+        };
+        let layout = if r.flag()? {
+            let with_contacts = r.flag()?;
+            let count = r.len(bytes.len() / 8)?;
+            let mut stencils = Vec::with_capacity(count + 1);
+            for _ in 0..count {
+                let x = r.u64()?;
+                let (a, b) = ((x >> 32) as u32, x as u32);
+                if a as usize >= n || b as usize >= n {
+                    return Err(Error::invalid(format!("checkpoint: coupling ({a}, {b}) outside {n} vertices")));
+                }
+                stencils.push(vec![a, b]);
+            }
+            if with_contacts && stencils.is_empty() && n > 0 {
+                // Contacts that coupled nothing beyond the elements: keep the separate element
+                // pattern all the same (one vertex adds only its own diagonal block).
+                stencils.push(vec![0]);
+            }
+            let layout = SystemLayout::new(&self.model, &stencils);
+            let linear = layout.linear_solver(&self.params)?;
+            Some((layout, linear))
+        } else {
+            None
+        };
+        if r.at != bytes.len() {
+            return Err(Error::invalid(format!("checkpoint: {} bytes left over", bytes.len() - r.at)));
+        }
+        self.q = q;
+        self.v = v;
+        self.pinned = pinned;
+        self.target = target;
+        self.collider_pose = collider_pose;
+        self.collider_target = collider_target;
+        self.contact_stiffness = contact_stiffness;
+        self.self_contact_stiffness = self_contact_stiffness;
+        self.acceleration = acceleration;
+        self.history = history;
+        self.layout = layout;
+        Ok(())
+    }
+}
+
+/// The vertex pairs (a < b) coupled in `layout`'s pattern but not by any element, when contacts
+/// took part in building it (`None`: elements only).
+fn contact_couplings(layout: &SystemLayout) -> Option<Vec<(u32, u32)>> {
+    let elements = layout.element_pattern.as_ref()?;
+    let full = &layout.pattern;
+    let mut pairs = Vec::new();
+    for b in 0..full.vertex_count as u32 {
+        let own = elements.block_rows(b);
+        for &a in full.block_rows(b).iter().filter(|&&a| a < b) {
+            if own.binary_search(&a).is_err() {
+                pairs.push((a, b));
+            }
+        }
+    }
+    Some(pairs)
+}

@@ -1,0 +1,168 @@
+//! A simulation stopped and taken up again in a new solver (or a new `grip` process) goes on
+//! bit for bit as if it had never stopped (`Solver::checkpoint` / `Solver::restore`,
+//! `grip run --checkpoint` / `--resume`); a checkpoint that does not fit is refused and leaves
+//! the solver as it was.
+
+use grip::mesh::generate::{box_tets, grid_cloth};
+use grip::scene::params::GRIP_INTEGRATOR_BDF2;
+use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
+use grip::{GripMaterial, GripSolverParams, Solver};
+use std::path::Path;
+use std::process::Command;
+
+/// A cloth thrown onto a soft slab whose base is pinned (μ = 0.5), with self-contact on and
+/// BDF2 (whose history the checkpoint must carry); `cloth_cells` sets the cloth's resolution.
+fn scene(linear_solver: u32, cloth_cells: usize) -> (Solver, [u32; 2]) {
+    let params = GripSolverParams {
+        linear_solver,
+        integrator: GRIP_INTEGRATOR_BDF2,
+        self_contact: 1,
+        worker_count: 1,
+        ..Default::default()
+    };
+    let mut s = Solver::new(&params).unwrap();
+    let (p, t) = box_tets([0.4, 0.4, 0.1], [3, 3, 1], [-0.2, -0.2, 0.0]);
+    let soft = GripMaterial { density: 500.0, youngs_modulus: 2e4, poisson_ratio: 0.3, ..Default::default() };
+    let slab = s.add_solid(&p, &t, &soft).unwrap();
+    let base: Vec<f64> = p.chunks_exact(3).map(|v| if v[2] < 1e-9 { 1.0 } else { 0.0 }).collect();
+    s.set_vertex_attribute(slab, "pinned", &base, 1).unwrap();
+    let (p, t) = grid_cloth(0.3, 0.3, cloth_cells, cloth_cells);
+    let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.15, 0.12]).collect();
+    let cloth = s.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-5, ..Default::default() }).unwrap();
+    let v: Vec<f64> = (0..p.len()).map(|i| [0.3, 0.0, -0.5][i % 3]).collect();
+    s.set_vertex_attribute(cloth, "velocity", &v, 3).unwrap();
+    s.set_friction(slab, cloth, 0.5).unwrap();
+    (s, [slab, cloth])
+}
+
+fn bits(s: &Solver, ids: &[u32]) -> Vec<u64> {
+    ids.iter()
+        .flat_map(|&id| s.positions(id).unwrap().iter().chain(s.velocities(id).unwrap()).map(|x| x.to_bits()))
+        .collect()
+}
+
+const FRAME: f64 = 1.0 / 30.0;
+
+fn continues_bit_for_bit(linear_solver: u32) {
+    let (mut whole, ids) = scene(linear_solver, 6);
+    let mut contacts = 0;
+    for _ in 0..6 {
+        whole.advance(FRAME).unwrap();
+        contacts = contacts.max(whole.report().active_contacts);
+    }
+    assert!(contacts > 0, "the scene must touch, or the contact state is not exercised");
+
+    let (mut first, _) = scene(linear_solver, 6);
+    for _ in 0..3 {
+        first.advance(FRAME).unwrap();
+    }
+    let state = first.checkpoint();
+    let (mut second, _) = scene(linear_solver, 6);
+    second.restore(&state).unwrap();
+    assert_eq!(bits(&second, &ids), bits(&first, &ids));
+    assert_eq!(second.checkpoint(), state, "restore then checkpoint gives the same bytes");
+    for _ in 0..3 {
+        second.advance(FRAME).unwrap();
+    }
+    assert_eq!(bits(&second, &ids), bits(&whole, &ids), "the resumed run differs from the whole one");
+}
+
+#[test]
+fn a_restored_solver_continues_bit_for_bit_direct() {
+    continues_bit_for_bit(GRIP_LINEAR_SOLVER_DIRECT_LU);
+}
+
+#[test]
+fn a_restored_solver_continues_bit_for_bit_iterative() {
+    continues_bit_for_bit(GRIP_LINEAR_SOLVER_ITERATIVE);
+}
+
+#[test]
+fn a_checkpoint_that_does_not_fit_is_refused_and_changes_nothing() {
+    let (mut source, _) = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 6);
+    source.advance(FRAME).unwrap();
+    let state = source.checkpoint();
+    let (mut target, ids) = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 6);
+    let before = (bits(&target, &ids), target.checkpoint());
+
+    let mut wrong_magic = state.clone();
+    wrong_magic[0] ^= 1;
+    let mut not_finite = state.clone();
+    // The first position: after the magic and the three fingerprint words, and its length.
+    not_finite[40..48].copy_from_slice(&f64::NAN.to_le_bytes());
+    let mut longer = state.clone();
+    longer.push(0);
+    let (other_model, _) = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 5);
+    let mut refused = vec![
+        ("wrong magic", wrong_magic),
+        ("a NaN position", not_finite),
+        ("a trailing byte", longer),
+        ("another model", other_model.checkpoint()),
+    ];
+    for cut in [0, 7, 8, 40, state.len() / 2, state.len() - 1] {
+        refused.push(("truncated", state[..cut].to_vec()));
+    }
+    for (what, bytes) in refused {
+        let e = target.restore(&bytes).expect_err(what);
+        assert!(!e.to_string().is_empty(), "{what}");
+        assert_eq!((bits(&target, &ids), target.checkpoint()), before, "{what} changed the solver");
+    }
+    target.restore(&state).unwrap();
+    assert_eq!(bits(&target, &ids), bits(&source, &ids));
+}
+
+fn grip(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_grip")).args(args).output().expect("grip runs")
+}
+
+fn file(dir: &Path, name: &str) -> Vec<u8> {
+    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()))
+}
+
+/// The columns of `stats.csv` that do not measure wall-clock time.
+fn stats_without_timings(dir: &Path) -> Vec<String> {
+    let text = String::from_utf8(file(dir, "stats.csv")).unwrap();
+    let timed = [4, 11];
+    text.lines()
+        .map(|l| {
+            l.split(',').enumerate().filter(|(i, _)| !timed.contains(i)).map(|(_, c)| c).collect::<Vec<_>>().join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn grip_resume_continues_a_run_bit_for_bit_and_refuses_what_does_not_fit() {
+    let root = std::env::temp_dir().join(format!("grip-resume-{}", std::process::id()));
+    let (whole, parts) = (root.join("whole"), root.join("parts"));
+    let (w, p) = (whole.to_str().unwrap(), parts.to_str().unwrap());
+    let demo = ["demo", "cloth-fold", "--threads", "1", "--checkpoint"];
+    assert!(grip(&[&demo[..], &["--frames", "4", "-o", w]].concat()).status.success());
+    assert!(grip(&[&demo[..], &["--frames", "2", "-o", p]].concat()).status.success());
+    // A resumed run without --checkpoint writes frame 3 but leaves the checkpoint at frame 2;
+    // taking up from there again cuts stats.csv back to frame 2.
+    let no_checkpoint: Vec<&str> = demo.iter().copied().filter(|a| *a != "--checkpoint").collect();
+    assert!(grip(&[&no_checkpoint[..], &["--frames", "3", "--resume", "-o", p]].concat()).status.success());
+    assert_eq!(stats_without_timings(&parts).len(), 5, "header and frames 0-3");
+    let resumed = grip(&[&demo[..], &["--frames", "4", "--resume", "-o", p]].concat());
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    for frame in 0..=4 {
+        let name = format!("cloth_{frame:04}.obj");
+        assert_eq!(file(&parts, &name), file(&whole, &name), "{name}");
+    }
+    assert_eq!(stats_without_timings(&parts), stats_without_timings(&whole));
+    assert_eq!(file(&parts, "checkpoint.grip"), file(&whole, "checkpoint.grip"));
+
+    let none = root.join("none");
+    let refused = [
+        (vec!["--frames", "4", "--resume", "--fps", "30", "-o", p], "frames per second"),
+        (vec!["--frames", "3", "--resume", "-o", p], "past the run's last frame"),
+        (vec!["--frames", "4", "--resume", "-o", none.to_str().unwrap()], "cannot resume"),
+    ];
+    for (args, message) in refused {
+        let out = grip(&[&demo[..], &args].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
