@@ -11,8 +11,9 @@ use std::path::Path;
 use std::process::Command;
 
 /// A cloth thrown onto a soft slab whose base is pinned (μ = 0.5), with self-contact on and
-/// BDF2 (whose history the checkpoint must carry); `cloth_cells` sets the cloth's resolution.
-fn scene(linear_solver: u32, cloth_cells: usize) -> (Solver, [u32; 2]) {
+/// BDF2 (whose history the checkpoint must carry); `cloth_cells` sets the cloth's resolution,
+/// `height` [m] how high above the slab it starts.
+fn scene_at(linear_solver: u32, cloth_cells: usize, height: f64) -> (Solver, [u32; 2]) {
     let params = GripSolverParams {
         linear_solver,
         integrator: GRIP_INTEGRATOR_BDF2,
@@ -27,12 +28,16 @@ fn scene(linear_solver: u32, cloth_cells: usize) -> (Solver, [u32; 2]) {
     let base: Vec<f64> = p.chunks_exact(3).map(|v| if v[2] < 1e-9 { 1.0 } else { 0.0 }).collect();
     s.set_vertex_attribute(slab, "pinned", &base, 1).unwrap();
     let (p, t) = grid_cloth(0.3, 0.3, cloth_cells, cloth_cells);
-    let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.15, 0.12]).collect();
+    let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.15, height]).collect();
     let cloth = s.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-5, ..Default::default() }).unwrap();
     let v: Vec<f64> = (0..p.len()).map(|i| [0.3, 0.0, -0.5][i % 3]).collect();
     s.set_vertex_attribute(cloth, "velocity", &v, 3).unwrap();
     s.set_friction(slab, cloth, 0.5).unwrap();
     (s, [slab, cloth])
+}
+
+fn scene(linear_solver: u32, cloth_cells: usize) -> (Solver, [u32; 2]) {
+    scene_at(linear_solver, cloth_cells, 0.12)
 }
 
 fn bits(s: &Solver, ids: &[u32]) -> Vec<u64> {
@@ -98,6 +103,7 @@ fn a_checkpoint_that_does_not_fit_is_refused_and_changes_nothing() {
         ("a NaN position", not_finite),
         ("a trailing byte", longer),
         ("another model", other_model.checkpoint()),
+        ("other rest positions", scene_at(GRIP_LINEAR_SOLVER_ITERATIVE, 6, 0.13).0.checkpoint()),
     ];
     for cut in [0, 7, 8, 40, state.len() / 2, state.len() - 1] {
         refused.push(("truncated", state[..cut].to_vec()));
