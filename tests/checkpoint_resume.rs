@@ -97,11 +97,25 @@ fn a_checkpoint_that_does_not_fit_is_refused_and_changes_nothing() {
     not_finite[40..48].copy_from_slice(&f64::NAN.to_le_bytes());
     let mut longer = state.clone();
     longer.push(0);
+    // κ: after the header (32 bytes), positions and velocities (each a length and 3n values),
+    // n pin flags and n pin targets (a flag and 3 values); no colliders here.
+    let n = ids.iter().map(|&id| source.positions(id).unwrap().len() / 3).sum::<usize>();
+    let kappa_at = 32 + 2 * (8 + 24 * n) + 8 * n + 32 * n;
+    let with_kappa = |kappa: f64| {
+        let mut bytes = state.clone();
+        bytes[kappa_at..kappa_at + 8].copy_from_slice(&1u64.to_le_bytes());
+        bytes[kappa_at + 8..kappa_at + 16].copy_from_slice(&kappa.to_le_bytes());
+        bytes
+    };
+    target.restore(&with_kappa(2.5e3)).expect("a positive κ is fine");
+    target = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 6).0;
     let (other_model, _) = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 5);
     let mut refused = vec![
         ("wrong magic", wrong_magic),
         ("a NaN position", not_finite),
         ("a trailing byte", longer),
+        ("a NaN contact stiffness", with_kappa(f64::NAN)),
+        ("a negative contact stiffness", with_kappa(-1.0)),
         ("another model", other_model.checkpoint()),
         ("other rest positions", scene_at(GRIP_LINEAR_SOLVER_ITERATIVE, 6, 0.13).0.checkpoint()),
     ];
@@ -157,6 +171,23 @@ fn grip_resume_continues_a_run_bit_for_bit_and_refuses_what_does_not_fit() {
     }
     assert_eq!(stats_without_timings(&parts), stats_without_timings(&whole));
     assert_eq!(file(&parts, "checkpoint.grip"), file(&whole, "checkpoint.grip"));
+
+    // A checkpoint that does not fit the scene (its vertex count changed) is refused, and the
+    // run's stats.csv stays as it was.
+    let stats_before = file(&parts, "stats.csv");
+    let good = file(&parts, "checkpoint.grip");
+    let mut bad = good.clone();
+    bad[24 + 8] ^= 1;
+    std::fs::write(parts.join("checkpoint.grip"), &bad).unwrap();
+    let out = grip(&[&demo[..], &["--frames", "4", "--resume", "-o", p]].concat());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another model"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(file(&parts, "stats.csv"), stats_before);
+    assert!(!parts.join("stats.csv.partial").exists());
+    std::fs::write(parts.join("checkpoint.grip"), &good).unwrap();
+    // A new run in the directory removes the checkpoint of the earlier one.
+    assert!(grip(&["demo", "cloth-fold", "--frames", "1", "-o", w]).status.success());
+    assert!(!whole.join("checkpoint.grip").exists());
 
     let none = root.join("none");
     let refused = [

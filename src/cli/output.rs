@@ -59,6 +59,8 @@ struct ColliderTrack {
 pub struct Output {
     dir: PathBuf,
     stats: BufWriter<File>,
+    /// A resumed run's `stats.csv.partial` until [`Output::commit`] renames it.
+    pending: Option<PathBuf>,
     tracks: Vec<Track>,
     colliders: Vec<ColliderTrack>,
     metrics: Metrics,
@@ -77,22 +79,40 @@ impl Output {
     }
 
     /// [`Output::create`] for a run taken up after `frame` (`grip run --resume`): `built` still
-    /// at frame 0 (the first preview's state), `stats.csv` kept up to `frame`'s row and written
-    /// on from there. Fails when `stats.csv` is missing, has another header or lacks a row.
+    /// at frame 0 (the first preview's state); `stats.csv`'s rows up to `frame` are copied to
+    /// `stats.csv.partial`, which replaces `stats.csv` at [`Output::commit`] (so a resume that
+    /// fails before it leaves `stats.csv` whole) and is written on from there. Fails when
+    /// `stats.csv` is missing, has another header or lacks a row.
     pub fn resume(dir: &Path, built: &SceneSolver, names: &[String], frame: usize) -> Result<Self, String> {
         Self::open(dir, built, names, Some(frame))
+    }
+
+    /// Puts the `stats.csv` of a resumed run in place (nothing to do for a new run).
+    pub fn commit(&mut self) -> Result<(), String> {
+        let Some(partial) = self.pending.take() else { return Ok(()) };
+        let path = self.dir.join("stats.csv");
+        std::fs::rename(&partial, &path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Drops a resumed run's `stats.csv.partial` (the resume failed; `stats.csv` stays).
+    pub fn abandon(mut self) {
+        if let Some(partial) = self.pending.take() {
+            let _ = std::fs::remove_file(partial);
+        }
     }
 
     fn open(dir: &Path, built: &SceneSolver, names: &[String], resume: Option<usize>) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
         let metrics = Metrics::new(built, names)?;
-        let path = dir.join("stats.csv");
+        let stats_path = dir.join("stats.csv");
         let header: String = metrics.header().iter().map(|c| format!(",{c}")).collect();
         let header = format!("{STATS_HEADER}{header}");
         let kept = match resume {
-            Some(frame) => kept_rows(&path, &header, frame)?,
+            Some(frame) => kept_rows(&stats_path, &header, frame)?,
             None => vec![header],
         };
+        let pending = resume.map(|_| dir.join("stats.csv.partial"));
+        let path = pending.clone().unwrap_or(stats_path);
         let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut stats = BufWriter::new(file);
         kept.iter().try_for_each(|line| writeln!(stats, "{line}")).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -122,7 +142,7 @@ impl Output {
                 Ok(ColliderTrack { id, shape, first: pose_matrix(&pose), last: pose_matrix(&pose) })
             })
             .collect::<Result<_, String>>()?;
-        Ok(Self { dir: dir.to_path_buf(), stats, tracks, colliders, metrics, view: scene.view })
+        Ok(Self { dir: dir.to_path_buf(), stats, pending, tracks, colliders, metrics, view: scene.view })
     }
 
     /// Takes the solver's current state as the last frame's (for `preview_last.png` when a

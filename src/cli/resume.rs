@@ -10,6 +10,7 @@
 //! interruption while writing leaves the previous checkpoint whole.
 
 use crate::solver::Solver;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// First bytes of a run checkpoint.
@@ -37,9 +38,20 @@ pub fn write_checkpoint(out: &Path, frame: usize, fps: f64, solver: &Solver) -> 
     bytes.extend_from_slice(&solver.checkpoint());
     let path = checkpoint_path(out);
     let partial = out.join("checkpoint.grip.partial");
-    std::fs::write(&partial, &bytes)
-        .and_then(|_| std::fs::rename(&partial, &path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let written = std::fs::File::create(&partial).and_then(|mut f| {
+        f.write_all(&bytes)?;
+        f.sync_all()
+    });
+    written.and_then(|_| std::fs::rename(&partial, &path)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Removes the checkpoint in `out`, if any (a new run starts there).
+pub fn remove_checkpoint(out: &Path) -> Result<(), String> {
+    let path = checkpoint_path(out);
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(format!("cannot remove {}: {e}", path.display())),
+        _ => Ok(()),
+    }
 }
 
 /// Reads the checkpoint in `out` for a run at `fps` frames per second of `frames` frames:

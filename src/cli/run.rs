@@ -3,7 +3,7 @@
 //! 1/fps s, write the outputs after every frame, show progress, print a summary.
 
 use super::output::Output;
-use super::resume::{read_checkpoint, write_checkpoint, Resumable};
+use super::resume::{read_checkpoint, remove_checkpoint, write_checkpoint, Resumable};
 use super::scene::{file_stem, Elements, Scene};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
@@ -77,13 +77,20 @@ pub fn simulate(scene: &Scene, out: &Path, resumable: Resumable) -> Result<Summa
     let names = unique_names(scene);
     let first = if resumable.resume {
         let (frame, state) = read_checkpoint(out, scene.fps, scene.frames).map_err(|m| fail(m, &summary))?;
-        // The output first, from the solver still at frame 0 (the first preview's state).
+        // The output first, from the solver still at frame 0 (the first preview's state); its
+        // stats.csv replaces the old one only once the state is restored.
         let mut output = Output::resume(out, &built, &names, frame).map_err(|m| fail(m, &summary))?;
         let restored = built.solver.restore(&state).map_err(|e| format!("cannot resume: {e}"));
-        restored.and_then(|_| output.track_current(&built.solver)).map_err(|m| fail(m, &summary))?;
+        if let Err(m) = restored.and_then(|_| output.track_current(&built.solver)) {
+            output.abandon();
+            return Err(fail(m, &summary));
+        }
+        output.commit().map_err(|m| fail(m, &summary))?;
         summary.frames = frame;
         (frame + 1, output)
     } else {
+        // A checkpoint of an earlier run in this directory no longer matches its frames.
+        remove_checkpoint(out).map_err(|m| fail(m, &summary))?;
         let mut output = Output::create(out, &built, &names).map_err(|m| fail(m, &summary))?;
         output.write_frame(0, &built.solver, None).map_err(|m| fail(m, &summary))?;
         (1, output)

@@ -12,9 +12,12 @@
 
 use super::Solver;
 use crate::contact::Pose;
+use crate::energy::Element;
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
 use crate::integrate::SystemLayout;
+use crate::mesh::validate::MAX_COORDINATE;
+use crate::scene::{Model, ObjectKind};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// First bytes of a solver checkpoint.
@@ -98,9 +101,12 @@ impl Reader<'_> {
     }
     fn pose(&mut self) -> Result<Pose> {
         let x: Vec<f64> = (0..7).map(|_| self.f64()).collect::<Result<_>>()?;
-        if x.iter().any(|v| !v.is_finite()) {
-            return Err(Error::invalid("checkpoint: a collider pose is not finite"));
+        let norm = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]).sqrt();
+        if !x[4..].iter().all(|&v| coordinate(v)) || !((norm - 1.0).abs() <= 1e-9) {
+            return Err(Error::invalid("checkpoint: a collider pose is not a rotation and a translation in bounds"));
         }
+        // The quaternion's own bits: it was unit when written, and normalising again could
+        // change its last bit.
         Ok(Pose {
             rotation: UnitQuaternion::new_unchecked(Quaternion::new(x[3], x[0], x[1], x[2])),
             translation: Vector3::new(x[4], x[5], x[6]),
@@ -108,13 +114,43 @@ impl Reader<'_> {
     }
 }
 
-/// FNV-1a over the bits of the rest positions: tells a checkpoint of another model apart.
-fn fingerprint(rest: &[[f64; 3]]) -> u64 {
+/// FNV-1a over the model's rest positions (their bits), its objects' kinds and vertex ranges,
+/// and the vertices of its tets, membrane triangles and hinges: tells a checkpoint of another
+/// model apart (materials and parameters may differ: a bake may go on with other settings).
+fn fingerprint(model: &Model) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in rest.iter().flatten().flat_map(|x| x.to_bits().to_le_bytes()) {
-        h = (h ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    let mut eat = |x: u64| {
+        for byte in x.to_le_bytes() {
+            h = (h ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    model.rest.iter().flatten().for_each(|x| eat(x.to_bits()));
+    for o in &model.objects {
+        [o.kind as u64, o.first_vertex as u64, o.vertex_count as u64].into_iter().for_each(&mut eat);
+    }
+    let tets = model.tets.elements.iter().map(|e| e.vertices());
+    let membranes = model.membranes.elements.iter().map(|e| e.vertices());
+    let hinges = model.hinges.elements.iter().map(|e| e.vertices());
+    for vertices in tets.chain(membranes).chain(hinges) {
+        vertices.iter().for_each(|&v| eat(v as u64));
+        eat(u64::MAX);
     }
     h
+}
+
+/// Whether `x` is a usable position coordinate [m] (finite, within the API's bound).
+fn coordinate(x: f64) -> bool {
+    x.abs() <= MAX_COORDINATE
+}
+
+/// A contact stiffness read back: absent, or finite and positive [N/m²].
+fn stiffness(x: Option<f64>, what: &str) -> Result<Option<f64>> {
+    match x {
+        Some(k) if !(k > 0.0 && k.is_finite()) => {
+            Err(Error::invalid(format!("checkpoint: {what} {k} is not positive")))
+        }
+        _ => Ok(x),
+    }
 }
 
 impl Solver {
@@ -125,7 +161,7 @@ impl Solver {
         let n = self.model.vertex_count();
         w.u64(n as u64);
         w.u64(self.collider_pose.len() as u64);
-        w.u64(fingerprint(&self.model.rest));
+        w.u64(fingerprint(&self.model));
         w.f64s(&self.q);
         w.f64s(&self.v);
         self.pinned.iter().for_each(|&p| w.u64(p as u64));
@@ -169,21 +205,29 @@ impl Solver {
         let n = self.model.vertex_count();
         let colliders = self.collider_pose.len();
         let (cn, cc, cf) = (r.u64()?, r.u64()?, r.u64()?);
-        if cn != n as u64 || cc != colliders as u64 || cf != fingerprint(&self.model.rest) {
+        if cn != n as u64 || cc != colliders as u64 || cf != fingerprint(&self.model) {
             return Err(Error::invalid(format!(
                 "checkpoint of another model: {cn} vertices and {cc} colliders (this solver: {n} and {colliders}), \
-                 or other rest positions"
+                 or other rest positions or elements"
             )));
         }
         let q = r.f64s(&[3 * n], "positions")?;
+        if let Some(i) = q.iter().position(|&x| !coordinate(x)) {
+            return Err(Error::invalid(format!("checkpoint: position coordinate {i} is beyond ±{MAX_COORDINATE} m")));
+        }
         let v = r.f64s(&[3 * n], "velocities")?;
         let pinned = (0..n).map(|_| r.flag()).collect::<Result<Vec<bool>>>()?;
+        for o in self.model.objects.iter().filter(|o| o.kind == ObjectKind::ColliderMesh) {
+            if !pinned[o.first_vertex..o.first_vertex + o.vertex_count].iter().all(|&p| p) {
+                return Err(Error::invalid(format!("checkpoint: collider mesh {} has vertices not pinned", o.id)));
+            }
+        }
         let mut target = Vec::with_capacity(n);
         for _ in 0..n {
             let some = r.flag()?;
             let t = [r.f64()?, r.f64()?, r.f64()?];
-            if t.iter().any(|x| !x.is_finite()) {
-                return Err(Error::invalid("checkpoint: a pin target is not finite"));
+            if !t.iter().all(|&x| coordinate(x)) {
+                return Err(Error::invalid("checkpoint: a pin target is not finite or out of bounds"));
             }
             target.push(some.then_some(t));
         }
@@ -193,12 +237,18 @@ impl Solver {
             let some = r.flag()?;
             collider_target.push(Some(r.pose()?).filter(|_| some));
         }
-        let contact_stiffness = r.option()?;
-        let self_contact_stiffness = r.option()?;
+        let contact_stiffness = stiffness(r.option()?, "contact stiffness")?;
+        let self_contact_stiffness = stiffness(r.option()?, "self-contact stiffness")?;
         let acceleration = r.f64s(&[0, 3 * n], "acceleration")?;
         let history = if r.flag()? {
             let (q, v) = (r.f64s(&[3 * n], "history positions")?, r.f64s(&[3 * n], "history velocities")?);
-            Some(StepHistory { q, v, h: r.f64()? })
+            let h = r.f64()?;
+            if !(h > 0.0 && h.is_finite()) || !q.iter().all(|&x| coordinate(x)) {
+                return Err(Error::invalid(format!(
+                    "checkpoint: BDF2 history with step {h} s or positions out of bounds"
+                )));
+            }
+            Some(StepHistory { q, v, h })
         } else {
             None
         };
