@@ -3,14 +3,15 @@
 //! `grip run --checkpoint` / `--resume`); a checkpoint that does not fit is refused and leaves
 //! the solver as it was.
 
-use grip::mesh::generate::{box_tets, grid_cloth};
+mod common;
+use common::scenes::cloth_thrown_on_slab;
 use grip::scene::params::GRIP_INTEGRATOR_BDF2;
 use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::{GripSolverParams, Solver};
 use std::path::Path;
 use std::process::Command;
 
-/// A cloth thrown onto a soft slab whose base is pinned (μ = 0.5), with self-contact on and
+/// The cloth thrown onto a slab (`cloth_thrown_on_slab`), with self-contact on and
 /// BDF2 (whose history the checkpoint must carry); `cloth_cells` sets the cloth's resolution,
 /// `height` [m] how high above the slab it starts.
 fn scene_at(linear_solver: u32, cloth_cells: usize, height: f64) -> (Solver, [u32; 2]) {
@@ -21,19 +22,7 @@ fn scene_at(linear_solver: u32, cloth_cells: usize, height: f64) -> (Solver, [u3
         worker_count: 1,
         ..Default::default()
     };
-    let mut s = Solver::new(&params).unwrap();
-    let (p, t) = box_tets([0.4, 0.4, 0.1], [3, 3, 1], [-0.2, -0.2, 0.0]);
-    let soft = GripMaterial { density: 500.0, youngs_modulus: 2e4, poisson_ratio: 0.3, ..Default::default() };
-    let slab = s.add_solid(&p, &t, &soft).unwrap();
-    let base: Vec<f64> = p.chunks_exact(3).map(|v| if v[2] < 1e-9 { 1.0 } else { 0.0 }).collect();
-    s.set_vertex_attribute(slab, "pinned", &base, 1).unwrap();
-    let (p, t) = grid_cloth(0.3, 0.3, cloth_cells, cloth_cells);
-    let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.15, height]).collect();
-    let cloth = s.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-5, ..Default::default() }).unwrap();
-    let v: Vec<f64> = (0..p.len()).map(|i| [0.3, 0.0, -0.5][i % 3]).collect();
-    s.set_vertex_attribute(cloth, "velocity", &v, 3).unwrap();
-    s.set_friction(slab, cloth, 0.5).unwrap();
-    (s, [slab, cloth])
+    cloth_thrown_on_slab(&params, cloth_cells, height)
 }
 
 fn scene(linear_solver: u32, cloth_cells: usize) -> (Solver, [u32; 2]) {

@@ -13,6 +13,9 @@ use grip::solve::linear_solver::{
 use grip::solve::preconditioner::{GRIP_PRECONDITIONER_BLOCK_JACOBI, GRIP_PRECONDITIONER_CHOLESKY};
 use grip::{GripMaterial, GripSolverParams, Solver};
 
+mod common;
+use common::scenes::cloth_thrown_on_slab;
+
 /// A cloth falling onto a soft slab, 20 steps of 10 ms; returns all positions and the total
 /// linear iterations.
 fn cloth_on_slab(linear_solver: u32, preconditioner: u32) -> (Vec<f64>, u32) {
@@ -101,7 +104,7 @@ fn iterative_pinch_lifts_the_block() {
     }
 }
 
-/// A cloth thrown onto a soft slab (base pinned, μ = 0.5) with BDF2: 6 frames of 1/30 s;
+/// The cloth thrown onto a slab (`cloth_thrown_on_slab`) with BDF2: 6 frames of 1/30 s;
 /// returns all positions.
 fn thrown_cloth_bdf2(linear_solver: u32) -> Vec<f64> {
     let params = GripSolverParams {
@@ -111,18 +114,7 @@ fn thrown_cloth_bdf2(linear_solver: u32) -> Vec<f64> {
         velocity_tolerance: 0.0,
         ..Default::default()
     };
-    let mut s = Solver::new(&params).unwrap();
-    let (p, t) = box_tets([0.4, 0.4, 0.1], [3, 3, 1], [-0.2, -0.2, 0.0]);
-    let soft = GripMaterial { density: 500.0, youngs_modulus: 2e4, poisson_ratio: 0.3, ..Default::default() };
-    let slab = s.add_solid(&p, &t, &soft).unwrap();
-    let base: Vec<f64> = p.chunks_exact(3).map(|v| if v[2] < 1e-9 { 1.0 } else { 0.0 }).collect();
-    s.set_vertex_attribute(slab, "pinned", &base, 1).unwrap();
-    let (p, t) = grid_cloth(0.3, 0.3, 6, 6);
-    let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.15, 0.12]).collect();
-    let cloth = s.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-5, ..Default::default() }).unwrap();
-    let v: Vec<f64> = (0..p.len()).map(|i| [0.3, 0.0, -0.5][i % 3]).collect();
-    s.set_vertex_attribute(cloth, "velocity", &v, 3).unwrap();
-    s.set_friction(slab, cloth, 0.5).unwrap();
+    let (mut s, [slab, cloth]) = cloth_thrown_on_slab(&params, 6, 0.12);
     for frame in 1..=6 {
         s.advance(1.0 / 30.0).unwrap_or_else(|e| panic!("solver {linear_solver}, frame {frame}: {e}"));
     }

@@ -14,28 +14,18 @@ use grip::capi::query_api::grip_solver_get_positions;
 use grip::capi::solver_api::*;
 use grip::capi::status::grip_last_error;
 use grip::capi::GripStatus;
-use grip::mesh::generate::{box_tets, grid_cloth};
+use grip::mesh::generate::grid_cloth;
 use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
 use grip::{GripMaterial, GripSolverParams, Solver};
+mod common;
+use common::scenes::cloth_thrown_on_slab;
 use std::ffi::{c_void, CStr};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Barrier};
 
 /// A 0.3 m cloth 2 cm above a soft 0.4 m slab (base pinned), μ = 0.5 between them.
 fn contact_scene(params: &GripSolverParams) -> (Solver, [u32; 2]) {
-    let mut s = Solver::new(params).unwrap();
-    let (p, t) = box_tets([0.4, 0.4, 0.1], [3, 3, 1], [-0.2, -0.2, 0.0]);
-    let soft = GripMaterial { density: 500.0, youngs_modulus: 2e4, poisson_ratio: 0.3, ..Default::default() };
-    let slab = s.add_solid(&p, &t, &soft).unwrap();
-    let base: Vec<f64> = p.chunks_exact(3).map(|v| if v[2] < 1e-9 { 1.0 } else { 0.0 }).collect();
-    s.set_vertex_attribute(slab, "pinned", &base, 1).unwrap();
-    let (p, t) = grid_cloth(0.3, 0.3, 6, 6);
-    let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.15, 0.12]).collect();
-    let cloth = s.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-5, ..Default::default() }).unwrap();
-    let v: Vec<f64> = (0..p.len()).map(|i| [0.3, 0.0, -0.5][i % 3]).collect();
-    s.set_vertex_attribute(cloth, "velocity", &v, 3).unwrap();
-    s.set_friction(slab, cloth, 0.5).unwrap();
-    (s, [slab, cloth])
+    cloth_thrown_on_slab(params, 6, 0.12)
 }
 
 fn bits(s: &Solver, ids: &[u32]) -> Vec<u64> {

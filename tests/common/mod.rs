@@ -2,6 +2,7 @@
 //! finite-difference checks of element derivatives.
 #![allow(dead_code)]
 
+pub mod scenes;
 pub mod stage_checks;
 
 use grip::energy::Element;
