@@ -220,7 +220,7 @@ fn back_of_a_two_sided_surface_blends_to_no_contact_beyond_an_open_edge() {
             let mut s = ImplicitSurface::new(1, tris.clone(), &rest, 2.0, true);
             s.far = 2.0 * delta;
             let surfaces = [s];
-            let queries = [SurfaceQuery { vertex: 0, surface: 0, mu: 0.5, offset: 0.0 }];
+            let queries = [SurfaceQuery { vertex: 0, surface: 0, mu: 0.5, offset: 0.0, own_surface: None }];
             let fixed = vec![false; q0.len() / 3];
             let mut deepest = f64::INFINITY;
             let mut last = (0.0, 0);
@@ -242,5 +242,58 @@ fn back_of_a_two_sided_surface_blends_to_no_contact_beyond_an_open_edge() {
             assert!(deepest > 0.001 - 1e-5, "side {side} {kernel:?}: gap fell to {deepest} m near the edge");
             assert_eq!(last.1, 0, "side {side} {kernel:?}: still in contact past the edge (gap {} m)", last.0);
         }
+    }
+}
+
+/// A solid's vertex that ended a step just past a shell's mid-surface (within its gap offset,
+/// the contact thickness) is pushed back to the side its outward normal says it belongs on. A
+/// side taken from where it is at the step's start (the rule without the solid's normal) would
+/// push it on through instead: that kept limb vertices poking through the tube cloth bend's
+/// sleeve for the rest of the run.
+#[test]
+fn a_solid_vertex_just_past_a_shell_is_pushed_back_to_its_own_side() {
+    use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
+    use grip::contact::ContactLaw;
+    use grip::integrate::surface_terms::SurfaceTerms;
+    use grip::scene::SurfaceQuery;
+    let delta = 0.002;
+    let law = ContactLaw {
+        kappa: 1e6,
+        delta,
+        epsilon: 1e-3,
+        smoothing: GRIP_FRICTION_SMOOTHING_QUADRATIC,
+        coupling: GRIP_FRICTION_COUPLING_IMPLICIT,
+    };
+    let mut rng = Rng(5);
+    // The shell: a patch in z = 0 (normal +z); the query vertex 0 is the apex of a tetrahedron
+    // below it, 0.5 mm above the patch (through it), its outward normal +z.
+    let (mut q, shell) = patch(&mut rng, 4, 0.0, 0.0, [0.01, 0.02, 0.0005]);
+    let base = (q.len() / 3) as u32;
+    q.extend_from_slice(&[0.06, 0.02, -0.05, -0.03, 0.07, -0.05, -0.03, -0.03, -0.05]);
+    let rest: Vec<[f64; 3]> = q.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let centre = [0.0, 1.0, 2.0]
+        .map(|k: f64| (0..4).map(|m| rest[[0, base, base + 1, base + 2][m] as usize][k as usize]).sum::<f64>() / 4.0);
+    let outward = |t: [u32; 3]| {
+        let p = |v: u32| nalgebra::Vector3::from(rest[v as usize]);
+        let n = (p(t[1]) - p(t[0])).cross(&(p(t[2]) - p(t[0])));
+        if n.dot(&(p(t[0]) - nalgebra::Vector3::from(centre))) > 0.0 {
+            t
+        } else {
+            [t[0], t[2], t[1]]
+        }
+    };
+    let (a, b, c) = (base, base + 1, base + 2);
+    let solid: Vec<[u32; 3]> = [[0, a, b], [0, b, c], [0, c, a], [a, b, c]].into_iter().map(outward).collect();
+    let mut shell_surface = ImplicitSurface::new(1, shell, &rest, 2.0, true);
+    shell_surface.far = 2.0 * delta;
+    let surfaces = [shell_surface, ImplicitSurface::new(2, solid, &rest, 2.0, false)];
+    let v = vec![0.0; q.len()];
+    for (own_surface, pushed_down) in [(None, false), (Some(1), true)] {
+        let queries = [SurfaceQuery { vertex: 0, surface: 0, mu: 0.0, offset: delta, own_surface }];
+        let terms = SurfaceTerms::new(law, Kernel::Interpolating, &surfaces, &queries, &q, &q, 0.01);
+        let mut minus_force = vec![0.0; q.len()];
+        terms.add_forces(&q, &v, 1.0, &mut minus_force);
+        let force_z = -minus_force[2];
+        assert_eq!(force_z < 0.0, pushed_down, "own surface {own_surface:?}: force on the vertex along z {force_z} N");
     }
 }

@@ -162,7 +162,7 @@ impl<'a> SurfaceTerms<'a> {
             let surface = &self.surfaces[query.surface as usize];
             if self.side[c.query] == 0.0 {
                 self.side[c.query] =
-                    if surface.two_sided { start_side(surface, query.vertex, &c.samples, self.q_start) } else { 1.0 };
+                    if surface.two_sided { start_side(self.surfaces, query, &c.samples, self.q_start) } else { 1.0 };
             }
         }
         self.candidates = candidates;
@@ -369,18 +369,37 @@ impl<'a> SurfaceTerms<'a> {
     }
 }
 
-/// The side (±1) of a two-sided surface that `vertex` is on at `q_start`: the sign of its
-/// distance to the plane of the nearest candidate sample (+1 on the plane).
-fn start_side(surface: &ImplicitSurface, vertex: u32, samples: &[u32], q_start: &[f64]) -> f64 {
-    let x = position(q_start, vertex);
+/// |n_S · n̂| below which a solid's vertex meets a shell too obliquely for its outward normal
+/// to tell the side (`start_side`).
+const GRAZING: f64 = 0.3;
+
+/// The side (±1) of a two-sided surface that `query`'s vertex is on at `q_start`. A solid's
+/// vertex (`query.own_surface`) is on the side its outward normal n̂ faces away from: −sign(n_S·n̂)
+/// with n_S the normal of the nearest candidate sample — whichever side of the shell's plane it
+/// is on at `q_start`, since with its gap offset it may end a step past the mid-surface, and a
+/// side taken from that position would then push it on through. Otherwise (and for a grazing
+/// n̂) the sign of its distance to that plane (+1 on the plane).
+fn start_side(surfaces: &[ImplicitSurface], query: &SurfaceQuery, samples: &[u32], q_start: &[f64]) -> f64 {
+    let surface = &surfaces[query.surface as usize];
+    let x = position(q_start, query.vertex);
     let nearest = samples.iter().min_by(|&&a, &&b| {
         let da = surface::dist(&surface.centroid(a as usize, q_start), &x);
         let db = surface::dist(&surface.centroid(b as usize, q_start), &x);
         da.total_cmp(&db)
     });
-    match nearest {
-        Some(&i) if surface.plane_distance(i as usize, &x, q_start) < 0.0 => -1.0,
-        _ => 1.0,
+    let Some(&i) = nearest else { return 1.0 };
+    let d = surface.plane_distance(i as usize, &x, q_start);
+    let outward = query.own_surface.and_then(|o| surfaces[o as usize].vertex_normal(query.vertex, q_start));
+    if let Some(n) = outward {
+        let along = surface.plane_distance(i as usize, &[x[0] + n[0], x[1] + n[1], x[2] + n[2]], q_start) - d;
+        if along.abs() > GRAZING {
+            return if along > 0.0 { -1.0 } else { 1.0 };
+        }
+    }
+    if d < 0.0 {
+        -1.0
+    } else {
+        1.0
     }
 }
 
@@ -403,7 +422,7 @@ fn lagged_friction(
         .map(|query| {
             let surface = &surfaces[query.surface as usize];
             let samples = grids[query.surface as usize].query(&position(q_start, query.vertex));
-            let side = if surface.two_sided { start_side(surface, query.vertex, &samples, q_start) } else { 1.0 };
+            let side = if surface.two_sided { start_side(surfaces, query, &samples, q_start) } else { 1.0 };
             let pot = potential::evaluate(surface, kernel, query.vertex, &samples, q_start, side * surface.far, false)?;
             LaggedSurfaceFriction::new(law, &pot, GapMeasure { side, offset: query.offset })
         })

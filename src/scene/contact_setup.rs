@@ -18,6 +18,9 @@ pub struct SurfaceQuery {
     /// Offset added to the gap [m]: the contact thickness for a solid's vertex against a shell
     /// (see `GapMeasure`), else 0.
     pub offset: f64,
+    /// For a solid's vertex against a shell: the index of the solid's own surface, whose
+    /// outward normal at the vertex tells which side of the shell it belongs on.
+    pub own_surface: Option<u32>,
 }
 
 /// Whether vertices of a `query` object touch the surface of a `surface` object.
@@ -64,7 +67,14 @@ impl Model {
                     let mu = self.friction(owner, surface.id, default_friction);
                     let reverse = query.kind == ObjectKind::Solid && surface.kind == ObjectKind::Shell;
                     let offset = if reverse { thickness } else { 0.0 };
-                    out.push(SurfaceQuery { vertex, surface: s as u32, mu, offset });
+                    let own_surface = reverse.then(|| self.objects.iter().position(|o| o.id == owner)).flatten();
+                    out.push(SurfaceQuery {
+                        vertex,
+                        surface: s as u32,
+                        mu,
+                        offset,
+                        own_surface: own_surface.map(|o| o as u32),
+                    });
                 }
             }
         }

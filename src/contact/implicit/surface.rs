@@ -21,6 +21,8 @@ pub struct ImplicitSurface {
     /// where the samples' weights vanish, e.g. beyond the open edge of a shell. `new` sets the
     /// largest kernel radius; the solver sets twice the contact thickness.
     pub far: f64,
+    /// (vertex, sample) for every corner of every sample, sorted: the samples around a vertex.
+    corners: Vec<(u32, u32)>,
 }
 
 impl ImplicitSurface {
@@ -43,7 +45,10 @@ impl ImplicitSurface {
             })
             .collect();
         let far = radius.iter().copied().fold(0.0, f64::max);
-        Self { object, triangles, radius, two_sided, far }
+        let mut corners: Vec<(u32, u32)> =
+            triangles.iter().enumerate().flat_map(|(i, t)| t.map(|v| (v, i as u32))).collect();
+        corners.sort_unstable();
+        Self { object, triangles, radius, two_sided, far, corners }
     }
 
     /// Largest kernel radius [m] (0 without samples).
@@ -66,6 +71,20 @@ impl ImplicitSurface {
             z[3 + 3 * m..6 + 3 * m].copy_from_slice(&q[3 * v as usize..3 * v as usize + 3]);
         }
         z
+    }
+
+    /// Unit area-weighted normal of the samples around `vertex` at `q` (outward for a solid's
+    /// surface); `None` when no sample has the vertex as a corner or their normals cancel.
+    pub fn vertex_normal(&self, vertex: u32, q: &[f64]) -> Option<[f64; 3]> {
+        let p = |v: u32| nalgebra::Vector3::new(q[3 * v as usize], q[3 * v as usize + 1], q[3 * v as usize + 2]);
+        let first = self.corners.partition_point(|&(v, _)| v < vertex);
+        let around = self.corners[first..].iter().take_while(|&&(v, _)| v == vertex);
+        let n: nalgebra::Vector3<f64> = around
+            .map(|&(_, i)| self.triangles[i as usize])
+            .map(|t| (p(t[1]) - p(t[0])).cross(&(p(t[2]) - p(t[0]))))
+            .sum();
+        let len = n.norm();
+        (len > 0.0 && len.is_finite()).then(|| (n / len).into())
     }
 
     /// Signed plane distance n·(x − p) [m] of sample `i` (its sign tells the side of a shell).
