@@ -4,6 +4,10 @@
 //! both kernels.
 
 use grip::contact::implicit::{potential, ImplicitSurface, Kernel};
+use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
+use grip::contact::ContactLaw;
+use grip::integrate::surface_terms::SurfaceTerms;
+use grip::scene::SurfaceQuery;
 
 /// A deterministic pseudo-random stream in [0, 1).
 struct Rng(u64);
@@ -193,6 +197,18 @@ fn potential_blends_to_the_far_value_beyond_an_open_edge() {
     }
 }
 
+/// The contact law of the surface-terms tests: κ = 1e6 N/m², thickness `delta` [m], implicit
+/// smoothed Coulomb friction (ε = 1 mm/s).
+fn stiff_law(delta: f64) -> ContactLaw {
+    ContactLaw {
+        kappa: 1e6,
+        delta,
+        epsilon: 1e-3,
+        smoothing: GRIP_FRICTION_SMOOTHING_QUADRATIC,
+        coupling: GRIP_FRICTION_COUPLING_IMPLICIT,
+    }
+}
+
 /// A vertex on the back (negative side) of a two-sided shell surface that slides out beyond
 /// the shell's open edge leaves contact: its gap d = side·φ + offset blends to +far there, as
 /// on the front. (With the background value +far on both sides, the gap on the back blended
@@ -200,18 +216,8 @@ fn potential_blends_to_the_far_value_beyond_an_open_edge() {
 /// the residual jump; Newton stalled on it in the tube cloth bend.)
 #[test]
 fn back_of_a_two_sided_surface_blends_to_no_contact_beyond_an_open_edge() {
-    use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
-    use grip::contact::ContactLaw;
-    use grip::integrate::surface_terms::SurfaceTerms;
-    use grip::scene::SurfaceQuery;
     let delta = 0.002;
-    let law = ContactLaw {
-        kappa: 1e6,
-        delta,
-        epsilon: 1e-3,
-        smoothing: GRIP_FRICTION_SMOOTHING_QUADRATIC,
-        coupling: GRIP_FRICTION_COUPLING_IMPLICIT,
-    };
+    let law = stiff_law(delta);
     let mut rng = Rng(9);
     let (q0, tris) = patch(&mut rng, 4, 0.0, 0.0, [0.0; 3]);
     let rest: Vec<[f64; 3]> = q0.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
@@ -252,18 +258,8 @@ fn back_of_a_two_sided_surface_blends_to_no_contact_beyond_an_open_edge() {
 /// sleeve for the rest of the run.
 #[test]
 fn a_solid_vertex_just_past_a_shell_is_pushed_back_to_its_own_side() {
-    use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
-    use grip::contact::ContactLaw;
-    use grip::integrate::surface_terms::SurfaceTerms;
-    use grip::scene::SurfaceQuery;
     let delta = 0.002;
-    let law = ContactLaw {
-        kappa: 1e6,
-        delta,
-        epsilon: 1e-3,
-        smoothing: GRIP_FRICTION_SMOOTHING_QUADRATIC,
-        coupling: GRIP_FRICTION_COUPLING_IMPLICIT,
-    };
+    let law = stiff_law(delta);
     let mut rng = Rng(5);
     // The shell: a patch in z = 0 (normal +z); the query vertex 0 is the apex of a tetrahedron
     // below it, 0.5 mm above the patch (through it), its outward normal +z.
