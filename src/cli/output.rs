@@ -145,8 +145,8 @@ impl Output {
         Ok(Self { dir: dir.to_path_buf(), stats, pending, tracks, colliders, metrics, view: scene.view })
     }
 
-    /// Takes the solver's current state as the last frame's (for `preview_last.png` when a
-    /// resumed run simulates nothing more).
+    /// Takes the solver's current state as the last frame's (for `preview_last.png`; alone
+    /// when a resumed run simulates nothing more).
     pub fn track_current(&mut self, solver: &Solver) -> Result<(), String> {
         for t in &mut self.tracks {
             t.last = triples(solver.positions(t.id).map_err(|e| e.to_string())?);
@@ -171,13 +171,10 @@ impl Output {
         solver: &Solver,
         report: Option<&GripStepReport>,
     ) -> Result<(), String> {
-        for t in &mut self.tracks {
-            t.last = triples(solver.positions(t.id).map_err(|e| e.to_string())?);
+        self.track_current(solver)?;
+        for t in &self.tracks {
             let path = self.dir.join(format!("{}_{frame:04}.obj", t.name));
             write_obj(&path, &t.last, &t.surface).map_err(|e| e.to_string())?;
-        }
-        for c in &mut self.colliders {
-            c.last = solver.collider_pose(c.id).map(|p| pose_matrix(&p)).unwrap_or(IDENTITY);
         }
         let r = report.copied().unwrap_or_default();
         let (ke, ee) = match report {

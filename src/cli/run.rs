@@ -75,7 +75,7 @@ pub fn simulate(scene: &Scene, out: &Path, resumable: Resumable) -> Result<Summa
     scene.validate().map_err(|m| fail(m, &summary))?;
     let mut built = scene.build_solver().map_err(|m| fail(m, &summary))?;
     let names = unique_names(scene);
-    let first = if resumable.resume {
+    let (first, mut output) = if resumable.resume {
         let (frame, state) = read_checkpoint(out, scene.fps, scene.frames).map_err(|m| fail(m, &summary))?;
         // The output first, from the solver still at frame 0 (the first preview's state); its
         // stats.csv replaces the old one only once the state is restored.
@@ -95,7 +95,6 @@ pub fn simulate(scene: &Scene, out: &Path, resumable: Resumable) -> Result<Summa
         output.write_frame(0, &built.solver, None).map_err(|m| fail(m, &summary))?;
         (1, output)
     };
-    let (first, mut output) = first;
     let g = scene.params.gravity;
     let up = if g.iter().any(|x| *x != 0.0) { g.map(|x| -x) } else { [0.0, 0.0, 1.0] };
 
