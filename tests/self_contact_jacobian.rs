@@ -52,7 +52,7 @@ fn jacobian_with_self_contact_matches_finite_differences() {
     use grip::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 
     let (m, triangles, nv, per) = two_sheets();
-    let mesh = SelfContactMesh::new(triangles, m.rest.iter().flatten().copied().collect()).unwrap();
+    let mesh = SelfContactMesh::new(triangles, m.rest.iter().flatten().copied().collect(), 0.005).unwrap();
 
     let mut rng = Lcg(31);
     let q0 = roughened(&m, &mut rng);
@@ -124,7 +124,7 @@ fn jacobian_with_self_contact_friction_matches_finite_differences() {
 
     let (m, triangles, nv, per) = two_sheets();
     let shell: Vec<u32> = (0..nv).map(|v| u32::from(v >= per)).collect();
-    let mesh = SelfContactMesh::new(triangles, m.rest.iter().flatten().copied().collect())
+    let mesh = SelfContactMesh::new(triangles, m.rest.iter().flatten().copied().collect(), 0.005)
         .unwrap()
         .with_friction(shell, vec![0.2, 0.4, 0.4, 0.2]);
     assert_eq!((mesh.pair_mu(0, per as u32), mesh.pair_mu(1, 2)), (0.4, 0.2));

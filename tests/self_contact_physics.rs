@@ -1,6 +1,7 @@
 //! Self-contact physics and the exclusion rule (issue 10): two parallel cloth squares 0.5δ
-//! apart are pushed apart with equal and opposite total forces, and a flat sheet exerts no
-//! self-contact force on itself for thicknesses below its edge length.
+//! apart are pushed apart with equal and opposite total forces; a flat sheet exerts no
+//! self-contact force on itself at rest for any thickness, yet resists being crushed in its
+//! plane below δ, and a hinge folded flat is pushed open.
 
 use grip::contact::ContactLaw;
 use grip::energy::self_contact::filter::{brute_force_candidates, rest_clearance, ExclusionFilter};
@@ -15,11 +16,17 @@ fn triples(flat: &[u32]) -> Vec<[u32; 3]> {
     flat.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect()
 }
 
-/// Self-contact of `triangles` at positions `q` with candidates gathered by brute force.
-fn self_contact(q: &[f64], triangles: &[[u32; 3]], delta: f64) -> SelfContactEval {
-    let filter = ExclusionFilter::new(q.len() / 3, triangles);
+/// Self-contact of `triangles` (rest positions `rest`) at positions `q` with candidates
+/// gathered by brute force.
+fn self_contact_from(rest: &[f64], q: &[f64], triangles: &[[u32; 3]], delta: f64) -> SelfContactEval {
+    let filter = ExclusionFilter::new(triangles, rest, delta);
     let (vt, ee) = brute_force_candidates(&filter, triangles, q, delta);
     evaluate(&elements(law(delta), q, &vt, &ee), q)
+}
+
+/// Self-contact of `triangles` at positions `q`, which are also the rest positions.
+fn self_contact(q: &[f64], triangles: &[[u32; 3]], delta: f64) -> SelfContactEval {
+    self_contact_from(q, q, triangles, delta)
 }
 
 /// Two 0.2 m squares of 8 × 8 quads (grid_cloth, normal +y), the top one 0.5δ above the bottom
@@ -62,35 +69,74 @@ fn parallel_sheets_are_pushed_apart() {
     }
 }
 
-/// A flat 1 m sheet of 10 × 10 quads (h = 0.1 m, checkerboard diagonals): vertices lie h/√2
-/// from triangles outside their own (the 0-ring), yet with the 1-ring exclusion the sheet has
-/// zero self-contact energy and force for δ = 0.99 h, up to the reported rest clearance.
+/// A flat 1 m sheet of 10 × 10 quads (h = 0.1 m, checkerboard diagonals): a vertex lies h/√2
+/// from the triangles across its diagonal neighbours' edges, the rest clearance of the tested
+/// pairs. At rest the sheet has no self-contact energy for δ below it (every non-incident pair
+/// tested) or above it up to h (the 1-ring pairs within δ excluded); beyond h, pairs two rings
+/// apart are within δ, which is why δ_s must stay below the edge length.
 #[test]
 fn flat_sheet_does_not_touch_itself() {
     let h = 0.1;
     let (q, flat) = grid_cloth(1.0, 1.0, 10, 10);
     let tris = triples(&flat);
-    let filter = ExclusionFilter::new(q.len() / 3, &tris);
-    let delta = 0.99 * h;
-    // The rule matters: excluding only incident triangles leaves pairs closer than δ.
-    let mut zero_ring_close = 0;
-    for v in 0..(q.len() / 3) as u32 {
-        for t in tris.iter().filter(|t| !t.contains(&v)) {
-            let x = grip::energy::gather::<12>(&[v, t[0], t[1], t[2]], &q);
-            let pair = grip::energy::self_contact::SelfContactPair::vertex_triangle(
-                grip::energy::self_contact::VertexTriangle { vertex: v, triangle: *t },
-                law(delta),
-            );
-            zero_ring_close += usize::from(pair.distance(&x) < delta);
-        }
+    let below = ExclusionFilter::new(&tris, &q, 0.5 * h);
+    assert_eq!(below.excluded_close_pairs(), (0, 0));
+    let clearance = rest_clearance(&below, &tris, &q);
+    assert!((clearance - h / 2f64.sqrt()).abs() < 1e-12, "clearance {clearance}");
+    for delta in [0.5 * h, 0.99 * h] {
+        let eval = self_contact(&q, &tris, delta);
+        assert_eq!(eval.energy, 0.0, "δ = {delta}");
+        assert!(eval.gradient.iter().all(|&g| g == 0.0) && eval.hessians.is_empty());
     }
-    assert!(zero_ring_close > 0);
-    let eval = self_contact(&q, &tris, delta);
-    assert_eq!(eval.energy, 0.0);
-    assert!(eval.gradient.iter().all(|&g| g == 0.0) && eval.hessians.is_empty());
-    let clearance = rest_clearance(&filter, &tris, &q);
-    println!("flat sheet: {zero_ring_close} vertex–triangle pairs within δ under a 0-ring rule; rest clearance {clearance:.4} m = {:.4} h", clearance / h);
-    assert!(clearance > h, "clearance {clearance}");
-    // Beyond the clearance the flat sheet would push itself apart: the check above is not vacuous.
-    assert!(self_contact(&q, &tris, 1.01 * clearance).energy > 0.0);
+    let above = ExclusionFilter::new(&tris, &q, 0.99 * h);
+    let (vt, ee) = above.excluded_close_pairs();
+    println!("flat sheet: rest clearance {clearance:.4} m = {:.4} h; δ = 0.99 h excludes {vt} vertex–triangle, {ee} edge–edge 1-ring pairs", clearance / h);
+    assert!(vt > 0 && rest_clearance(&above, &tris, &q) >= 0.99 * h);
+    let beyond = ExclusionFilter::new(&tris, &q, 1.5 * h);
+    assert!(rest_clearance(&beyond, &tris, &q) < 1.5 * h && self_contact(&q, &tris, 1.5 * h).energy > 0.0);
+}
+
+/// The same sheet (δ = h/2) crushed to half its width in x: each vertex comes h/√5 ≈ 0.447 h
+/// from the triangles across its diagonal neighbours' edges, inside δ, and self-contact
+/// pushes the sheet back out (positive virial Σ fᵢ·(xᵢ − x̄) of the in-plane forces). The whole
+/// 1-ring exclusion of earlier sessions gave no force here.
+#[test]
+fn sheet_crushed_in_its_plane_resists() {
+    let h = 0.1;
+    let (rest, flat) = grid_cloth(1.0, 1.0, 10, 10);
+    let tris = triples(&flat);
+    let crushed: Vec<f64> = rest.iter().enumerate().map(|(i, &x)| if i % 3 == 0 { 0.5 * x } else { x }).collect();
+    let eval = self_contact_from(&rest, &crushed, &tris, 0.5 * h);
+    assert!(eval.energy > 0.0);
+    let n = crushed.len() / 3;
+    let mean_x = (0..n).map(|v| crushed[3 * v]).sum::<f64>() / n as f64;
+    let virial: f64 = (0..n).map(|v| -eval.gradient[3 * v] * (crushed[3 * v] - mean_x)).sum();
+    println!(
+        "crushed sheet: energy {:.3e} J, {} active pairs, x virial {virial:.3e} J",
+        eval.energy,
+        eval.hessians.len()
+    );
+    assert!(virial > 0.0, "x virial {virial}");
+    // Out of the plane nothing moves: the sheet stays flat.
+    assert!((0..n).all(|v| eval.gradient[3 * v + 1] == 0.0));
+}
+
+/// Two triangles on the unit-length hinge 1–2 (apexes 0.5 m from it), folded until apex 3 is
+/// δ/2 = 0.05 m above triangle 0–1–2: a 1-ring vertex–triangle pair, 0.5 m apart at rest, so
+/// tested. The force on apex 3 points away from triangle 0–1–2, opening the fold.
+#[test]
+fn hinge_folded_flat_is_pushed_open() {
+    let delta = 0.1;
+    let tris = [[0, 1, 2], [1, 3, 2]];
+    let rest = [0.5, -0.5, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.5, 0.5, 0.0];
+    let s: f64 = 0.5 * delta / 0.5;
+    let c = (1.0 - s * s).sqrt();
+    let mut folded = rest;
+    folded[9..12].copy_from_slice(&[0.5, -0.5 * c, 0.5 * s]);
+    let eval = self_contact_from(&rest, &folded, &tris, delta);
+    assert!(eval.energy > 0.0, "the folded hinge is in contact");
+    let force = [9, 10, 11].map(|i| -eval.gradient[i]);
+    println!("folded hinge: energy {:.3e} J, force on apex 3 {force:?} N", eval.energy);
+    assert!(force[2] > 0.0 && force[2] > force[0].abs() && force[2] > force[1].abs());
+    assert_eq!(self_contact_from(&rest, &rest, &tris, delta).energy, 0.0);
 }

@@ -51,13 +51,14 @@ pub struct SelfContactMesh {
 }
 
 impl SelfContactMesh {
-    /// The mesh of `triangles` (global indices) over `rest` (3 per vertex) [m]; `None` without
-    /// triangles.
-    pub fn new(triangles: Vec<[u32; 3]>, rest: Vec<f64>) -> Option<Self> {
+    /// The mesh of `triangles` (global indices) over `rest` (3 per vertex) [m], for thickness
+    /// δ_s = `delta` [m] (1-ring pairs within it at rest are excluded, `ExclusionFilter`);
+    /// `None` without triangles.
+    pub fn new(triangles: Vec<[u32; 3]>, rest: Vec<f64>, delta: f64) -> Option<Self> {
         if triangles.is_empty() {
             return None;
         }
-        let filter = ExclusionFilter::new(rest.len() / 3, &triangles);
+        let filter = ExclusionFilter::new(&triangles, &rest, delta);
         let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
         vertices.sort_unstable();
         vertices.dedup();
@@ -74,18 +75,15 @@ impl SelfContactMesh {
     }
 
     /// Number of intersecting triangle pairs at `q` [m] (exact checker,
-    /// `crate::mesh::intersection`) that self-contact acts on: pairs with a corner of one in
-    /// the closed 1-ring of a corner of the other are left out (their folds are the bending
-    /// energy's, see `self_contact::filter`), so that a crumple tighter than the ring counts
-    /// as no intersection.
+    /// `crate::mesh::intersection`) that self-contact acts on: every pair but those holding a
+    /// 1-ring primitive pair excluded for being within δ_s at rest
+    /// (`ExclusionFilter::excuses`; none on a mesh whose rest clearance exceeds δ_s, where this
+    /// is the `intersecting_pairs` of the stats).
     pub fn intersections(&self, q: &[f64]) -> usize {
         let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
         crate::mesh::intersecting_pairs(&positions, &self.triangles)
             .into_iter()
-            .filter(|&(i, j)| {
-                let (t, u) = (self.triangles[i as usize], self.triangles[j as usize]);
-                t.iter().all(|&a| u.iter().all(|&b| !self.filter.near(a, b)))
-            })
+            .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
             .count()
     }
 
@@ -354,7 +352,7 @@ mod tests {
     /// pinned vertices only are left out.
     #[test]
     fn candidates_are_gathered_again_when_stale() {
-        let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], positions(0.0)).unwrap();
+        let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], positions(0.0), 0.01).unwrap();
         let law = ContactLaw { kappa: 1.0, delta: 0.01, epsilon: 1e-3, smoothing: 0, coupling: 0 };
         let free = [false; 6];
         let mut terms = SelfContactTerms::new(&mesh, law, &free, &positions(0.5), 0.1);

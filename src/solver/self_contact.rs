@@ -5,7 +5,7 @@
 //! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a Newton step could carry a vertex
 //! through a triangle, and beyond it the unsigned-distance penalty pushes it further through.
 //! The exact triangle–triangle checker (`crate::mesh::intersection`) counts the shells'
-//! intersecting pairs (of triangles farther apart than the exclusion ring) and guards at three
+//! intersecting pairs (but those holding a pair excluded for being within δ_s at rest) and guards at three
 //! levels:
 //! * Newton's guess: the predicted velocities, unless they make shells intersect (then the start
 //!   velocities or rest, whichever intersects least; `Substepper::untangled_guess`);
@@ -91,7 +91,8 @@ pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfConta
         shell[o.first_vertex..o.first_vertex + o.vertex_count].iter_mut().for_each(|s| *s = i as u32);
     }
     let mu: Vec<f64> = shells.iter().flat_map(|a| shells.iter().map(|b| model.friction(a.id, b.id, 0.0))).collect();
-    Some(SelfContactMesh::new(triangles, model.rest.iter().flatten().copied().collect())?.with_friction(shell, mu))
+    let rest = model.rest.iter().flatten().copied().collect();
+    Some(SelfContactMesh::new(triangles, rest, params.self_contact_thickness)?.with_friction(shell, mu))
 }
 
 /// κ_s,0 [N/m²]: `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g

@@ -1,47 +1,71 @@
 //! Which primitive pairs of a shell may touch: the topological exclusion rule, and a brute-force
 //! candidate gather for tests (the scalable broad phase is separate and feeds the same lists).
 //!
-//! **Exclusion ring.** Two primitives are never tested when a vertex of one lies in the closed
-//! 1-ring of a vertex of the other (is that vertex, or shares a mesh edge with it):
+//! **Exclusion rule.** Incident primitives are never tested (a vertex against a triangle it is a
+//! corner of, two edges sharing a vertex: their distance is 0 by construction). Every other pair
+//! is tested, as in IPC, except a pair *in the 1-ring* (a vertex of one shares a mesh edge with
+//! a vertex of the other) that is already closer than the thickness δ at rest: it would push the
+//! rest shape apart. [`ExclusionFilter::new`] measures those rest distances once.
 //!
-//! * a vertex v is not tested against a triangle containing v or any edge neighbour of v, i.e.
-//!   against any triangle sharing a vertex with v's incident triangles;
-//! * two edges are not tested when they share a vertex or a mesh edge joins an end of one to an
-//!   end of the other.
-//!
-//! Excluding only the incident triangles (the 0-ring) is not enough for cloth at rest: on a
-//! grid of right triangles of leg h a vertex is h/√2 from the hypotenuse of the triangle
-//! across each of its diagonal neighbours' edges, so any δ > h/√2 would make a flat sheet push
-//! itself apart. With this ring, the nearest tested primitives of such a grid are √2 h apart,
-//! and a flat sheet has no self-contact energy for any δ < √2 h. In general the rest shape is
-//! free of self-contact force when δ is below the smallest rest distance of a tested pair,
-//! which [`rest_clearance`] reports. The price: a fold tighter than about two edges is resolved
-//! by the bending energy, not by contact.
+//! So on a grid of right triangles of leg h, where a vertex is h/√2 from the hypotenuse across
+//! each diagonal neighbour's edge, a flat sheet has no self-contact force for any δ (for δ >
+//! h/√2 those pairs are excluded), and for δ < h/√2 every non-incident pair is tested: a hinge
+//! folded flat, or a crumple crushed in its plane to less than δ, meets contact, not just
+//! bending. (Until the seventh session the whole 1-ring was excluded, which left folds tighter
+//! than about two edges to the bending energy; the 7K twisted cylinder crossed itself there
+//! from frame 149.) [`rest_clearance`] reports the smallest rest distance of a tested pair.
 
 use super::distance::{distance, edge_edge_feature, point_triangle_feature};
 use super::{EdgeEdge, VertexTriangle};
 use crate::energy::gather;
 
-/// The topology of a triangle mesh needed by the exclusion rule.
+/// The topology of a triangle mesh needed by the exclusion rule, with the 1-ring pairs that are
+/// within δ at rest.
 #[derive(Clone, Debug)]
 pub struct ExclusionFilter {
     /// Per vertex: itself and its edge neighbours, sorted.
     ring: Vec<Vec<u32>>,
     /// Unique edges (smaller index first), sorted.
     edges: Vec<[u32; 2]>,
+    /// Excluded 1-ring vertex–triangle pairs (vertex, sorted corners), sorted.
+    close_vt: Vec<(u32, [u32; 3])>,
+    /// Excluded 1-ring edge–edge pairs (smaller edge first), sorted.
+    close_ee: Vec<([u32; 2], [u32; 2])>,
+}
+
+/// The corners of `t` in increasing order.
+fn sorted(mut t: [u32; 3]) -> [u32; 3] {
+    t.sort_unstable();
+    t
+}
+
+/// Point–triangle distance [m] of vertex `v` and triangle `t` at `q`.
+fn vt_distance(q: &[f64], v: u32, t: [u32; 3]) -> f64 {
+    let x = gather::<12>(&[v, t[0], t[1], t[2]], q);
+    distance(&x, point_triangle_feature(&x)).0
+}
+
+/// Edge–edge distance [m] of edges `a` and `b` at `q`.
+fn ee_distance(q: &[f64], a: [u32; 2], b: [u32; 2]) -> f64 {
+    let x = gather::<12>(&[a[0], a[1], b[0], b[1]], q);
+    distance(&x, edge_edge_feature(&x)).0
 }
 
 impl ExclusionFilter {
-    /// Builds the filter of `triangles` over `vertex_count` vertices.
-    pub fn new(vertex_count: usize, triangles: &[[u32; 3]]) -> Self {
+    /// Builds the filter of `triangles` (indices into `rest`, 3 coordinates per vertex [m]) for
+    /// thickness `delta` [m]: 1-ring pairs closer than `delta` at `rest` are excluded.
+    pub fn new(triangles: &[[u32; 3]], rest: &[f64], delta: f64) -> Self {
+        let vertex_count = rest.len() / 3;
         let mut ring: Vec<Vec<u32>> = (0..vertex_count as u32).map(|v| vec![v]).collect();
+        let mut incident: Vec<Vec<u32>> = vec![Vec::new(); vertex_count];
         let mut edges = Vec::with_capacity(3 * triangles.len());
-        for t in triangles {
-            for i in 0..3 {
-                let (a, b) = (t[i], t[(i + 1) % 3]);
+        for (i, t) in triangles.iter().enumerate() {
+            for k in 0..3 {
+                let (a, b) = (t[k], t[(k + 1) % 3]);
                 ring[a as usize].push(b);
                 ring[b as usize].push(a);
                 edges.push([a.min(b), a.max(b)]);
+                incident[a as usize].push(i as u32);
             }
         }
         for r in &mut ring {
@@ -50,7 +74,63 @@ impl ExclusionFilter {
         }
         edges.sort_unstable();
         edges.dedup();
-        Self { ring, edges }
+        let mut filter = Self { ring, edges, close_vt: Vec::new(), close_ee: Vec::new() };
+        filter.close_vt = filter.close_vertex_triangles(triangles, &incident, rest, delta);
+        filter.close_ee = filter.close_edge_pairs(rest, delta);
+        filter
+    }
+
+    /// The 1-ring vertex–triangle pairs closer than `delta` at `rest`: vertex v against the
+    /// triangles around its neighbours that do not contain v.
+    fn close_vertex_triangles(
+        &self,
+        triangles: &[[u32; 3]],
+        incident: &[Vec<u32>],
+        rest: &[f64],
+        delta: f64,
+    ) -> Vec<(u32, [u32; 3])> {
+        let mut close = Vec::new();
+        for (v, ring) in self.ring.iter().enumerate() {
+            let v = v as u32;
+            let mut near: Vec<u32> = ring.iter().flat_map(|&w| incident[w as usize].iter().copied()).collect();
+            near.sort_unstable();
+            near.dedup();
+            for t in near.into_iter().map(|i| triangles[i as usize]) {
+                if !t.contains(&v) && vt_distance(rest, v, t) < delta {
+                    close.push((v, sorted(t)));
+                }
+            }
+        }
+        close.sort_unstable();
+        close.dedup();
+        close
+    }
+
+    /// The 1-ring edge–edge pairs (no shared vertex, an end of one joined to an end of the
+    /// other by a mesh edge) closer than `delta` at `rest`.
+    fn close_edge_pairs(&self, rest: &[f64], delta: f64) -> Vec<([u32; 2], [u32; 2])> {
+        // Edges by end point, to walk from an edge's ends to its neighbours' edges.
+        let mut by_end: Vec<Vec<u32>> = vec![Vec::new(); self.ring.len()];
+        for (i, e) in self.edges.iter().enumerate() {
+            by_end[e[0] as usize].push(i as u32);
+            by_end[e[1] as usize].push(i as u32);
+        }
+        let mut close = Vec::new();
+        for (i, &a) in self.edges.iter().enumerate() {
+            for &end in &a {
+                for &w in &self.ring[end as usize] {
+                    for &j in &by_end[w as usize] {
+                        let b = self.edges[j as usize];
+                        if j as usize > i && !b.iter().any(|x| a.contains(x)) && ee_distance(rest, a, b) < delta {
+                            close.push((a, b));
+                        }
+                    }
+                }
+            }
+        }
+        close.sort_unstable();
+        close.dedup();
+        close
     }
 
     /// The mesh's unique edges.
@@ -63,15 +143,37 @@ impl ExclusionFilter {
         self.ring[a as usize].binary_search(&b).is_ok()
     }
 
-    /// Whether the pair (v, t) is tested: no corner of `t` in v's closed 1-ring.
-    pub fn allows_vertex_triangle(&self, v: u32, t: [u32; 3]) -> bool {
-        t.iter().all(|&w| !self.near(v, w))
+    /// Number of excluded 1-ring pairs (vertex–triangle, edge–edge): those within δ at rest.
+    pub fn excluded_close_pairs(&self) -> (usize, usize) {
+        (self.close_vt.len(), self.close_ee.len())
     }
 
-    /// Whether the pair (e0, e1) is tested: no end of one in the closed 1-ring of an end of the
-    /// other.
+    /// Whether the pair (v, t) is tested: v is not a corner of `t`, and it is not a 1-ring pair
+    /// within δ at rest.
+    pub fn allows_vertex_triangle(&self, v: u32, t: [u32; 3]) -> bool {
+        !t.contains(&v) && (self.close_vt.is_empty() || self.close_vt.binary_search(&(v, sorted(t))).is_err())
+    }
+
+    /// Whether the pair (e0, e1) is tested: no shared vertex, and not a 1-ring pair within δ at
+    /// rest.
     pub fn allows_edge_edge(&self, e0: [u32; 2], e1: [u32; 2]) -> bool {
-        e0.iter().all(|&a| e1.iter().all(|&b| !self.near(a, b)))
+        if e0.iter().any(|a| e1.contains(a)) {
+            return false;
+        }
+        let (a, b) = ([e0[0].min(e0[1]), e0[0].max(e0[1])], [e1[0].min(e1[1]), e1[0].max(e1[1])]);
+        let (a, b) = (a.min(b), a.max(b));
+        self.close_ee.is_empty() || self.close_ee.binary_search(&(a, b)).is_err()
+    }
+
+    /// Whether triangles `t` and `u` hold an excluded 1-ring pair (a corner of one against the
+    /// other, or an edge of each): their intersection is then not self-contact's to prevent.
+    pub fn excuses(&self, t: [u32; 3], u: [u32; 3]) -> bool {
+        let vt = |a: [u32; 3], b: [u32; 3]| a.iter().any(|&v| !b.contains(&v) && !self.allows_vertex_triangle(v, b));
+        let edges = |t: [u32; 3]| [0, 1, 2].map(|k| [t[k], t[(k + 1) % 3]]);
+        let ee = edges(t)
+            .iter()
+            .any(|&a| edges(u).iter().any(|&b| !b.iter().any(|x| a.contains(x)) && !self.allows_edge_edge(a, b)));
+        vt(t, u) || vt(u, t) || ee
     }
 }
 
@@ -148,46 +250,61 @@ pub fn rest_clearance(filter: &ExclusionFilter, triangles: &[[u32; 3]], q: &[f64
 mod tests {
     use super::*;
 
-    /// Two triangles sharing edge 1–2, and a vertex-disjoint third triangle.
-    fn filter() -> ExclusionFilter {
-        ExclusionFilter::new(7, &[[0, 1, 2], [1, 3, 2], [4, 5, 6]])
+    /// The unit square 0–1–3–2 in z = 0 split along 1–2, and triangle 4–5–6 0.05 above the
+    /// first triangle's interior.
+    fn square() -> (Vec<f64>, [[u32; 3]; 3]) {
+        let mut q = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0];
+        q.extend_from_slice(&[0.2, 0.2, 0.05, 0.4, 0.2, 0.05, 0.2, 0.4, 0.05]);
+        (q, [[0, 1, 2], [1, 3, 2], [4, 5, 6]])
     }
 
     #[test]
-    fn neighbours_are_excluded_and_strangers_are_not() {
-        let f = filter();
+    fn incident_pairs_are_excluded_and_close_ring_pairs_only_within_delta() {
+        let (q, tris) = square();
+        // δ = 0.01: only incident pairs are excluded.
+        let f = ExclusionFilter::new(&tris, &q, 0.01);
         assert_eq!(f.edges(), &[[0, 1], [0, 2], [1, 2], [1, 3], [2, 3], [4, 5], [4, 6], [5, 6]]);
-        // A vertex against its own triangle, and against a triangle holding its neighbour.
-        assert!(!f.allows_vertex_triangle(0, [0, 1, 2]));
-        assert!(!f.allows_vertex_triangle(0, [1, 3, 2]));
-        assert!(!f.allows_vertex_triangle(3, [0, 1, 2]));
-        assert!(f.allows_vertex_triangle(0, [4, 5, 6]) && f.allows_vertex_triangle(5, [1, 3, 2]));
-        // Edges sharing a vertex, or joined by an edge (0–1 and 2–3 via 1–2), are excluded.
-        assert!(!f.allows_edge_edge([0, 1], [1, 3]));
-        assert!(!f.allows_edge_edge([0, 1], [2, 3]));
-        assert!(f.allows_edge_edge([0, 1], [5, 6]));
+        assert_eq!(f.excluded_close_pairs(), (0, 0));
+        assert!(!f.allows_vertex_triangle(0, [0, 1, 2]) && !f.allows_vertex_triangle(2, [1, 3, 2]));
+        // Vertex 0 is 1/√2 from the triangle across edge 1–2; edges 0–1 and 2–3 are 1 apart.
+        assert!(f.allows_vertex_triangle(0, [1, 3, 2]) && f.allows_vertex_triangle(3, [0, 1, 2]));
+        assert!(!f.allows_edge_edge([0, 1], [1, 3]) && !f.allows_edge_edge([3, 1], [0, 1]));
+        assert!(f.allows_edge_edge([0, 1], [2, 3]) && f.allows_edge_edge([0, 1], [5, 6]));
+        assert!(!f.excuses(tris[0], tris[1]));
         // The closed 1-ring: the vertex itself and its edge neighbours, not vertices 2 edges away.
         assert!(f.near(0, 0) && f.near(0, 2) && !f.near(0, 3));
+        // δ = 0.8: the two vertex–triangle pairs across the diagonal are within δ at rest.
+        let f = ExclusionFilter::new(&tris, &q, 0.8);
+        assert_eq!(f.excluded_close_pairs(), (2, 0));
+        assert!(!f.allows_vertex_triangle(0, [1, 3, 2]) && !f.allows_vertex_triangle(3, [2, 1, 0]));
+        assert!(f.allows_edge_edge([0, 1], [2, 3]) && f.excuses(tris[1], tris[0]));
+        // Vertex 4 is 0.05 above triangle 0–1–2 but not in its 1-ring: always tested.
+        assert!(f.allows_vertex_triangle(4, [0, 1, 2]) && !f.excuses(tris[0], tris[2]));
+        // δ = 1.5: edges 0–1 and 2–3 (joined by 1–2... and by 0–2) too, in either order.
+        let f = ExclusionFilter::new(&tris, &q, 1.5);
+        assert!(!f.allows_edge_edge([3, 2], [1, 0]) && !f.allows_edge_edge([0, 2], [1, 3]));
+        // Edge 0–1 passes 0.05 under edge 5–6's plane but no mesh edge joins them: tested.
+        assert!(f.allows_edge_edge([0, 1], [5, 6]) && ee_distance(&q, [0, 1], [5, 6]) < 1.5);
     }
 
     #[test]
     fn brute_force_gathers_only_tested_pairs_within_reach() {
-        let f = filter();
-        // Triangle 4–5–6 0.05 above triangle 0–1–2's plane, over its interior.
-        let mut q = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0];
-        q.extend_from_slice(&[0.2, 0.2, 0.05, 0.4, 0.2, 0.05, 0.2, 0.4, 0.05]);
-        let tris = [[0, 1, 2], [1, 3, 2], [4, 5, 6]];
+        let (q, tris) = square();
+        let f = ExclusionFilter::new(&tris, &q, 0.01);
         let (vt, ee) = brute_force_candidates(&f, &tris, &q, 0.1);
         assert!(vt.iter().all(|p| f.allows_vertex_triangle(p.vertex, p.triangle)));
         assert!(vt.contains(&VertexTriangle { vertex: 4, triangle: [0, 1, 2] }));
         // Vertex 3 = (1, 1, 0) is 0.6 m from triangle 4–5–6's box: culled.
         assert!(!vt.iter().any(|p| p.vertex == 3 && p.triangle == [4, 5, 6]));
         assert!(ee.iter().all(|p| f.allows_edge_edge(p.edges[0], p.edges[1])) && !ee.is_empty());
-        // Raised out of reach, nothing is gathered.
+        // Raised out of reach, nothing between the two is gathered: only the square's own
+        // diagonal pairs, vertices 0 and 3 against the far triangle (its box holds them; the
+        // square's non-incident edges are 1 m apart).
         let far: Vec<f64> =
             q.iter().enumerate().map(|(i, &v)| if i >= 12 && i % 3 == 2 { v + 1.0 } else { v }).collect();
         let (vt, ee) = brute_force_candidates(&f, &tris, &far, 0.1);
-        assert!(vt.is_empty() && ee.is_empty());
+        assert!(vt.iter().all(|p| p.vertex < 4 && p.triangle.iter().all(|&c| c < 4)) && vt.len() == 2);
+        assert!(ee.is_empty());
         assert!((rest_clearance(&f, &tris, &q) - 0.05).abs() < 1e-12);
     }
 }
