@@ -74,9 +74,8 @@ pub fn twisted_cylinder(around: usize, along: usize, self_contact: bool, frames:
         self_contact: u32::from(self_contact),
         self_contact_thickness: SELF_CONTACT_THICKNESS,
         max_substep_halvings: 8,
-        // Inexact Newton: ≈ 10× faster than the sparse LU at 7128 vertices (BENCHMARKS.md),
-        // and at the test resolution it keeps every frame free of intersections where the LU's
-        // path crumples folds tighter than the exclusion ring (tests/twisted_cylinder.rs).
+        // Inexact Newton: ≈ 10× faster than the sparse LU at 7128 vertices (BENCHMARKS.md);
+        // both keep the test resolution's frames free of intersections (tests/twisted_cylinder.rs).
         linear_solver: GRIP_LINEAR_SOLVER_ITERATIVE,
         ..GripSolverParams::default()
     };
