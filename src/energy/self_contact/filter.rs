@@ -51,6 +51,21 @@ fn ee_distance(q: &[f64], a: [u32; 2], b: [u32; 2]) -> f64 {
     distance(&x, edge_edge_feature(&x)).0
 }
 
+/// A lower bound [m] on the distance between the point sets `a` and `b` of `q`: the distance
+/// of their centroids less each set's largest distance from its centroid (bounding spheres),
+/// so that pairs clearly farther apart than δ skip the exact distance.
+fn sphere_gap(q: &[f64], a: &[u32], b: &[u32]) -> f64 {
+    let sphere = |s: &[u32]| {
+        let p = |v: u32| [0, 1, 2].map(|k| q[3 * v as usize + k]);
+        let mut c = [0.0; 3];
+        s.iter().for_each(|&v| (0..3).for_each(|k| c[k] += p(v)[k] / s.len() as f64));
+        let r = s.iter().map(|&v| (0..3).map(|k| (p(v)[k] - c[k]).powi(2)).sum::<f64>()).fold(0.0, f64::max);
+        (c, r.sqrt())
+    };
+    let ((ca, ra), (cb, rb)) = (sphere(a), sphere(b));
+    (0..3).map(|k| (ca[k] - cb[k]).powi(2)).sum::<f64>().sqrt() - ra - rb
+}
+
 impl ExclusionFilter {
     /// Builds the filter of `triangles` (indices into `rest`, 3 coordinates per vertex [m]) for
     /// thickness `delta` [m]: 1-ring pairs closer than `delta` at `rest` are excluded.
@@ -96,7 +111,7 @@ impl ExclusionFilter {
             near.sort_unstable();
             near.dedup();
             for t in near.into_iter().map(|i| triangles[i as usize]) {
-                if !t.contains(&v) && vt_distance(rest, v, t) < delta {
+                if !t.contains(&v) && sphere_gap(rest, &[v], &t) < delta && vt_distance(rest, v, t) < delta {
                     close.push((v, sorted(t)));
                 }
             }
@@ -121,7 +136,8 @@ impl ExclusionFilter {
                 for &w in &self.ring[end as usize] {
                     for &j in &by_end[w as usize] {
                         let b = self.edges[j as usize];
-                        if j as usize > i && !b.iter().any(|x| a.contains(x)) && ee_distance(rest, a, b) < delta {
+                        let apart = j as usize > i && !b.iter().any(|x| a.contains(x));
+                        if apart && sphere_gap(rest, &a, &b) < delta && ee_distance(rest, a, b) < delta {
                             close.push((a, b));
                         }
                     }
