@@ -140,8 +140,13 @@ impl<'a> SelfContactTerms<'a> {
         let started = Instant::now();
         self.reference = q.to_vec();
         let m = self.mesh;
-        let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, self.law.delta + self.padding);
+        let reach = self.law.delta + self.padding;
+        let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, reach);
+        // Boxes within reach, but the pair itself farther apart: until a vertex has moved half
+        // the padding (each primitive then moves at most that far, so the distance falls by at
+        // most the padding) it cannot come within δ.
         self.pairs = self.pairs_of(&vt, &ee);
+        self.pairs.retain(|p| p.distance(&gather::<12>(&p.vertices, q)) < reach);
         self.seconds_search += started.elapsed().as_secs_f64();
     }
 
