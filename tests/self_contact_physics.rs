@@ -1,7 +1,7 @@
 //! Self-contact physics and the exclusion rule (issue 10): two parallel cloth squares 0.5δ
 //! apart are pushed apart with equal and opposite total forces; a flat sheet exerts no
-//! self-contact force on itself at rest for any thickness, yet resists being crushed in its
-//! plane below δ, and a hinge folded flat is pushed open.
+//! self-contact force on itself at rest for thicknesses below its edge length, yet resists
+//! being crushed in its plane below δ, and a hinge folded flat is pushed open.
 
 use grip::contact::ContactLaw;
 use grip::energy::self_contact::filter::{brute_force_candidates, rest_clearance, ExclusionFilter};

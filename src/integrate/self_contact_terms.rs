@@ -5,9 +5,10 @@
 //! to the incremental potential (paper Eq. 23).
 //!
 //! Candidate pairs come from the broad phase (`self_contact::broad_phase`) at a reference
-//! configuration with reach δ + padding; whenever an evaluation point has moved a vertex more
-//! than half the padding from the reference, they are gathered again, so no pair entering the
-//! δ band is ever missed and the residual is always the exact one (the rule of `surface_terms`).
+//! configuration with reach δ + padding, kept only if their exact distance is within that
+//! reach; whenever an evaluation point has moved a vertex more than half the padding from the
+//! reference, they are gathered again, so no pair entering the δ band is ever missed and the
+//! residual is always the exact one (the rule of `surface_terms`).
 //! The Jacobian pattern covers the pairs gathered at the start of the substep; blocks of pairs
 //! found later and missing from it are dropped (and counted). Pairs are evaluated in parallel
 //! and summed serially in pair order (thread-count independent).
@@ -22,7 +23,7 @@ use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::ContactLaw;
 use crate::energy::autodiff::project_psd;
 use crate::energy::real::Real;
-use crate::energy::self_contact::filter::ExclusionFilter;
+use crate::energy::self_contact::filter::{ee_distance, vt_distance, ExclusionFilter};
 use crate::energy::self_contact::friction::FrozenPairFriction;
 use crate::energy::self_contact::{broad_phase, elements, EdgeEdge, SelfContactPair, VertexTriangle};
 use crate::energy::{gather, Element};
@@ -36,7 +37,7 @@ use std::time::Instant;
 pub struct SelfContactMesh {
     /// Shell triangles, global vertex indices.
     pub triangles: Vec<[u32; 3]>,
-    /// Topological neighbours excluded from contact.
+    /// Which pairs are never tested: incident ones, and 1-ring ones within δ_s at rest.
     pub filter: ExclusionFilter,
     /// Rest positions (flat, 3 per vertex) [m]: the edge–edge mollifier thresholds.
     pub rest: Vec<f64>,
@@ -142,11 +143,13 @@ impl<'a> SelfContactTerms<'a> {
         let m = self.mesh;
         let reach = self.law.delta + self.padding;
         let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, reach);
-        // Boxes within reach, but the pair itself farther apart: until a vertex has moved half
-        // the padding (each primitive then moves at most that far, so the distance falls by at
-        // most the padding) it cannot come within δ.
+        // Boxes within reach but the primitives themselves farther apart: until a vertex has
+        // moved half the padding (each primitive then moves at most that far, so their distance
+        // falls by at most the padding) such a pair cannot come within δ.
+        let vt: Vec<VertexTriangle> =
+            vt.into_par_iter().filter(|p| vt_distance(q, p.vertex, p.triangle) < reach).collect();
+        let ee: Vec<EdgeEdge> = ee.into_par_iter().filter(|p| ee_distance(q, p.edges[0], p.edges[1]) < reach).collect();
         self.pairs = self.pairs_of(&vt, &ee);
-        self.pairs.retain(|p| p.distance(&gather::<12>(&p.vertices, q)) < reach);
         self.seconds_search += started.elapsed().as_secs_f64();
     }
 
@@ -374,5 +377,23 @@ mod tests {
         assert!(terms.energy(&q) > 0.0);
         let pinned = [true; 6];
         assert!(SelfContactTerms::new(&mesh, law, &pinned, &q, 0.1).pairs().is_empty());
+    }
+
+    /// A small triangle inside the first one's bounding box, in its plane beyond the hypotenuse
+    /// x + y = 1: 0.42 m away it is culled (reach δ + padding = 0.11 m) though the boxes
+    /// overlap; 0.028 m away its pairs are kept.
+    #[test]
+    fn pairs_beyond_reach_are_culled_though_their_boxes_overlap() {
+        let beyond = |c: f64| {
+            let mut q = positions(0.0);
+            q[9..].copy_from_slice(&[c, c, 0.0, c + 0.1, c, 0.0, c, c + 0.1, 0.0]);
+            q
+        };
+        let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], beyond(0.8), 0.01).unwrap();
+        let law = ContactLaw { kappa: 1.0, delta: 0.01, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+        let free = [false; 6];
+        assert!(SelfContactTerms::new(&mesh, law, &free, &beyond(0.8), 0.1).pairs().is_empty());
+        let near = SelfContactTerms::new(&mesh, law, &free, &beyond(0.52), 0.1);
+        assert!(near.pairs().iter().any(|p| p.vertices[0] == 3), "{}", near.pairs().len());
     }
 }

@@ -91,8 +91,9 @@ pub struct GripSolverParams {
     /// Self-contact thickness δ_s [m] (> 0, at most 1e3): shells repel themselves and each
     /// other with the penalty b(d) = κ_s(δ_s − d)³ of vertex–triangle and edge–edge distances
     /// d < δ_s (paper §3.2, Eq. 3). Pairs one edge apart that are closer than δ_s at rest are
-    /// left out; keep δ_s below the shortest shell edge, so that pairs farther apart in the
-    /// mesh are not in contact at rest (`energy::self_contact::filter`). Default 0.001 m.
+    /// left out; pairs farther apart in the mesh are not, so keep δ_s below their rest
+    /// distances (on a regular mesh, the shortest shell edge; `energy::self_contact::filter::
+    /// rest_clearance`). Default 0.001 m.
     pub self_contact_thickness: f64,
     /// Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0. Its friction between two
     /// shells (or a shell and itself) is set with `grip_solver_set_friction` (default μ = 0),

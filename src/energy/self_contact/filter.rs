@@ -8,8 +8,9 @@
 //! rest shape apart. [`ExclusionFilter::new`] measures those rest distances once.
 //!
 //! So on a grid of right triangles of leg h, where a vertex is h/√2 from the hypotenuse across
-//! each diagonal neighbour's edge, a flat sheet has no self-contact force for any δ (for δ >
-//! h/√2 those pairs are excluded), and for δ < h/√2 every non-incident pair is tested: a hinge
+//! each diagonal neighbour's edge, a flat sheet has no self-contact force for any δ < h (for δ >
+//! h/√2 those pairs are excluded; beyond h, pairs two edges apart are within δ, so δ must stay
+//! below the edge length), and for δ < h/√2 every non-incident pair is tested: a hinge
 //! folded flat, or a crumple crushed in its plane to less than δ, meets contact, not just
 //! bending. (Until the seventh session the whole 1-ring was excluded, which left folds tighter
 //! than about two edges to the bending energy; the 7K twisted cylinder crossed itself there
@@ -18,6 +19,7 @@
 use super::distance::{distance, edge_edge_feature, point_triangle_feature};
 use super::{EdgeEdge, VertexTriangle};
 use crate::energy::gather;
+use rayon::prelude::*;
 
 /// The topology of a triangle mesh needed by the exclusion rule, with the 1-ring pairs that are
 /// within δ at rest.
@@ -40,13 +42,13 @@ fn sorted(mut t: [u32; 3]) -> [u32; 3] {
 }
 
 /// Point–triangle distance [m] of vertex `v` and triangle `t` at `q`.
-fn vt_distance(q: &[f64], v: u32, t: [u32; 3]) -> f64 {
+pub(crate) fn vt_distance(q: &[f64], v: u32, t: [u32; 3]) -> f64 {
     let x = gather::<12>(&[v, t[0], t[1], t[2]], q);
     distance(&x, point_triangle_feature(&x)).0
 }
 
 /// Edge–edge distance [m] of edges `a` and `b` at `q`.
-fn ee_distance(q: &[f64], a: [u32; 2], b: [u32; 2]) -> f64 {
+pub(crate) fn ee_distance(q: &[f64], a: [u32; 2], b: [u32; 2]) -> f64 {
     let x = gather::<12>(&[a[0], a[1], b[0], b[1]], q);
     distance(&x, edge_edge_feature(&x)).0
 }
@@ -104,20 +106,23 @@ impl ExclusionFilter {
         rest: &[f64],
         delta: f64,
     ) -> Vec<(u32, [u32; 3])> {
-        let mut close = Vec::new();
-        for (v, ring) in self.ring.iter().enumerate() {
-            let v = v as u32;
-            let mut near: Vec<u32> = ring.iter().flat_map(|&w| incident[w as usize].iter().copied()).collect();
-            near.sort_unstable();
-            near.dedup();
-            for t in near.into_iter().map(|i| triangles[i as usize]) {
-                if !t.contains(&v) && sphere_gap(rest, &[v], &t) < delta && vt_distance(rest, v, t) < delta {
-                    close.push((v, sorted(t)));
-                }
-            }
-        }
+        let mut close: Vec<(u32, [u32; 3])> = (0..self.ring.len() as u32)
+            .into_par_iter()
+            .flat_map_iter(|v| {
+                let mut near: Vec<u32> =
+                    self.ring[v as usize].iter().flat_map(|&w| incident[w as usize].iter().copied()).collect();
+                near.sort_unstable();
+                near.dedup();
+                near.into_iter()
+                    .map(|i| triangles[i as usize])
+                    .filter(|t| {
+                        !t.contains(&v) && sphere_gap(rest, &[v], t) < delta && vt_distance(rest, v, *t) < delta
+                    })
+                    .map(move |t| (v, sorted(t)))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         close.sort_unstable();
-        close.dedup();
         close
     }
 
@@ -130,22 +135,31 @@ impl ExclusionFilter {
             by_end[e[0] as usize].push(i as u32);
             by_end[e[1] as usize].push(i as u32);
         }
-        let mut close = Vec::new();
-        for (i, &a) in self.edges.iter().enumerate() {
-            for &end in &a {
-                for &w in &self.ring[end as usize] {
-                    for &j in &by_end[w as usize] {
-                        let b = self.edges[j as usize];
-                        let apart = j as usize > i && !b.iter().any(|x| a.contains(x));
-                        if apart && sphere_gap(rest, &a, &b) < delta && ee_distance(rest, a, b) < delta {
-                            close.push((a, b));
-                        }
-                    }
-                }
-            }
-        }
+        let mut close: Vec<([u32; 2], [u32; 2])> = (0..self.edges.len())
+            .into_par_iter()
+            .flat_map_iter(|i| {
+                let a = self.edges[i];
+                let mut joined: Vec<u32> = a
+                    .iter()
+                    .flat_map(|&end| self.ring[end as usize].iter())
+                    .flat_map(|&w| by_end[w as usize].iter().copied())
+                    .filter(|&j| j as usize > i)
+                    .collect();
+                joined.sort_unstable();
+                joined.dedup();
+                joined
+                    .into_iter()
+                    .map(|j| self.edges[j as usize])
+                    .filter(|b| {
+                        !b.iter().any(|x| a.contains(x))
+                            && sphere_gap(rest, &a, b) < delta
+                            && ee_distance(rest, a, *b) < delta
+                    })
+                    .map(move |b| (a, b))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         close.sort_unstable();
-        close.dedup();
         close
     }
 
