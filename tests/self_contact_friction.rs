@@ -10,7 +10,9 @@
 //! the square's centre along x. Run in release:
 //! `cargo test --release --test self_contact_friction -- --nocapture` prints the numbers.
 
-use grip::mesh::generate::grid_cloth;
+mod common;
+
+use common::scenes::placed_grid;
 use grip::{GripMaterial, GripSolverParams, Solver};
 
 /// Slope angle θ [degrees]: tan θ = 0.364.
@@ -25,16 +27,8 @@ const DELTA: f64 = 0.002;
 /// A flat grid of `n` × `n` quads of side `side` [m] in the xy plane at height `z`, centred at
 /// (`cx`, 0), turned by `turn` [rad] about z.
 fn sheet(side: f64, n: usize, cx: f64, z: f64, turn: f64) -> (Vec<f64>, Vec<u32>) {
-    let (p, t) = grid_cloth(side, side, n, n);
     let (s, c) = turn.sin_cos();
-    let p = p
-        .chunks_exact(3)
-        .flat_map(|x| {
-            let (u, w) = (x[0], -x[2] - 0.5 * side);
-            [cx + c * u - s * w, s * u + c * w, z]
-        })
-        .collect();
-    (p, t)
+    placed_grid(side, n, |u, w| [cx + c * u - s * w, s * u + c * w, z])
 }
 
 /// The square on the sheet after settling, time step `h` [s]: (solver, square id, sheet id).

@@ -4,7 +4,9 @@
 //! first step converges at once, without a failed attempt or a split substep, and ends with the
 //! square above the sheet and no intersecting triangle pairs.
 
-use grip::mesh::generate::grid_cloth;
+mod common;
+
+use common::scenes::placed_grid;
 use grip::mesh::intersecting_pairs_between;
 use grip::{GripMaterial, GripSolverParams, Solver};
 
@@ -20,15 +22,8 @@ const TILT: f64 = 0.175;
 /// Positions (flat [m]) and triangles of a `side` × `side` grid of `n` × `n` quads in the xy
 /// plane, centred at the origin, tilted by `tilt` [rad] about x and raised by `z` [m].
 fn square(side: f64, n: usize, tilt: f64, z: f64) -> (Vec<f64>, Vec<[u32; 3]>) {
-    let (p, t) = grid_cloth(side, side, n, n);
     let (s, c) = tilt.sin_cos();
-    let p = p
-        .chunks_exact(3)
-        .flat_map(|x| {
-            let (u, w) = (x[0], -x[2] - 0.5 * side);
-            [u, c * w, z + s * w]
-        })
-        .collect();
+    let (p, t) = placed_grid(side, n, |u, w| [u, c * w, z + s * w]);
     (p, t.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect())
 }
 

@@ -22,3 +22,12 @@ pub fn cloth_thrown_on_slab(params: &GripSolverParams, cells: usize, height: f64
     s.set_friction(slab, cloth, 0.5).unwrap();
     (s, [slab, cloth])
 }
+
+/// Positions (flat [m]) and triangle indices of a `side` × `side` [m] grid of `n` × `n` quads,
+/// each vertex placed at `place(u, w)` from its grid coordinates (u, w) ∈ [−side/2, side/2]²
+/// centred at the origin, so callers tilt, turn and move the grid as they need.
+pub fn placed_grid(side: f64, n: usize, place: impl Fn(f64, f64) -> [f64; 3]) -> (Vec<f64>, Vec<u32>) {
+    let (p, t) = grid_cloth(side, side, n, n);
+    let p = p.chunks_exact(3).flat_map(|x| place(x[0], -x[2] - 0.5 * side)).collect();
+    (p, t)
+}

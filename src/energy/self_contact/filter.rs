@@ -265,14 +265,8 @@ pub fn brute_force_candidates(
 /// shape has no self-contact force when δ is below this at rest. Brute force, O(n²).
 pub fn rest_clearance(filter: &ExclusionFilter, triangles: &[[u32; 3]], q: &[f64]) -> f64 {
     let (vt, ee) = brute_force_candidates(filter, triangles, q, f64::INFINITY);
-    let pt = vt.iter().map(|p| {
-        let x = gather::<12>(&[p.vertex, p.triangle[0], p.triangle[1], p.triangle[2]], q);
-        distance(&x, point_triangle_feature(&x)).0
-    });
-    let edge = ee.iter().map(|p| {
-        let x = gather::<12>(&[p.edges[0][0], p.edges[0][1], p.edges[1][0], p.edges[1][1]], q);
-        distance(&x, edge_edge_feature(&x)).0
-    });
+    let pt = vt.iter().map(|p| vt_distance(q, p.vertex, p.triangle));
+    let edge = ee.iter().map(|p| ee_distance(q, p.edges[0], p.edges[1]));
     pt.chain(edge).fold(f64::INFINITY, f64::min)
 }
 
