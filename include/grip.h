@@ -351,6 +351,11 @@ typedef struct GripSolverParams {
     // Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0. Its friction between two
     // shells (or a shell and itself) is set with `grip_solver_set_friction` (default μ = 0),
     // with `friction_epsilon`, `friction_smoothing` and `friction_coupling` as for all contact.
+    // When on, shells also meet the boundary faces of solids through shell-vertex–face and
+    // edge–edge pairs at δ_s/2 with a gap signed by the solid's outward side (beside the
+    // implicit-surface contact, which is queried at vertices only), so that a shell edge
+    // cannot pass under a solid's edge; their friction is the implicit surface's μ between the
+    // two objects.
     uint32_t self_contact;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;

@@ -7,6 +7,7 @@ pub mod element_terms;
 pub mod layout;
 pub mod schemes;
 pub mod self_contact_terms;
+pub mod shell_solid;
 pub mod stage;
 pub mod surface_terms;
 pub mod volume_terms;

@@ -19,35 +19,40 @@
 //! Eq. 25, `law.coupling`); the merit function takes h Σ D(v) with them frozen at its point.
 
 use super::element_terms as terms;
+use super::shell_solid::{solid_law, vertex_normals, Sides};
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::ContactLaw;
 use crate::energy::autodiff::project_psd;
 use crate::energy::real::Real;
 use crate::energy::self_contact::filter::{ee_distance, vt_distance, ExclusionFilter};
 use crate::energy::self_contact::friction::FrozenPairFriction;
-use crate::energy::self_contact::{broad_phase, elements, EdgeEdge, SelfContactPair, VertexTriangle};
+use crate::energy::self_contact::{broad_phase, SelfContactPair};
 use crate::energy::{gather, Element};
 use crate::solve::pattern::BlockPattern;
 use rayon::prelude::*;
 use std::time::Instant;
 
 /// The triangles that take part in self-contact and their exclusion topology, built once per
-/// call from the model's shells.
+/// call from the model's shells (and the solids' boundary faces, `super::shell_solid`).
 #[derive(Clone, Debug)]
 pub struct SelfContactMesh {
-    /// Shell triangles, global vertex indices.
+    /// Shell triangles, then the solids' outward boundary faces; global vertex indices.
     pub triangles: Vec<[u32; 3]>,
+    /// How many of `triangles` are the shells'.
+    pub shell_triangles: usize,
+    /// Per global vertex: whether it is a solid's (empty without solids).
+    pub solid: Vec<bool>,
     /// Which pairs are never tested: incident ones, and 1-ring ones within δ_s at rest.
     pub filter: ExclusionFilter,
     /// Rest positions (flat, 3 per vertex) [m]: the edge–edge mollifier thresholds.
     pub rest: Vec<f64>,
     /// Vertices of `triangles`, sorted.
     pub vertices: Vec<u32>,
-    /// Per vertex (global index): its shell, a row of `mu` (empty: no friction, paper Eq. 8
+    /// Per vertex (global index): its object's row of `mu` (empty: no friction, paper Eq. 8
     /// with μ = 0).
     pub shell: Vec<u32>,
-    /// Friction coefficient μ (paper Eq. 8) between shells a and b at `a · shells + b`
-    /// (dimensionless).
+    /// Friction coefficient μ (paper Eq. 8) between the objects of rows a and b at
+    /// `a · rows + b` (dimensionless).
     pub mu: Vec<f64>,
 }
 
@@ -63,7 +68,39 @@ impl SelfContactMesh {
         let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
         vertices.sort_unstable();
         vertices.dedup();
-        Some(Self { triangles, filter, rest, vertices, shell: Vec::new(), mu: Vec::new() })
+        let shell_triangles = triangles.len();
+        Some(Self {
+            triangles,
+            shell_triangles,
+            solid: Vec::new(),
+            filter,
+            rest,
+            vertices,
+            shell: Vec::new(),
+            mu: Vec::new(),
+        })
+    }
+
+    /// Adds the solids' outward boundary faces `faces` (global indices) for shell–solid pairs
+    /// (`super::shell_solid`), the exclusion topology rebuilt over all triangles for thickness
+    /// `delta` [m].
+    pub fn with_solid_surface(mut self, faces: &[[u32; 3]], delta: f64) -> Self {
+        if faces.is_empty() {
+            return self;
+        }
+        self.solid = vec![false; self.rest.len() / 3];
+        faces.iter().flatten().for_each(|&v| self.solid[v as usize] = true);
+        self.triangles.extend_from_slice(faces);
+        self.filter = ExclusionFilter::new(&self.triangles, &self.rest, delta);
+        self.vertices = self.triangles.iter().flatten().copied().collect();
+        self.vertices.sort_unstable();
+        self.vertices.dedup();
+        self
+    }
+
+    /// The shells' triangles.
+    pub fn shell_triangles(&self) -> &[[u32; 3]] {
+        &self.triangles[..self.shell_triangles]
     }
 
     /// Sets the friction of the pairs (paper Eq. 8): `shell[v]` is vertex v's shell (every
@@ -75,14 +112,14 @@ impl SelfContactMesh {
         self
     }
 
-    /// Number of intersecting triangle pairs at `q` [m] (exact checker,
+    /// Number of intersecting pairs of shell triangles at `q` [m] (exact checker,
     /// `crate::mesh::intersection`) that self-contact acts on: every pair but those holding a
     /// 1-ring primitive pair excluded for being within δ_s at rest
     /// (`ExclusionFilter::excuses`; none on a mesh whose rest clearance exceeds δ_s, where this
     /// is the `intersecting_pairs` of the stats).
     pub fn intersections(&self, q: &[f64]) -> usize {
         let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
-        crate::mesh::intersecting_pairs(&positions, &self.triangles)
+        crate::mesh::intersecting_pairs(&positions, self.shell_triangles())
             .into_iter()
             .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
             .count()
@@ -140,29 +177,45 @@ impl<'a> SelfContactTerms<'a> {
     fn gather(&mut self, q: &[f64]) {
         let started = Instant::now();
         self.reference = q.to_vec();
-        let m = self.mesh;
         let reach = self.law.delta + self.padding;
-        let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, reach);
-        // Boxes within reach but the primitives themselves farther apart: until a vertex has
-        // moved half the padding (each primitive then moves at most that far, so their distance
-        // falls by at most the padding) such a pair cannot come within δ.
-        let vt: Vec<VertexTriangle> =
-            vt.into_par_iter().filter(|p| vt_distance(q, p.vertex, p.triangle) < reach).collect();
-        let ee: Vec<EdgeEdge> = ee.into_par_iter().filter(|p| ee_distance(q, p.edges[0], p.edges[1]) < reach).collect();
-        self.pairs = self.pairs_of(&vt, &ee);
+        self.pairs = self.pairs_within(q, reach);
         self.seconds_search += started.elapsed().as_secs_f64();
     }
 
-    /// The pairs of candidate lists with a free vertex, each with the μ of its two shells.
-    fn pairs_of(&self, vt: &[VertexTriangle], ee: &[EdgeEdge]) -> Vec<SelfContactPair> {
+    /// The pairs with a free vertex among the broad phase's candidates at `q` [m] within
+    /// `reach` [m], each with the μ of its two objects; shell–solid pairs signed by the solid's
+    /// outward side and with the thinner law of `super::shell_solid`, solid–solid ones dropped.
+    fn pairs_within(&self, q: &[f64], reach: f64) -> Vec<SelfContactPair> {
         let m = self.mesh;
-        let mut pairs = elements(self.law, &m.rest, vt, ee);
-        // Vertex–triangle pairs come first: the other primitive is in slot 1 for them, 2 after.
-        for (i, p) in pairs.iter_mut().enumerate() {
-            p.mu = m.pair_mu(p.vertices[0], p.vertices[if i < vt.len() { 1 } else { 2 }]);
-        }
-        pairs.retain(|p| p.vertices.iter().any(|&v| !self.fixed[v as usize]));
-        pairs
+        let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, reach);
+        let normals =
+            if m.solid.is_empty() { Vec::new() } else { vertex_normals(&m.triangles[m.shell_triangles..], q) };
+        let sides = Sides { solid: &m.solid, normals: &normals, q };
+        // Boxes within reach but the primitives themselves farther apart: until a vertex has
+        // moved half the padding (each primitive then moves at most that far, so their distance
+        // falls by at most the padding) such a pair cannot come within δ.
+        let vt: Vec<_> = vt
+            .into_par_iter()
+            .filter_map(|p| sides.vertex_triangle(&p).map(|side| (p, side)))
+            .filter(|(p, _)| vt_distance(q, p.vertex, p.triangle) < reach)
+            .collect();
+        let ee: Vec<_> = ee
+            .into_par_iter()
+            .filter_map(|p| sides.edge_edge(&p))
+            .filter(|(p, _)| ee_distance(q, p.edges[0], p.edges[1]) < reach)
+            .collect();
+        let law = |side: &Option<[f64; 3]>| if side.is_some() { solid_law(self.law) } else { self.law };
+        let vt = vt.iter().map(|(p, side)| SelfContactPair {
+            mu: m.pair_mu(p.vertex, p.triangle[0]),
+            outward: *side,
+            ..SelfContactPair::vertex_triangle(*p, law(side))
+        });
+        let ee = ee.iter().map(|(p, side)| SelfContactPair {
+            mu: m.pair_mu(p.edges[0][0], p.edges[1][0]),
+            outward: *side,
+            ..SelfContactPair::edge_edge(*p, law(side), &m.rest)
+        });
+        vt.chain(ee).filter(|p| p.vertices.iter().any(|&v| !self.fixed[v as usize])).collect()
     }
 
     /// The substep's start positions `q_start` [m]: with lagged coupling (paper Eq. 25) the
@@ -170,9 +223,7 @@ impl<'a> SelfContactTerms<'a> {
     pub fn with_start(mut self, q_start: &[f64]) -> Self {
         if self.law.coupling == GRIP_FRICTION_COUPLING_LAGGED && self.mesh.mu.iter().any(|&mu| mu > 0.0) {
             let started = Instant::now();
-            let m = self.mesh;
-            let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q_start, self.law.delta);
-            let pairs = self.pairs_of(&vt, &ee);
+            let pairs = self.pairs_within(q_start, self.law.delta);
             self.lagged = pairs
                 .par_iter()
                 .filter_map(|p| FrozenPairFriction::new(p, &gather::<12>(&p.vertices, q_start)))

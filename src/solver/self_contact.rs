@@ -71,28 +71,44 @@ impl<'a> SelfContactOverCall<'a> {
     }
 }
 
-/// Every shell triangle of `model` in global indices, with the rest positions and the friction
-/// coefficient μ of every pair of shells (a shell with itself included): the value of
-/// `grip_solver_set_friction` between their ids (`a == b` for a shell against itself), else 0 —
-/// not `params.default_friction`: self-contact friction is opt-in. (It was made so when
-/// `cloth-fold` with μ = 0.3 stalled Newton at the first fold; since Newton keeps out of
+/// Every shell triangle of `model` in global indices, then (with at least one shell) every
+/// solid's boundary face for the shell–solid pairs of `crate::integrate::shell_solid`, with the
+/// rest positions and the friction coefficient μ of every pair of these objects: between two
+/// shells (a shell with itself included) the value of `grip_solver_set_friction` between their
+/// ids, else 0 — not `params.default_friction`: self-contact friction is opt-in. (It was made
+/// so when `cloth-fold` with μ = 0.3 stalled Newton at the first fold; since Newton keeps out of
 /// intersections that run takes 1.4 s/frame, BENCHMARKS.md, but the other self-contact scenes
-/// have not been measured with friction on.) `None` when self-contact is off or there is no
-/// shell.
+/// have not been measured with friction on.) Between a shell and a solid, the μ of their
+/// implicit-surface contact (`params.default_friction` unless set). `None` when self-contact is
+/// off or there is no shell.
 pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfContactMesh> {
     if params.self_contact == 0 {
         return None;
     }
+    let global = |o: &crate::scene::Object| -> Vec<[u32; 3]> {
+        o.surface.iter().map(|t| t.map(|v| v + o.first_vertex as u32)).collect()
+    };
     let shells: Vec<_> = model.objects.iter().filter(|o| o.kind == ObjectKind::Shell).collect();
-    let triangles: Vec<[u32; 3]> =
-        shells.iter().flat_map(|o| o.surface.iter().map(move |t| t.map(|v| v + o.first_vertex as u32))).collect();
-    let mut shell = vec![0u32; model.vertex_count()];
-    for (i, o) in shells.iter().enumerate() {
-        shell[o.first_vertex..o.first_vertex + o.vertex_count].iter_mut().for_each(|s| *s = i as u32);
+    let solids: Vec<_> = model.objects.iter().filter(|o| o.kind == ObjectKind::Solid).collect();
+    let triangles: Vec<[u32; 3]> = shells.iter().flat_map(|o| global(o)).collect();
+    let faces: Vec<[u32; 3]> = solids.iter().flat_map(|o| global(o)).collect();
+    let objects: Vec<_> = shells.iter().chain(&solids).collect();
+    let mut row = vec![0u32; model.vertex_count()];
+    for (i, o) in objects.iter().enumerate() {
+        row[o.first_vertex..o.first_vertex + o.vertex_count].iter_mut().for_each(|s| *s = i as u32);
     }
-    let mu: Vec<f64> = shells.iter().flat_map(|a| shells.iter().map(|b| model.friction(a.id, b.id, 0.0))).collect();
+    let mu: Vec<f64> = objects
+        .iter()
+        .flat_map(|a| {
+            objects.iter().map(move |b| {
+                let both_shells = a.kind == ObjectKind::Shell && b.kind == ObjectKind::Shell;
+                model.friction(a.id, b.id, if both_shells { 0.0 } else { params.default_friction })
+            })
+        })
+        .collect();
     let rest = model.rest.iter().flatten().copied().collect();
-    Some(SelfContactMesh::new(triangles, rest, params.self_contact_thickness)?.with_friction(shell, mu))
+    let delta = params.self_contact_thickness;
+    Some(SelfContactMesh::new(triangles, rest, delta)?.with_solid_surface(&faces, delta).with_friction(row, mu))
 }
 
 /// κ_s,0 [N/m²]: `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
@@ -102,7 +118,7 @@ pub(super) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &
     if params.contact_stiffness > 0.0 {
         return params.contact_stiffness;
     }
-    let heaviest = mesh.vertices.iter().map(|&v| model.mass[v as usize]).fold(0.0, f64::max);
+    let heaviest = mesh.shell_triangles().iter().flatten().map(|&v| model.mass[v as usize]).fold(0.0, f64::max);
     let g = params.gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
     let delta = params.self_contact_thickness;
     (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)

@@ -63,11 +63,19 @@ impl<T: Real> ContactFrame<T> {
 
 impl SelfContactPair {
     /// The contact frame at stencil positions `x` (paper Eq. 16), over [`Real`]; `None` when the
-    /// pair exerts no force (d ≥ δ) or has no normal (d = 0).
+    /// pair exerts no force (gap ≥ δ) or has no normal (P = Q).
     pub fn contact_frame<T: Real>(&self, x: &[T; 12]) -> Option<ContactFrame<T>> {
         let xr = x.map(|v| v.re());
-        let (d, weights, normal) = closest_points(x, self.closest(&xr));
-        if !(d.re() < self.law.delta && d.re() > 0.0) {
+        let case = self.closest(&xr);
+        let (d, weights, normal) = closest_points(x, case);
+        if !(d.re() > 0.0) {
+            return None;
+        }
+        // The signed gap of a shell–solid pair (`SelfContactPair::gap`): λ keeps growing
+        // through the solid's surface, and n = (P − Q)/|P − Q| keeps pointing out of it.
+        let side = self.side(x, case);
+        let (d, normal) = (d * side, normal.map(|v| v * side));
+        if !(d.re() < self.law.delta) {
             return None;
         }
         let lambda = match self.kind {

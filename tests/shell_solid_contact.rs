@@ -1,0 +1,187 @@
+//! Shell–solid pairs of self-contact (issue 10, `grip::integrate::shell_solid`): the gap signed
+//! by the solid's outward side, its derivatives against central differences through and beyond
+//! the solid's surface, the pairs that see a cloth edge passing under a box's edge between the
+//! box's vertices, and steps of the solver that push it back out.
+
+mod common;
+
+use common::fd_errors;
+use grip::contact::ContactLaw;
+use grip::energy::self_contact::distance::{edge_edge_feature, point_triangle_feature};
+use grip::energy::self_contact::{EdgeEdge, SelfContactPair, VertexTriangle};
+use grip::energy::{gather, Element};
+use grip::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+use grip::mesh::generate::box_tets;
+use grip::mesh::{boundary_triangles, intersecting_pairs_between};
+use grip::{GripMaterial, GripSolverParams, Solver};
+
+/// Layer thickness δ [m] and stiffness κ [N/m²] of the unit tests.
+const DELTA: f64 = 0.01;
+const KAPPA: f64 = 1e3;
+
+fn law() -> ContactLaw {
+    ContactLaw { kappa: KAPPA, delta: DELTA, epsilon: 1e-3, smoothing: 0, coupling: 0 }
+}
+
+/// A shell vertex (slot 0) over the solid face (0,0,0), (1,0,0), (0,1,0) of outward normal +z,
+/// at (0.2, 0.3, z).
+fn vertex_over_face(z: f64) -> (SelfContactPair, [f64; 12]) {
+    let pair = SelfContactPair {
+        outward: Some([0.0, 0.0, 1.0]),
+        ..SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law())
+    };
+    (pair, [0.2, 0.3, z, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+}
+
+/// A shell edge along x (slots 0–1) crossing over a solid edge along y (slots 2–3) of outward
+/// normal +z, at height z above it.
+fn edge_over_edge(z: f64) -> (SelfContactPair, [f64; 12]) {
+    let x = [-0.5, 0.1, z, 0.5, 0.15, z, 0.05, -0.5, 0.0, -0.02, 0.5, 0.0];
+    let pair = SelfContactPair {
+        outward: Some([0.0, 0.0, 1.0]),
+        ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
+    };
+    (pair, x)
+}
+
+/// The gap is the signed plane or common-perpendicular distance: negative through the solid,
+/// and the force on the shell's primitive pushes it out (+z) on both sides of the surface.
+#[test]
+fn gap_is_signed_by_the_solid_outward_side() {
+    for z in [0.008, 0.002, -0.002, -0.008, -0.03] {
+        let (pair, x) = vertex_over_face(z);
+        assert!((pair.distance(&x) - z).abs() < 1e-15, "{z}");
+        assert!(pair.gradient(&x)[2] < 0.0, "the energy falls as the vertex rises, z = {z}");
+        let (pair, x) = edge_over_edge(z);
+        assert!((pair.distance(&x) - z).abs() < 1e-12, "{z}: {}", pair.distance(&x));
+        assert!(pair.gradient(&x)[2] + pair.gradient(&x)[5] < 0.0, "z = {z}");
+        // The same pair without a side: the unsigned distance, pushing on through below.
+        let plain = SelfContactPair { outward: None, ..pair.clone() };
+        assert!((plain.distance(&x) - z.abs()).abs() < 1e-12);
+        if z < 0.0 && -z < DELTA {
+            assert!(plain.gradient(&x)[2] > 0.0 && pair.energy(&x) > plain.energy(&x));
+        }
+    }
+    // The energy keeps growing through the surface: b(g) = κ(δ − g)³.
+    let e = |z: f64| {
+        let (p, x) = vertex_over_face(z);
+        p.energy(&x)
+    };
+    assert!(e(-0.005) > e(0.0) && e(0.0) > e(0.005) && e(0.0011 + DELTA) == 0.0);
+    assert!((e(-0.005) - KAPPA * (DELTA + 0.005f64).powi(3)).abs() < 1e-12);
+}
+
+/// Beside a convex ridge the shell's vertex is below the plane of the face over the ridge yet
+/// outside the solid: its closest feature is that face's edge, which keeps the unsigned
+/// distance (no pull into the ridge).
+#[test]
+fn edge_and_corner_cases_stay_unsigned() {
+    // Face in z = 0 over x ∈ [0, 1]; the vertex at x = −0.004, 0.003 below its plane.
+    let (pair, mut x) = vertex_over_face(-0.003);
+    x[0] = -0.004;
+    assert!(!matches!(point_triangle_feature(&x), grip::energy::self_contact::distance::Closest::PointFace(..)));
+    assert!((pair.distance(&x) - 0.005).abs() < 1e-12, "{}", pair.distance(&x));
+    // Edges whose closest points are an end point: unsigned too.
+    let (pair, mut x) = edge_over_edge(-0.003);
+    x[3] = 0.0;
+    x[0] = -0.5;
+    assert!(!matches!(edge_edge_feature(&x), grip::energy::self_contact::distance::Closest::LineLine));
+    assert!(pair.distance(&x) > 0.0);
+}
+
+/// Two edges side by side, 3 mm apart across the surface, nearly parallel in it (angle ±0.001)
+/// with the shell's tilted out of it by 0.2: their common perpendicular runs along the surface
+/// and turns over with the small angle. Neither is inside, so the gap stays +3 mm on both
+/// sides (a sign taken from the perpendicular alone jumped to −3 mm).
+#[test]
+fn edges_side_by_side_keep_a_positive_gap() {
+    let w = 0.003;
+    for b in [1e-3, -1e-3] {
+        let a = 0.2;
+        let x = [-0.5, w - 0.5 * b, -0.5 * a, 0.5, w + 0.5 * b, 0.5 * a, -0.5, 0.0, 0.0, 0.5, 0.0, 0.0];
+        let pair = SelfContactPair {
+            outward: Some([0.0, 0.0, 1.0]),
+            ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
+        };
+        assert!(matches!(edge_edge_feature(&x), grip::energy::self_contact::distance::Closest::LineLine));
+        assert!((pair.distance(&x) - w).abs() < 1e-5, "b = {b}: {}", pair.distance(&x));
+    }
+}
+
+/// Gradients and Hessians against central differences of the energy and the gradient, above,
+/// at and below the surface (the signed gap is smooth through 0 in the interior cases).
+#[test]
+fn derivatives_match_central_differences_through_the_surface() {
+    for z in [0.009, 0.004, 1e-4, -1e-4, -0.004, -0.02] {
+        for (name, (pair, x)) in [("vertex-face", vertex_over_face(z)), ("edge-edge", edge_over_edge(z))] {
+            let (g, h) = fd_errors(&pair, &x, 1e-7);
+            assert!(g < 1e-6 && h < 1e-5, "{name} z = {z}: gradient {g:e}, Hessian {h:e}");
+        }
+    }
+}
+
+/// A pinned 0.1 m box (25 mm cells) and a cloth triangle whose two edges cut the box's top
+/// edge x = 0.1 m, z = 0.1 m by 0.3 mm between the box's vertices (12.5 mm away), with its own
+/// vertices outside: two 2 mm above the top, one 5 mm beside the side. Box local indices first.
+fn cloth_across_box_edge() -> (Vec<f64>, Vec<[u32; 3]>, Vec<f64>) {
+    let (p, t) = box_tets([0.1, 0.1, 0.1], [4, 4, 4], [0.0; 3]);
+    let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+    (p, boundary_triangles(&tets), vec![0.095, 0.0615, 0.102, 0.095, 0.0635, 0.102, 0.105, 0.0625, 0.0974])
+}
+
+/// The mechanism: with the box's boundary faces in the self-contact mesh, the cloth edges and
+/// the box's top edge form signed edge–edge pairs of negative gap whose force lifts the cloth,
+/// no pair joins two box primitives, and the shells' guard does not count the crossing.
+#[test]
+fn shell_solid_pairs_see_an_edge_crossing_between_vertices() {
+    let (box_p, faces, cloth_p) = cloth_across_box_edge();
+    let nb = box_p.len() as u32 / 3;
+    let q: Vec<f64> = box_p.iter().chain(&cloth_p).copied().collect();
+    let mesh =
+        SelfContactMesh::new(vec![[nb, nb + 1, nb + 2]], q.clone(), 0.001).unwrap().with_solid_surface(&faces, 0.001);
+    assert_eq!(mesh.shell_triangles().len(), 1);
+    let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|v| [v[0], v[1], v[2]]).collect();
+    let all = grip::mesh::intersecting_pairs(&positions, &mesh.triangles);
+    assert!(all.iter().any(|&(i, j)| i.min(j) == 0), "the cloth crosses the box: {all:?}");
+    assert_eq!(mesh.intersections(&q), 0, "the guard counts shells only");
+    let law = ContactLaw { kappa: 1e6, delta: 0.001, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+    let mut fixed = vec![true; nb as usize];
+    fixed.extend([false; 3]);
+    let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q, 0.002);
+    let is_box = |v: u32| v < nb;
+    assert!(terms.pairs().iter().all(|p| !p.vertices.iter().all(|&v| is_box(v))), "no box–box pair");
+    let crossed: Vec<_> = terms
+        .pairs()
+        .iter()
+        .filter(|p| p.outward.is_some() && p.distance(&gather::<12>(&p.vertices, &q)) < 0.0)
+        .collect();
+    assert_eq!(crossed.len(), 2, "the two cloth edges under the box edge");
+    assert!(crossed.iter().all(|p| p.law.delta == 0.0005 && p.law.kappa == 4e6));
+    let mut g = vec![0.0; q.len()];
+    terms.add_gradient(&q, 1.0, &mut g);
+    let lift: f64 = (0..3).map(|i| -g[3 * (nb as usize + i) + 2]).sum();
+    assert!(lift > 0.0 && terms.energy(&q) > 0.0, "the force lifts the cloth: {lift}");
+}
+
+/// One step of the solver with self-contact on pushes the cloth edges out over the box's edge.
+#[test]
+fn cloth_edges_cutting_a_box_edge_are_pushed_out() {
+    let params =
+        GripSolverParams { time_step: 1e-3, self_contact: 1, gravity: [0.0; 3], ..GripSolverParams::default() };
+    let mut s = Solver::new(&params).unwrap();
+    let (box_p, faces, cloth_p) = cloth_across_box_edge();
+    let (_, t) = box_tets([0.1, 0.1, 0.1], [4, 4, 4], [0.0; 3]);
+    let block = s.add_solid(&box_p, &t, &GripMaterial::default()).unwrap();
+    s.set_vertex_attribute(block, "pinned", &vec![1.0; box_p.len() / 3], 1).unwrap();
+    let material = GripMaterial { density: 200.0, thickness: 1e-3, ..GripMaterial::default() };
+    let cloth = s.add_shell(&cloth_p, &[0, 1, 2], &material).unwrap();
+    let count = |s: &Solver| {
+        let pos = |id| s.positions(id).unwrap().chunks_exact(3).map(|v| [v[0], v[1], v[2]]).collect::<Vec<_>>();
+        intersecting_pairs_between(&pos(cloth), &[[0, 1, 2]], &pos(block), &faces).len()
+    };
+    assert!(count(&s) > 0);
+    for _ in 0..10 {
+        s.step(1e-3).unwrap();
+    }
+    assert_eq!(count(&s), 0);
+}
