@@ -6,6 +6,7 @@ pub mod contact_terms;
 pub mod element_terms;
 pub mod layout;
 pub mod schemes;
+pub mod self_contact_mesh;
 pub mod self_contact_terms;
 pub mod shell_solid;
 pub mod stage;

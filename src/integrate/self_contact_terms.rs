@@ -19,121 +19,19 @@
 //! Eq. 25, `law.coupling`); the merit function takes h Σ D(v) with them frozen at its point.
 
 use super::element_terms as terms;
+pub use super::self_contact_mesh::SelfContactMesh;
 use super::shell_solid::{solid_law, vertex_normals, Sides};
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::ContactLaw;
 use crate::energy::autodiff::project_psd;
 use crate::energy::real::Real;
-use crate::energy::self_contact::filter::{ee_distance, vt_distance, ExclusionFilter};
+use crate::energy::self_contact::filter::{ee_distance, vt_distance};
 use crate::energy::self_contact::friction::FrozenPairFriction;
 use crate::energy::self_contact::{broad_phase, SelfContactPair};
 use crate::energy::{gather, Element};
 use crate::solve::pattern::BlockPattern;
 use rayon::prelude::*;
 use std::time::Instant;
-
-/// The triangles that take part in self-contact and their exclusion topology, built once per
-/// call from the model's shells (and the solids' boundary faces, `super::shell_solid`).
-#[derive(Clone, Debug)]
-pub struct SelfContactMesh {
-    /// Shell triangles, then the solids' outward boundary faces; global vertex indices.
-    pub triangles: Vec<[u32; 3]>,
-    /// How many of `triangles` are the shells'.
-    pub shell_triangles: usize,
-    /// Per global vertex: whether it is a solid's (empty without solids).
-    pub solid: Vec<bool>,
-    /// Which pairs are never tested: incident ones, and 1-ring ones within δ_s at rest.
-    pub filter: ExclusionFilter,
-    /// Rest positions (flat, 3 per vertex) [m]: the edge–edge mollifier thresholds.
-    pub rest: Vec<f64>,
-    /// Vertices of `triangles`, sorted.
-    pub vertices: Vec<u32>,
-    /// Per vertex (global index): its object's row of `mu` (empty: no friction, paper Eq. 8
-    /// with μ = 0).
-    pub shell: Vec<u32>,
-    /// Friction coefficient μ (paper Eq. 8) between the objects of rows a and b at
-    /// `a · rows + b` (dimensionless).
-    pub mu: Vec<f64>,
-}
-
-impl SelfContactMesh {
-    /// The mesh of `triangles` (global indices) over `rest` (3 per vertex) [m], for thickness
-    /// δ_s = `delta` [m] (1-ring pairs within it at rest are excluded, `ExclusionFilter`);
-    /// `None` without triangles.
-    pub fn new(triangles: Vec<[u32; 3]>, rest: Vec<f64>, delta: f64) -> Option<Self> {
-        if triangles.is_empty() {
-            return None;
-        }
-        let filter = ExclusionFilter::new(&triangles, &rest, delta);
-        let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
-        vertices.sort_unstable();
-        vertices.dedup();
-        let shell_triangles = triangles.len();
-        Some(Self {
-            triangles,
-            shell_triangles,
-            solid: Vec::new(),
-            filter,
-            rest,
-            vertices,
-            shell: Vec::new(),
-            mu: Vec::new(),
-        })
-    }
-
-    /// Adds the solids' outward boundary faces `faces` (global indices) for shell–solid pairs
-    /// (`super::shell_solid`), the exclusion topology rebuilt over all triangles for thickness
-    /// `delta` [m].
-    pub fn with_solid_surface(mut self, faces: &[[u32; 3]], delta: f64) -> Self {
-        if faces.is_empty() {
-            return self;
-        }
-        self.solid = vec![false; self.rest.len() / 3];
-        faces.iter().flatten().for_each(|&v| self.solid[v as usize] = true);
-        self.triangles.extend_from_slice(faces);
-        self.filter = ExclusionFilter::new(&self.triangles, &self.rest, delta);
-        self.vertices = self.triangles.iter().flatten().copied().collect();
-        self.vertices.sort_unstable();
-        self.vertices.dedup();
-        self
-    }
-
-    /// The shells' triangles.
-    pub fn shell_triangles(&self) -> &[[u32; 3]] {
-        &self.triangles[..self.shell_triangles]
-    }
-
-    /// Sets the friction of the pairs (paper Eq. 8): `shell[v]` is vertex v's shell (every
-    /// vertex, global indices), and μ between shells a and b is `mu[a · k + b]` of a k × k
-    /// symmetric table (dimensionless).
-    pub fn with_friction(mut self, shell: Vec<u32>, mu: Vec<f64>) -> Self {
-        self.shell = shell;
-        self.mu = mu;
-        self
-    }
-
-    /// Number of intersecting pairs of shell triangles at `q` [m] (exact checker,
-    /// `crate::mesh::intersection`) that self-contact acts on: every pair but those holding a
-    /// 1-ring primitive pair excluded for being within δ_s at rest
-    /// (`ExclusionFilter::excuses`; none on a mesh whose rest clearance exceeds δ_s, where this
-    /// is the `intersecting_pairs` of the stats).
-    pub fn intersections(&self, q: &[f64]) -> usize {
-        let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
-        crate::mesh::intersecting_pairs(&positions, self.shell_triangles())
-            .into_iter()
-            .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
-            .count()
-    }
-
-    /// μ (paper Eq. 8) between the shells of vertices `a` and `b` (0 without a table).
-    pub fn pair_mu(&self, a: u32, b: u32) -> f64 {
-        let k = (self.mu.len() as f64).sqrt() as usize;
-        match (self.shell.get(a as usize), self.shell.get(b as usize)) {
-            (Some(&i), Some(&j)) => self.mu.get(i as usize * k + j as usize).copied().unwrap_or(0.0),
-            _ => 0.0,
-        }
-    }
-}
 
 /// The self-contact pairs of one substep.
 pub struct SelfContactTerms<'a> {
