@@ -8,7 +8,7 @@ mod common;
 use common::fd_errors;
 use grip::contact::ContactLaw;
 use grip::energy::self_contact::distance::{edge_edge_feature, point_triangle_feature};
-use grip::energy::self_contact::{EdgeEdge, SelfContactPair, VertexTriangle};
+use grip::energy::self_contact::{EdgeEdge, SelfContactPair, SolidSide, VertexTriangle};
 use grip::energy::{gather, Element};
 use grip::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use grip::mesh::generate::box_tets;
@@ -27,7 +27,7 @@ fn law() -> ContactLaw {
 /// at (0.2, 0.3, z).
 fn vertex_over_face(z: f64) -> (SelfContactPair, [f64; 12]) {
     let pair = SelfContactPair {
-        outward: Some([0.0, 0.0, 1.0]),
+        outward: Some(SolidSide::face([0.0, 0.0, 1.0])),
         ..SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law())
     };
     (pair, [0.2, 0.3, z, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
@@ -38,7 +38,7 @@ fn vertex_over_face(z: f64) -> (SelfContactPair, [f64; 12]) {
 fn edge_over_edge(z: f64) -> (SelfContactPair, [f64; 12]) {
     let x = [-0.5, 0.1, z, 0.5, 0.15, z, 0.05, -0.5, 0.0, -0.02, 0.5, 0.0];
     let pair = SelfContactPair {
-        outward: Some([0.0, 0.0, 1.0]),
+        outward: Some(SolidSide::face([0.0, 0.0, 1.0])),
         ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
     };
     (pair, x)
@@ -100,12 +100,37 @@ fn edges_side_by_side_keep_a_positive_gap() {
         let a = 0.2;
         let x = [-0.5, w - 0.5 * b, -0.5 * a, 0.5, w + 0.5 * b, 0.5 * a, -0.5, 0.0, 0.0, 0.5, 0.0, 0.0];
         let pair = SelfContactPair {
-            outward: Some([0.0, 0.0, 1.0]),
+            outward: Some(SolidSide::face([0.0, 0.0, 1.0])),
             ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
         };
         assert!(matches!(edge_edge_feature(&x), grip::energy::self_contact::distance::Closest::LineLine));
         assert!((pair.distance(&x) - w).abs() < 1e-5, "b = {b}: {}", pair.distance(&x));
     }
+}
+
+/// A shell edge just outside a box's side face (x > 0), passing 2 mm below its top edge along
+/// y (the box at x < 0, z < 0): its common perpendicular with the top edge points down and
+/// slightly out, within 120° of the top face's normal and of the edge's mean normal but past
+/// the side face, so it is outside and its gap is +d (with the mean normal alone it was −d,
+/// pulling the cloth into the edge).
+#[test]
+fn a_shell_edge_beside_a_convex_edge_is_outside() {
+    // The shell's line passes (0.4, 0, −1.96) mm along (0.98, 0, 0.2), its segment from
+    // t = −0.2 mm (still at x > 0) on: the common perpendicular u = (0.2, 0, −0.98).
+    let (p, e) = ([0.0004, 0.0, -0.00196], [0.98, 0.0, 0.2]);
+    let at = |t: f64| [0, 1, 2].map(|k| p[k] + t * e[k]);
+    let (a, b) = (at(-0.0002), at(0.5));
+    let x = [a[0], a[1], a[2], b[0], b[1], b[2], 0.0, 0.1, 0.0, 0.0, -0.1, 0.0];
+    let side = SolidSide { normals: [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]], convex: true };
+    let pair = SelfContactPair {
+        outward: Some(side),
+        ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
+    };
+    assert!(matches!(edge_edge_feature(&x), grip::energy::self_contact::distance::Closest::LineLine));
+    let d = pair.distance(&x);
+    assert!(d > 0.0019 && d < 0.0021, "{d}");
+    let mean = SolidSide::face([0.5f64.sqrt(), 0.0, 0.5f64.sqrt()]);
+    assert!(SelfContactPair { outward: Some(mean), ..pair }.distance(&x) < 0.0, "the mean normal's verdict");
 }
 
 /// Gradients and Hessians against central differences of the energy and the gradient, above,

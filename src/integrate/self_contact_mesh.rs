@@ -3,7 +3,9 @@
 //! exclusion topology, the friction table of the objects and the guard's count of intersecting
 //! shell triangles.
 
+use super::shell_solid::edge_faces;
 use crate::energy::self_contact::filter::ExclusionFilter;
+use std::collections::HashMap;
 
 /// The triangles that take part in self-contact and their exclusion topology, built once per
 /// call from the model's shells (and the solids' boundary faces, `super::shell_solid`).
@@ -15,6 +17,9 @@ pub struct SelfContactMesh {
     pub shell_triangles: usize,
     /// Per global vertex: whether it is a solid's (empty without solids).
     pub solid: Vec<bool>,
+    /// The faces (indices into `triangles`) on either side of each solid edge
+    /// (`super::shell_solid::edge_faces`).
+    pub solid_edge_faces: HashMap<[u32; 2], [u32; 2]>,
     /// Which pairs are never tested: incident ones, and 1-ring ones within δ_s at rest.
     pub filter: ExclusionFilter,
     /// Rest positions (flat, 3 per vertex) [m]: the edge–edge mollifier thresholds.
@@ -46,6 +51,7 @@ impl SelfContactMesh {
             triangles,
             shell_triangles,
             solid: Vec::new(),
+            solid_edge_faces: HashMap::new(),
             filter,
             rest,
             vertices,
@@ -63,6 +69,7 @@ impl SelfContactMesh {
         }
         self.solid = vec![false; self.rest.len() / 3];
         faces.iter().flatten().for_each(|&v| self.solid[v as usize] = true);
+        self.solid_edge_faces = edge_faces(faces, self.triangles.len());
         self.triangles.extend_from_slice(faces);
         self.filter = ExclusionFilter::new(&self.triangles, &self.rest, delta);
         self.vertices = self.triangles.iter().flatten().copied().collect();
@@ -76,9 +83,9 @@ impl SelfContactMesh {
         &self.triangles[..self.shell_triangles]
     }
 
-    /// Sets the friction of the pairs (paper Eq. 8): `shell[v]` is vertex v's shell (every
-    /// vertex, global indices), and μ between shells a and b is `mu[a · k + b]` of a k × k
-    /// symmetric table (dimensionless).
+    /// Sets the friction of the pairs (paper Eq. 8): `shell[v]` is the row of vertex v's object
+    /// (every vertex, global indices), and μ between the objects of rows a and b is
+    /// `mu[a · k + b]` of a k × k symmetric table (dimensionless).
     pub fn with_friction(mut self, shell: Vec<u32>, mu: Vec<f64>) -> Self {
         self.shell = shell;
         self.mu = mu;
@@ -98,7 +105,7 @@ impl SelfContactMesh {
             .count()
     }
 
-    /// μ (paper Eq. 8) between the shells of vertices `a` and `b` (0 without a table).
+    /// μ (paper Eq. 8) between the objects of vertices `a` and `b` (0 without a table).
     pub fn pair_mu(&self, a: u32, b: u32) -> f64 {
         let k = (self.mu.len() as f64).sqrt() as usize;
         match (self.shell.get(a as usize), self.shell.get(b as usize)) {

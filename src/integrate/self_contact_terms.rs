@@ -1,6 +1,7 @@
 //! Self-contact of shells (issue 10) in the time-stepping residual and Jacobian: the cubic
 //! penalty W_c = Σ b(d_i) of vertex–triangle and edge–edge pairs (paper §3.2, Eq. 3, applied
-//! to the shells against themselves and each other; `crate::energy::self_contact`) as an
+//! to the shells against themselves and each other, and against the solids' boundary faces
+//! with a signed gap, `super::shell_solid`; `crate::energy::self_contact`) as an
 //! energy of q = q̂ + h v, so it adds h ∇W_c to the residual, h² ∇²W_c to the Jacobian and W_c
 //! to the incremental potential (paper Eq. 23).
 //!
@@ -8,7 +9,9 @@
 //! configuration with reach δ + padding, kept only if their exact distance is within that
 //! reach; whenever an evaluation point has moved a vertex more than half the padding from the
 //! reference, they are gathered again, so no pair entering the δ band is ever missed and the
-//! residual is always the exact one (the rule of `surface_terms`).
+//! residual is always the exact one (the rule of `surface_terms`). (A shell–solid pair
+//! crossed deeper than the reach is not gathered again, though its signed energy is not zero:
+//! the residual then loses it.)
 //! The Jacobian pattern covers the pairs gathered at the start of the substep; blocks of pairs
 //! found later and missing from it are dropped (and counted). Pairs are evaluated in parallel
 //! and summed serially in pair order (thread-count independent).
@@ -20,13 +23,14 @@
 
 use super::element_terms as terms;
 pub use super::self_contact_mesh::SelfContactMesh;
-use super::shell_solid::{solid_law, vertex_normals, Sides};
+use super::shell_solid::{solid_law, Sides};
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::ContactLaw;
 use crate::energy::autodiff::project_psd;
 use crate::energy::real::Real;
 use crate::energy::self_contact::filter::{ee_distance, vt_distance};
 use crate::energy::self_contact::friction::FrozenPairFriction;
+use crate::energy::self_contact::SolidSide;
 use crate::energy::self_contact::{broad_phase, SelfContactPair};
 use crate::energy::{gather, Element};
 use crate::solve::pattern::BlockPattern;
@@ -86,9 +90,7 @@ impl<'a> SelfContactTerms<'a> {
     fn pairs_within(&self, q: &[f64], reach: f64) -> Vec<SelfContactPair> {
         let m = self.mesh;
         let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, reach);
-        let normals =
-            if m.solid.is_empty() { Vec::new() } else { vertex_normals(&m.triangles[m.shell_triangles..], q) };
-        let sides = Sides { solid: &m.solid, normals: &normals, q };
+        let sides = Sides { triangles: &m.triangles, solid: &m.solid, edge_faces: &m.solid_edge_faces, q };
         // Boxes within reach but the primitives themselves farther apart: until a vertex has
         // moved half the padding (each primitive then moves at most that far, so their distance
         // falls by at most the padding) such a pair cannot come within δ.
@@ -102,7 +104,7 @@ impl<'a> SelfContactTerms<'a> {
             .filter_map(|p| sides.edge_edge(&p))
             .filter(|(p, _)| ee_distance(q, p.edges[0], p.edges[1]) < reach)
             .collect();
-        let law = |side: &Option<[f64; 3]>| if side.is_some() { solid_law(self.law) } else { self.law };
+        let law = |side: &Option<SolidSide>| if side.is_some() { solid_law(self.law) } else { self.law };
         let vt = vt.iter().map(|(p, side)| SelfContactPair {
             mu: m.pair_mu(p.vertex, p.triangle[0]),
             outward: *side,
@@ -281,12 +283,15 @@ impl<'a> SelfContactTerms<'a> {
         dropped
     }
 
-    /// The smallest pair distance [m] at `q` (∞ without candidates) and how many pairs are
-    /// within δ.
+    /// The smallest distance [m] of a pair of shells at `q` (∞ without one; the unsigned
+    /// distance's kink at 0 is what the touching retry is for, and shell–solid gaps have none)
+    /// and how many pairs are within their thickness.
     pub fn distance_summary(&mut self, q: &[f64]) -> (f64, u32) {
         self.ensure_fresh(q);
         let d: Vec<f64> = self.pairs.par_iter().map(|p| p.distance(&gather::<12>(&p.vertices, q))).collect();
-        (d.iter().copied().fold(f64::INFINITY, f64::min), d.iter().filter(|&&x| x < self.law.delta).count() as u32)
+        let shells = self.pairs.iter().zip(&d).filter(|(p, _)| p.outward.is_none());
+        let active = self.pairs.iter().zip(&d).filter(|(p, &x)| x < p.law.delta).count() as u32;
+        (shells.map(|(_, &x)| x).fold(f64::INFINITY, f64::min), active)
     }
 }
 

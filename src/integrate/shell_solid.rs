@@ -21,7 +21,9 @@
 //! surfaces), nor pairs of a solid's vertex with a shell's triangle ([`Sides::vertex_triangle`]).
 
 use crate::contact::ContactLaw;
-use crate::energy::self_contact::{EdgeEdge, VertexTriangle};
+use crate::energy::real::{cross, dot, sub};
+use crate::energy::self_contact::{EdgeEdge, SolidSide, VertexTriangle};
+use std::collections::HashMap;
 
 /// δ_b / δ_s: the shell–solid pairs' layer as a fraction of the self-contact thickness.
 pub(crate) const SOLID_THICKNESS_FRACTION: f64 = 0.5;
@@ -37,27 +39,11 @@ pub fn solid_law(law: ContactLaw) -> ContactLaw {
 fn face_normal(f: [u32; 3], q: &[f64]) -> [f64; 3] {
     let p = |v: u32| [0, 1, 2].map(|k| q[3 * v as usize + k]);
     let (a, b, c) = (p(f[0]), p(f[1]), p(f[2]));
-    let (u, w) = ([0, 1, 2].map(|k| b[k] - a[k]), [0, 1, 2].map(|k| c[k] - a[k]));
-    [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]]
-}
-
-/// Area-weighted outward normals [m²] of the vertices of the solids' boundary faces `faces`
-/// (outward-wound, global indices) at positions `q` [m], 3 per vertex of `q` (zero elsewhere).
-pub fn vertex_normals(faces: &[[u32; 3]], q: &[f64]) -> Vec<[f64; 3]> {
-    let mut out = vec![[0.0; 3]; q.len() / 3];
-    for &f in faces {
-        let n = face_normal(f, q);
-        for v in f {
-            for k in 0..3 {
-                out[v as usize][k] += 0.5 * n[k];
-            }
-        }
-    }
-    out
+    cross(sub(b, a), sub(c, a))
 }
 
 fn unit(n: [f64; 3]) -> [f64; 3] {
-    let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    let l = dot(n, n).sqrt();
     if l > 0.0 {
         n.map(|x| x / l)
     } else {
@@ -65,16 +51,31 @@ fn unit(n: [f64; 3]) -> [f64; 3] {
     }
 }
 
-fn sum(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+/// The faces on either side of each edge of the solids' boundary faces `faces` (indices into
+/// `faces` plus `first`), by the edge's end points in increasing order; an edge with one face
+/// only has it twice.
+pub fn edge_faces(faces: &[[u32; 3]], first: usize) -> HashMap<[u32; 2], [u32; 2]> {
+    let mut out: HashMap<[u32; 2], [u32; 2]> = HashMap::new();
+    for (i, f) in faces.iter().enumerate() {
+        let i = (first + i) as u32;
+        for k in 0..3 {
+            let (a, b) = (f[k], f[(k + 1) % 3]);
+            out.entry([a.min(b), a.max(b)]).and_modify(|e| e[1] = i).or_insert([i, i]);
+        }
+    }
+    out
 }
 
-/// Which side of a candidate pair is a solid's, from `solid[v]` (per global vertex).
+/// Which side of a candidate pair is a solid's: the mesh's triangles (shells' then solids'
+/// faces), whether each global vertex is a solid's, the faces beside each solid edge
+/// ([`edge_faces`]) and the gather point `q` [m] at which the sides are frozen.
 pub struct Sides<'a> {
+    /// Shell triangles, then the solids' outward boundary faces.
+    pub triangles: &'a [[u32; 3]],
     /// Whether each global vertex is a solid's.
     pub solid: &'a [bool],
-    /// [`vertex_normals`] at the gather point.
-    pub normals: &'a [[f64; 3]],
+    /// The faces on either side of each solid edge.
+    pub edge_faces: &'a HashMap<[u32; 2], [u32; 2]>,
     /// The gather point [m], 3 per vertex.
     pub q: &'a [f64],
 }
@@ -84,31 +85,37 @@ impl Sides<'_> {
         self.solid.get(v as usize).copied().unwrap_or(false)
     }
 
-    /// A vertex–triangle pair's `outward`: `Some(None)` between shells, the outward face
-    /// normal for a shell's vertex against a solid's face, and `None` (no pair) for a solid's
-    /// vertex, against a solid's face or a shell's triangle. A solid's vertex already meets a
-    /// shell through the shell's implicit surface, on the side its own outward normal gives
+    /// A vertex–triangle pair's `outward`: `Some(None)` between shells, the face's side for a
+    /// shell's vertex against a solid's face, and `None` (no pair) for a solid's vertex,
+    /// against a solid's face or a shell's triangle. A solid's vertex already meets a shell
+    /// through the shell's implicit surface, on the side its own outward normal gives
     /// (`crate::contact::surface_contact`); a shell triangle's normal does not tell which side
     /// of it the solid is on.
-    pub fn vertex_triangle(&self, p: &VertexTriangle) -> Option<Option<[f64; 3]>> {
+    pub fn vertex_triangle(&self, p: &VertexTriangle) -> Option<Option<SolidSide>> {
         match (self.is_solid(p.vertex), self.is_solid(p.triangle[0])) {
             (false, false) => Some(None),
-            (false, true) => Some(Some(unit(face_normal(p.triangle, self.q)))),
+            (false, true) => Some(Some(SolidSide::face(unit(face_normal(p.triangle, self.q))))),
             (true, _) => None,
         }
     }
 
-    /// An edge–edge pair with the shell's edge first and its `outward` (the solid edge's
-    /// normal, the sum of its end points' normals), as [`Sides::vertex_triangle`].
-    pub fn edge_edge(&self, p: &EdgeEdge) -> Option<(EdgeEdge, Option<[f64; 3]>)> {
+    /// An edge–edge pair with the shell's edge first and its `outward`: the solid edge's two
+    /// face normals, convex when the second face's far corner is below the first face's
+    /// plane; otherwise as [`Sides::vertex_triangle`].
+    pub fn edge_edge(&self, p: &EdgeEdge) -> Option<(EdgeEdge, Option<SolidSide>)> {
         let [a, b] = p.edges;
         match (self.is_solid(a[0]), self.is_solid(b[0])) {
             (false, false) => Some((*p, None)),
             (true, true) => None,
             (shell_second, _) => {
                 let (shell, solid) = if shell_second { (b, a) } else { (a, b) };
-                let n = sum(self.normals[solid[0] as usize], self.normals[solid[1] as usize]);
-                Some((EdgeEdge { edges: [shell, solid] }, Some(unit(n))))
+                let key = [solid[0].min(solid[1]), solid[0].max(solid[1])];
+                let faces = self.edge_faces.get(&key)?.map(|f| self.triangles[f as usize]);
+                let normals = faces.map(|f| unit(face_normal(f, self.q)));
+                let far = faces[1].into_iter().find(|v| !key.contains(v)).unwrap_or(key[0]);
+                let p = |v: u32| [0, 1, 2].map(|k| self.q[3 * v as usize + k]);
+                let convex = dot(sub(p(far), p(key[0])), normals[0]) <= 0.0;
+                Some((EdgeEdge { edges: [shell, solid] }, Some(SolidSide { normals, convex })))
             }
         }
     }
@@ -118,28 +125,33 @@ impl Sides<'_> {
 mod tests {
     use super::*;
 
-    /// The unit tetrahedron's outward faces give outward vertex normals; pairs of a shell vertex
-    /// (index 4) or edge with the solid's face or edge are oriented out of it; pairs of two
-    /// solid primitives and of a solid vertex with a shell triangle are not formed.
+    /// The unit tetrahedron (outward faces) and a shell edge 4–5: a shell vertex against a
+    /// face takes the face's normal; a shell edge against a solid edge comes first and takes
+    /// the edge's two face normals, convex; pairs of two solid primitives and of a solid
+    /// vertex with a shell triangle are not formed.
     #[test]
     fn pairs_take_the_solid_outward_side() {
         let q = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.2, 0.2, -0.1, 0.4, 0.2, -0.1];
         let faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
-        let normals = vertex_normals(&faces, &q);
-        let n0 = unit(normals[0]);
-        let s = 1.0 / 3f64.sqrt();
-        assert!(n0.iter().all(|&x| (x + s).abs() < 1e-12), "{n0:?}");
-        assert_eq!(normals[4], [0.0; 3]);
         let solid = [true, true, true, true, false, false];
-        let sides = Sides { solid: &solid, normals: &normals, q: &q };
+        let by_edge = edge_faces(&faces, 0);
+        assert_eq!(by_edge.len(), 6);
+        assert_eq!(by_edge[&[0, 1]], [0, 1]);
+        let sides = Sides { triangles: &faces, solid: &solid, edge_faces: &by_edge, q: &q };
         let below = VertexTriangle { vertex: 4, triangle: [0, 2, 1] };
-        let out = sides.vertex_triangle(&below).unwrap().unwrap();
-        assert!(out[2] < -0.9, "{out:?}");
+        assert_eq!(sides.vertex_triangle(&below), Some(Some(SolidSide::face([0.0, 0.0, -1.0]))));
         assert_eq!(sides.vertex_triangle(&VertexTriangle { vertex: 0, triangle: [4, 5, 4] }), None);
         assert_eq!(sides.vertex_triangle(&VertexTriangle { vertex: 3, triangle: [0, 2, 1] }), None);
-        let (e, out) = sides.edge_edge(&EdgeEdge { edges: [[0, 1], [4, 5]] }).unwrap();
+        let (e, side) = sides.edge_edge(&EdgeEdge { edges: [[0, 1], [4, 5]] }).unwrap();
         assert_eq!(e.edges, [[4, 5], [0, 1]]);
-        assert!(out.unwrap()[2] < 0.0 && out.unwrap()[1] < 0.0);
+        let side = side.unwrap();
+        assert_eq!(side.normals, [[0.0, 0.0, -1.0], [0.0, -1.0, 0.0]]);
+        assert!(side.convex);
+        // The tet is at y > 0, z > 0 beside edge 0–1: (0, 1, 1)/√2 points inside;
+        // (0, −0.2, 0.98) points outside, past the face y = 0, though within 120° of the
+        // other face's normal −z and of the edge's mean normal (0, −1, −1)/√2.
+        let s = 0.5f64.sqrt();
+        assert!(side.inside([0.0, s, s]) && !side.inside([0.0, -s, -s]) && !side.inside([0.0, -0.2, 0.98]));
         assert!(sides.edge_edge(&EdgeEdge { edges: [[0, 1], [2, 3]] }).is_none());
         assert_eq!(sides.edge_edge(&EdgeEdge { edges: [[4, 5], [5, 4]] }).unwrap().1, None);
     }

@@ -1,6 +1,8 @@
-//! Self-contact of shells over one call (issue 10): the shells' triangles and exclusion
-//! topology, the penalty law (thickness `params.self_contact_thickness`, stiffness κ_s), the
-//! candidate padding, and the guard against tunnelling.
+//! Self-contact of shells over one call (issue 10): the shells' triangles (and the solids'
+//! boundary faces for the signed shell–solid pairs of `crate::integrate::shell_solid`, which
+//! need no guard) and exclusion topology, the penalty law (thickness
+//! `params.self_contact_thickness`, stiffness κ_s), the candidate padding, and the guard
+//! against tunnelling of shells through shells.
 //!
 //! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a Newton step could carry a vertex
 //! through a triangle, and beyond it the unsigned-distance penalty pushes it further through.
@@ -31,7 +33,7 @@ const MAX_STIFFNESS: f64 = 1e30;
 
 /// The self-contact of the shells over a call.
 pub(super) struct SelfContactOverCall<'a> {
-    /// Shell triangles and topology.
+    /// Shell triangles (and solids' boundary faces) and topology.
     pub mesh: &'a SelfContactMesh,
     /// Penalty law: δ_s and the κ_s in use (raised on retries).
     pub law: ContactLaw,
@@ -100,9 +102,10 @@ pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfConta
     let mu: Vec<f64> = objects
         .iter()
         .flat_map(|a| {
-            objects.iter().map(move |b| {
-                let both_shells = a.kind == ObjectKind::Shell && b.kind == ObjectKind::Shell;
-                model.friction(a.id, b.id, if both_shells { 0.0 } else { params.default_friction })
+            objects.iter().map(move |b| match (a.kind, b.kind) {
+                (ObjectKind::Shell, ObjectKind::Shell) => model.friction(a.id, b.id, 0.0),
+                (ObjectKind::Shell, _) | (_, ObjectKind::Shell) => model.friction(a.id, b.id, params.default_friction),
+                _ => 0.0,
             })
         })
         .collect();
@@ -124,10 +127,12 @@ pub(super) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &
     (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
 }
 
-/// Candidate padding [m]: a quarter of the mean rest edge length, at least δ_s. Newton iterates
-/// may move a vertex half this far before the candidates are gathered again.
+/// Candidate padding [m]: a quarter of the shells' mean rest edge length, at least δ_s. Newton
+/// iterates may move a vertex half this far before the candidates are gathered again.
 pub(super) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
-    (0.25 * broad_phase::mean_edge(&mesh.rest, mesh.filter.edges())).max(delta)
+    let solid = |v: u32| mesh.solid.get(v as usize).copied().unwrap_or(false);
+    let edges: Vec<[u32; 2]> = mesh.filter.edges().iter().copied().filter(|e| !solid(e[0])).collect();
+    (0.25 * broad_phase::mean_edge(&mesh.rest, &edges)).max(delta)
 }
 
 /// The law of self-contact: thickness δ_s, stiffness `kappa`, and the friction fields of

@@ -33,8 +33,9 @@ pub struct ContactFrame<T> {
     /// Normal force magnitude λ = −b′(d) (paper Eq. 3; times the mollifier m for edge–edge
     /// pairs) [N].
     pub lambda: T,
-    /// Unit normal n = (P − Q)/d from the closest point of the second primitive to the first
-    /// (v̄ = (I − nnᵀ) v_rel, paper Eq. 8).
+    /// Unit normal n = (P − Q)/d from the closest point of the second primitive to the first,
+    /// negated for a shell–solid pair whose shell primitive is inside (σ of
+    /// [`SelfContactPair::gap`]) (v̄ = (I − nnᵀ) v_rel, paper Eq. 8).
     pub normal: V3<T>,
     /// Weights kᵢ of the stencil slots in P − Q = Σ kᵢxᵢ (dimensionless, Σ kᵢ = 0): the
     /// pair's columns of T(q) in paper Eq. 16.

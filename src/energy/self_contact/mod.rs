@@ -1,7 +1,8 @@
 //! Self-contact of shells (issue 10): the paper's cubic penalty b(d) = κ(δ − d)³ for d < δ
 //! (Larionov et al. 2022 §3.2, [`ContactLaw::energy`]) applied to the unsigned distance of
 //! every candidate vertex–triangle and edge–edge pair of the cloth against itself (or between
-//! two shells), W_c = Σ b(d_i) (paper §3.2, the aggregate contact energy).
+//! two shells), W_c = Σ b(d_i) (paper §3.2, the aggregate contact energy), and to a signed gap
+//! between a shell and a solid's boundary faces (below).
 //!
 //! * Vertex–triangle: W = b(d_PT(p; a, b, c)).
 //! * Edge–edge: W = m(|e0 × e1|²) b(d_EE(p0, p1; q0, q1)), with the mollifier of IPC
@@ -16,7 +17,9 @@
 //! b, b′ and b″ vanish at d = δ, so a pair enters contact with no jump in energy, force or
 //! stiffness. Within a closest-feature case ([`distance`]) the energy is smooth; across cases
 //! d is C¹, so W is C¹ everywhere d > 0 (C² within a case). At d = 0 (primitives touching or
-//! crossing; the unsigned distance has no direction) the force is set to 0.
+//! crossing; the unsigned distance has no direction) the force is set to 0. (For shell–solid
+//! pairs, W is C¹ wherever it does not cross the solid: the sign changes only through d = 0
+//! inside a case, or where a crossed pair changes case or leaves [`SolidSide::inside`].)
 //!
 //! Pairs between a shell and a solid's boundary faces (`crate::integrate::shell_solid`) carry
 //! the solid's outward side ([`SelfContactPair::outward`]) and measure a signed gap instead
@@ -44,8 +47,8 @@ use rayon::prelude::*;
 /// ε_× relative to the product of the rest squared edge lengths (IPC's value).
 pub(crate) const MOLLIFIER_RELATIVE: f64 = 1e-3;
 
-/// The cosine between P − Q and a shell–solid pair's `outward` below −this, and only there,
-/// counts the shell's primitive as inside the solid (an angle over 120°; see
+/// The cosine between P − Q and a solid face's (or edge's mean) outward normal below −this,
+/// and only there, counts as inside (an angle over 120°; see [`SolidSide`],
 /// [`SelfContactPair::gap`]).
 pub(crate) const SIDE_COSINE: f64 = 0.5;
 
@@ -90,11 +93,41 @@ pub struct SelfContactPair {
     /// Friction coefficient μ of the pair's smoothed Coulomb friction (paper Eq. 8;
     /// dimensionless; 0: penalty only), see [`friction`].
     pub mu: f64,
-    /// For a pair of a shell and a solid's surface: the unit direction [dimensionless] that
-    /// P − Q takes while the shell's primitive is outside the solid (the solid's outward normal
-    /// at its primitive, negated when the solid's primitive is in slot 0), which makes the gap
-    /// signed ([`SelfContactPair::gap`]). `None` between shells: the unsigned distance.
-    pub outward: Option<[f64; 3]>,
+    /// For a pair of a shell's primitive (slots 0 or 0–1) and a solid's face or edge: the
+    /// solid's outward side there, which makes the gap signed ([`SelfContactPair::gap`]).
+    /// `None` between shells: the unsigned distance.
+    pub outward: Option<SolidSide>,
+}
+
+/// The outward side of a solid's face or edge (unit normals [dimensionless], frozen when the
+/// pair is gathered): P − Q, from the solid's closest point to the shell's, points inside
+/// where it makes a cosine below −[`SIDE_COSINE`] with the mean of the two face normals (a
+/// face's two normals are its own), and, across a convex edge, also points below both faces'
+/// planes (there the inside is where both faces' insides meet; across a concave edge, where
+/// either's does, which contains the first cone).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolidSide {
+    /// Outward unit normals of the faces on either side (the same one twice for a face).
+    pub normals: [[f64; 3]; 2],
+    /// Whether the solid is convex across the edge; always for a face.
+    pub convex: bool,
+}
+
+impl SolidSide {
+    /// The side of a face of outward unit normal `n`.
+    pub fn face(n: [f64; 3]) -> Self {
+        Self { normals: [n, n], convex: true }
+    }
+
+    /// Whether the unit direction `u` (from the solid's closest point to the shell's) points
+    /// inside the solid.
+    pub fn inside(&self, u: [f64; 3]) -> bool {
+        let [a, b] = self.normals;
+        let m = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+        let along = |n: [f64; 3]| n[0] * u[0] + n[1] * u[1] + n[2] * u[2];
+        let length = (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]).sqrt();
+        along(m) < -SIDE_COSINE * length && (!self.convex || (along(a) < 0.0 && along(b) < 0.0))
+    }
 }
 
 impl SelfContactPair {
@@ -130,19 +163,22 @@ impl SelfContactPair {
     }
 
     /// The gap g of closest-feature case `case` and its gradient over the stencil [m, 1]:
-    /// g = d between shells. Between a shell and a solid (`outward` set), g = σd with
-    /// σ = sign(u · outward) (u = (P − Q)/d) in the interior cases, point–face and line–line,
-    /// where u is the plane's or the common perpendicular's normal and σd = (x − x_a)·n/|n| or
-    /// (p0 − q0)·n/|n| up to a constant sign: smooth through d = 0, negative once the shell's
-    /// primitive has passed through the solid's, so the penalty b(g) keeps growing there and
-    /// pushes it back (the unsigned d would push it on through). The edge and corner cases keep
-    /// σ = 1: beside a convex ridge the shell's primitive is below the plane of the face over
-    /// the ridge yet outside the solid, and a point's side of an edge or corner alone is not
-    /// defined. So does u · outward ≥ −[`SIDE_COSINE`]: two edges side by side, nearly parallel
-    /// in the surface but one tilted out of it, have a common perpendicular along the surface,
-    /// whose sign flips with their small angle in the surface although neither is inside (with
-    /// σ = sign(u · outward) alone the gap jumped there, and Newton's line search stalled in the
-    /// low-res tube cloth bend at μ = 0.8, frame 23).
+    /// g = d between shells. Between a shell and a solid (`outward` set), g = σd with σ = −1
+    /// where u = (P − Q)/d points inside the solid ([`SolidSide::inside`]), else 1, in the
+    /// interior cases, point–face and line–line. There u is the plane's or the common
+    /// perpendicular's normal and σd = ±(x − x_a)·n/|n| or ±(p0 − q0)·n/|n|: smooth through
+    /// d = 0, negative once the shell's primitive has passed through the solid's, so the
+    /// penalty b(g) keeps growing there and pushes it back (the unsigned d would push it on
+    /// through). The edge and corner cases keep σ = 1: beside a convex ridge the shell's
+    /// primitive is below the plane of the face over the ridge yet outside the solid, and a
+    /// point's side of an edge or corner alone is not defined. So do directions within 120° of
+    /// an outward normal ([`SIDE_COSINE`]): two edges side by side, nearly parallel in the
+    /// surface but one tilted out of it, have a common perpendicular along the surface, whose
+    /// sign flips with their small angle in the surface although neither is inside (with
+    /// σ = sign(u · n) alone the gap jumped there, and Newton's line search stalled in the
+    /// low-res tube cloth bend at μ = 0.8, frame 23). And a convex edge's inside is where both
+    /// faces' insides meet: a shell edge hanging just outside a box's side face, below the
+    /// top edge, is within 120° of the top face's and the edge's mean normal, yet outside.
     pub fn gap<T: Real>(&self, x: &[T; 12], case: Closest) -> (T, [T; 12]) {
         let (d, g) = distance(x, case);
         if self.side(x, case) < 0.0 {
@@ -152,13 +188,13 @@ impl SelfContactPair {
         }
     }
 
-    /// σ of [`SelfContactPair::gap`] (from the real parts): −1 only where u points into the
-    /// solid by more than [`SIDE_COSINE`].
+    /// σ of [`SelfContactPair::gap`] (from the real parts): −1 only where u points inside
+    /// ([`SolidSide::inside`]).
     pub(crate) fn side<T: Real>(&self, x: &[T; 12], case: Closest) -> f64 {
         match (self.outward, case) {
-            (Some(out), Closest::PointFace(..) | Closest::LineLine) => {
+            (Some(side), Closest::PointFace(..) | Closest::LineLine) => {
                 let (_, _, u) = closest_points(&x.map(|v| v.re()), case);
-                if u[0] * out[0] + u[1] * out[1] + u[2] * out[2] < -SIDE_COSINE {
+                if side.inside(u) {
                     -1.0
                 } else {
                     1.0
