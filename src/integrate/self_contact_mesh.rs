@@ -7,6 +7,20 @@ use super::shell_solid::edge_faces;
 use crate::energy::self_contact::filter::ExclusionFilter;
 use std::collections::HashMap;
 
+/// Numbers of intersecting triangle pairs of self-contact's mesh ([`SelfContactMesh::crossings`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Crossings {
+    /// Pairs of shell triangles ([`SelfContactMesh::intersections`]).
+    pub shells: usize,
+    /// Pairs of a shell triangle with a solid's boundary face.
+    pub with_solids: usize,
+}
+
+/// Flat positions (3 per vertex) as points.
+fn triples(q: &[f64]) -> Vec<[f64; 3]> {
+    q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect()
+}
+
 /// The triangles that take part in self-contact and their exclusion topology, built once per
 /// call from the model's shells (and the solids' boundary faces, `super::shell_solid`).
 #[derive(Clone, Debug)]
@@ -98,11 +112,27 @@ impl SelfContactMesh {
     /// (`ExclusionFilter::excuses`; none on a mesh whose rest clearance exceeds δ_s, where this
     /// is the `intersecting_pairs` of the stats).
     pub fn intersections(&self, q: &[f64]) -> usize {
-        let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
+        let positions = triples(q);
         crate::mesh::intersecting_pairs(&positions, self.shell_triangles())
             .into_iter()
             .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
             .count()
+    }
+
+    /// The intersecting triangle pairs at `q` [m] in one pass of the exact checker: those
+    /// between shell triangles that [`Self::intersections`] counts, and those of a shell
+    /// triangle with a solid's boundary face (none without solids).
+    pub fn crossings(&self, q: &[f64]) -> Crossings {
+        let positions = triples(q);
+        let shells = self.shell_triangles as u32;
+        // Shell triangles come first, so a pair (i < j) has a shell triangle when i does.
+        let pairs = crate::mesh::intersection::intersecting_pairs_where(&positions, &self.triangles, |i, _| i < shells);
+        let (between_shells, with_solids): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|&(_, j)| j < shells);
+        let shells = between_shells
+            .into_iter()
+            .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
+            .count();
+        Crossings { shells, with_solids: with_solids.len() }
     }
 
     /// μ (paper Eq. 8) between the objects of vertices `a` and `b` (0 without a table).

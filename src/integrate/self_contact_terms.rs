@@ -41,6 +41,8 @@ use std::time::Instant;
 pub struct SelfContactTerms<'a> {
     mesh: &'a SelfContactMesh,
     law: ContactLaw,
+    /// Law of the shell–solid pairs (`super::shell_solid`).
+    solid: ContactLaw,
     fixed: &'a [bool],
     padding: f64,
     /// Positions the candidates were gathered at.
@@ -60,9 +62,23 @@ impl<'a> SelfContactTerms<'a> {
     /// Candidates around `q_guess` with reach δ + `padding` [m] (`law.delta` is the thickness δ,
     /// `law.kappa` the stiffness κ); pairs whose four vertices are all `fixed` are left out.
     pub fn new(mesh: &'a SelfContactMesh, law: ContactLaw, fixed: &'a [bool], q_guess: &[f64], padding: f64) -> Self {
+        Self::with_laws(mesh, law, solid_law(law), fixed, q_guess, padding)
+    }
+
+    /// As [`Self::new`], the shell–solid pairs with the law `solid` (δ_b and the κ_b in use,
+    /// `super::shell_solid`) instead of the one derived from `law`.
+    pub fn with_laws(
+        mesh: &'a SelfContactMesh,
+        law: ContactLaw,
+        solid: ContactLaw,
+        fixed: &'a [bool],
+        q_guess: &[f64],
+        padding: f64,
+    ) -> Self {
         let mut terms = Self {
             mesh,
             law,
+            solid,
             fixed,
             padding,
             reference: Vec::new(),
@@ -104,7 +120,7 @@ impl<'a> SelfContactTerms<'a> {
             .filter_map(|p| sides.edge_edge(&p))
             .filter(|(p, _)| ee_distance(q, p.edges[0], p.edges[1]) < reach)
             .collect();
-        let law = |side: &Option<SolidSide>| if side.is_some() { solid_law(self.law) } else { self.law };
+        let law = |side: &Option<SolidSide>| if side.is_some() { self.solid } else { self.law };
         let vt = vt.iter().map(|(p, side)| SelfContactPair {
             mu: m.pair_mu(p.vertex, p.triangle[0]),
             outward: *side,

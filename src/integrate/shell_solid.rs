@@ -10,7 +10,8 @@
 //! With self-contact on, the solids' boundary faces therefore join the self-contact mesh, and
 //! every pair of a shell's vertex with a solid's face, and of a shell's edge with a solid's
 //! edge, gets the cubic penalty of §3.2 at a thinner layer δ_b = [`SOLID_THICKNESS_FRACTION`] δ_s with κ_b = κ_s (δ_s/δ_b)²
-//! (the same force 3κδ² at touching), so that it stays idle where the implicit surface already
+//! (the same force 3κδ² at touching; raised where a substep ends with a shell cutting a solid's
+//! face, `crate::solver` self-contact retries), so that it stays idle where the implicit surface already
 //! holds the shell at its thickness, and the same friction as the implicit surface between the
 //! two objects. Its gap is signed by the solid's outward normal
 //! ([`crate::energy::self_contact::SelfContactPair::gap`]): the solid has an inside, so a shell
@@ -29,7 +30,8 @@ use std::collections::HashMap;
 pub(crate) const SOLID_THICKNESS_FRACTION: f64 = 0.5;
 
 /// The law of shell–solid pairs from the self-contact law `law`: δ_b = f δ_s and
-/// κ_b = κ_s / f² (f = [`SOLID_THICKNESS_FRACTION`]), so 3κ_b δ_b² = 3κ_s δ_s².
+/// κ_b = κ_s / f² (f = [`SOLID_THICKNESS_FRACTION`]), so 3κ_b δ_b² = 3κ_s δ_s². The solver
+/// starts κ_b there and raises it on retries.
 pub fn solid_law(law: ContactLaw) -> ContactLaw {
     let f = SOLID_THICKNESS_FRACTION;
     ContactLaw { delta: f * law.delta, kappa: law.kappa / (f * f), ..law }

@@ -20,9 +20,9 @@ use crate::scene::{Model, ObjectKind};
 use crate::solve::NewtonSettings;
 use std::time::Instant;
 
-/// What a call ends with: positions, velocities, the contact and self-contact stiffnesses,
-/// the last acceleration and the BDF2 history.
-type CallEnd = (Vec<f64>, Vec<f64>, (f64, Option<f64>), Vec<f64>, Option<StepHistory>);
+/// What a call ends with: positions, velocities, the contact stiffness κ and the self-contact
+/// stiffnesses [κ_s, κ_b], the last acceleration and the BDF2 history.
+type CallEnd = (Vec<f64>, Vec<f64>, (f64, Option<[f64; 2]>), Vec<f64>, Option<StepHistory>);
 
 /// Most substeps one `advance` may take.
 pub(crate) const MAX_SUBSTEPS: usize = 1_000_000;
@@ -128,14 +128,18 @@ impl Solver {
             let kernel = Kernel::from_code(self.params.contact_kernel).unwrap_or(Kernel::Interpolating);
             report_initial_state(self, &mut report, &pairs, &surfaces, &queries, kappa, kernel, padding);
             let self_mesh = self_contact::mesh(&self.model, &self.params);
-            let self_over = self_mesh.as_ref().map(|m| SelfContactOverCall {
-                mesh: m,
-                law: self_contact::law(
+            let self_over = self_mesh.as_ref().map(|m| {
+                let law = self_contact::law(
                     &self.params,
                     self.self_contact_stiffness
                         .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params)),
-                ),
-                padding: self_contact::padding(m, self.params.self_contact_thickness),
+                );
+                SelfContactOverCall {
+                    mesh: m,
+                    law,
+                    solid: self_contact::solid(law, self.shell_solid_stiffness),
+                    padding: self_contact::padding(m, self.params.self_contact_thickness),
+                }
             });
             let mut acceleration = self.acceleration.clone();
             let mut history = self.history.clone();
@@ -192,7 +196,7 @@ impl Solver {
                 }
             }
             let kappa = stepper.colliders.law.kappa;
-            let kappa_self = stepper.self_contact.as_ref().map(|s| s.law.kappa);
+            let kappa_self = stepper.self_contact.as_ref().map(|s| [s.law.kappa, s.solid.kappa]);
             let shapes: Vec<_> = model.colliders.iter().map(|c| c.shape).collect();
             let end_poses: Vec<_> =
                 collider_pose.iter().zip(collider_target.iter()).map(|(p, t)| t.unwrap_or(*p)).collect();
@@ -213,8 +217,9 @@ impl Solver {
         });
         let outcome = match result {
             Ok((q, v, (kappa, kappa_self), acceleration, history)) => {
-                if kappa_self.is_some() {
-                    self.self_contact_stiffness = kappa_self;
+                if let Some([shells, solids]) = kappa_self {
+                    self.self_contact_stiffness = Some(shells);
+                    self.shell_solid_stiffness = Some(solids);
                 }
                 self.acceleration = acceleration;
                 self.history = history;

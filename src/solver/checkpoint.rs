@@ -1,12 +1,12 @@
 //! The solver's state as bytes, to continue a simulation in another process (`grip run
 //! --resume`, a bake that outlives its session): positions, velocities, pins and their targets,
-//! collider poses and targets, the contact stiffnesses κ and κ_s in use, the last substep's
+//! collider poses and targets, the contact stiffnesses κ, κ_s and κ_b in use, the last substep's
 //! acceleration (Newton's guess), BDF2's history, and the contact couplings of the system
 //! pattern (the preconditioner's and the LU's orderings follow the pattern). Restoring into a
 //! solver built the same way (same objects, same parameters) continues bit for bit as if the
 //! process had never stopped.
 //!
-//! Format (little-endian): the magic `GRIPSTA1`, a fingerprint of the model (vertex count,
+//! Format (little-endian): the magic `GRIPSTA2` (`GRIPSTA1`, without κ_b, is refused), a fingerprint of the model (vertex count,
 //! collider count and an FNV-1a hash of the rest positions' bits), then the fields in the
 //! order `Solver::checkpoint` writes them, each vector preceded by its length.
 
@@ -21,7 +21,7 @@ use crate::scene::{Model, ObjectKind};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// First bytes of a solver checkpoint.
-const MAGIC: &[u8; 8] = b"GRIPSTA1";
+const MAGIC: &[u8; 8] = b"GRIPSTA2";
 
 /// Appends little-endian fields to a byte vector.
 struct Writer(Vec<u8>);
@@ -176,6 +176,7 @@ impl Solver {
         }
         w.option(self.contact_stiffness);
         w.option(self.self_contact_stiffness);
+        w.option(self.shell_solid_stiffness);
         w.f64s(&self.acceleration);
         w.u64(self.history.is_some() as u64);
         if let Some(h) = &self.history {
@@ -200,7 +201,7 @@ impl Solver {
     pub fn restore(&mut self, bytes: &[u8]) -> Result<()> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(MAGIC.len())? != MAGIC {
-            return Err(Error::invalid("not a grip solver checkpoint (wrong magic bytes)"));
+            return Err(Error::invalid("not a grip solver checkpoint of this format version (wrong magic bytes)"));
         }
         let n = self.model.vertex_count();
         let colliders = self.collider_pose.len();
@@ -239,6 +240,7 @@ impl Solver {
         }
         let contact_stiffness = stiffness(r.option()?, "contact stiffness")?;
         let self_contact_stiffness = stiffness(r.option()?, "self-contact stiffness")?;
+        let shell_solid_stiffness = stiffness(r.option()?, "shell-solid stiffness")?;
         let acceleration = r.f64s(&[0, 3 * n], "acceleration")?;
         let history = if r.flag()? {
             let (q, v) = (r.f64s(&[3 * n], "history positions")?, r.f64s(&[3 * n], "history velocities")?);
@@ -286,6 +288,7 @@ impl Solver {
         self.collider_target = collider_target;
         self.contact_stiffness = contact_stiffness;
         self.self_contact_stiffness = self_contact_stiffness;
+        self.shell_solid_stiffness = shell_solid_stiffness;
         self.acceleration = acceleration;
         self.history = history;
         self.layout = layout;

@@ -44,6 +44,9 @@ pub struct Solver {
     /// Self-contact stiffness κ_s [N/m²] in use; `None` until the first call with self-contact
     /// (raised when a substep would make the shells intersect, never lowered).
     self_contact_stiffness: Option<f64>,
+    /// Stiffness κ_b [N/m²] of the shell–solid pairs in use; `None` until the first call with
+    /// self-contact (raised when a substep would make shells cross solids' faces, never lowered).
+    shell_solid_stiffness: Option<f64>,
     /// Acceleration of the last substep [m/s²], per coordinate (empty after the model changed):
     /// Newton's initial guess continues it.
     acceleration: Vec<f64>,
@@ -84,6 +87,7 @@ impl Solver {
             collider_target: Vec::new(),
             contact_stiffness: None,
             self_contact_stiffness: None,
+            shell_solid_stiffness: None,
             acceleration: Vec::new(),
             history: None,
             layout: None,

@@ -19,10 +19,19 @@
 //!   `params.max_contact_retries` times, paper §4.4's rule for colliders applied to
 //!   self-contact) and then fails, so that it is split in halves. κ_s is kept for the
 //!   following calls.
+//!
+//! The shell–solid pairs need no guard (their gap is signed), but their stiffness κ_b, made
+//! for a shell vertex's weight like κ_s, can be far too weak for a cloth pulled taut over a
+//! solid's edge: a substep that ends with more shell triangles crossing solids' faces than it
+//! started with is redone with κ_b four times stiffer (the same §4.4 rule, up to
+//! `params.max_contact_retries` times; then the substep stands and the signed pairs go on
+//! pushing). κ_b is kept for the following calls (and in checkpoints).
 
 use crate::contact::ContactLaw;
 use crate::energy::self_contact::broad_phase;
+use crate::integrate::self_contact_mesh::Crossings;
 use crate::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+use crate::integrate::shell_solid::solid_law;
 use crate::scene::{GripSolverParams, Model, ObjectKind};
 
 /// Factor by which κ_s grows when a substep ends with new intersections.
@@ -37,6 +46,9 @@ pub(super) struct SelfContactOverCall<'a> {
     pub mesh: &'a SelfContactMesh,
     /// Penalty law: δ_s and the κ_s in use (raised on retries).
     pub law: ContactLaw,
+    /// Law of the shell–solid pairs: δ_b and the κ_b in use (raised on retries, and never
+    /// below `shell_solid::solid_law(law)`).
+    pub solid: ContactLaw,
     /// Candidate padding [m].
     pub padding: f64,
 }
@@ -49,7 +61,13 @@ impl<'a> SelfContactOverCall<'a> {
     /// The terms of one stage from `q_start` (lagged friction is frozen there), candidates
     /// around `q_guess`.
     pub fn terms(&self, fixed: &'a [bool], q_start: &[f64], q_guess: &[f64]) -> SelfContactTerms<'a> {
-        SelfContactTerms::new(self.mesh, self.law, fixed, q_guess, self.padding).with_start(q_start)
+        SelfContactTerms::with_laws(self.mesh, self.law, self.solid, fixed, q_guess, self.padding).with_start(q_start)
+    }
+
+    /// The intersecting pairs at `q` [m] between shell triangles (as [`Self::intersections`])
+    /// and between shell triangles and solids' faces.
+    pub fn crossings(&self, q: &[f64]) -> Crossings {
+        self.mesh.crossings(q)
     }
 
     /// Number of intersecting triangle pairs of the shells at `q` [m] that self-contact acts on
@@ -69,6 +87,17 @@ impl<'a> SelfContactOverCall<'a> {
             return false;
         }
         self.law.kappa = (self.law.kappa * STIFFER).min(MAX_STIFFNESS);
+        self.solid.kappa = self.solid.kappa.max(solid_law(self.law).kappa);
+        true
+    }
+
+    /// Raises κ_b after a substep that ended with new crossings of shells and solids' faces;
+    /// `false` at the ceiling.
+    pub fn stiffen_solid(&mut self) -> bool {
+        if self.solid.kappa >= MAX_STIFFNESS {
+            return false;
+        }
+        self.solid.kappa = (self.solid.kappa * STIFFER).min(MAX_STIFFNESS);
         true
     }
 }
@@ -125,6 +154,14 @@ pub(super) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &
     let g = params.gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
     let delta = params.self_contact_thickness;
     (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
+}
+
+/// The law of the shell–solid pairs over a call: `shell_solid::solid_law` of the
+/// self-contact law `law`, with κ_b raised to `kept` [N/m²], the κ_b a previous call ended with,
+/// if that is stiffer.
+pub(super) fn solid(law: ContactLaw, kept: Option<f64>) -> ContactLaw {
+    let derived = solid_law(law);
+    ContactLaw { kappa: derived.kappa.max(kept.unwrap_or(0.0)), ..derived }
 }
 
 /// Candidate padding [m]: a quarter of the shells' mean rest edge length, at least δ_s. Newton

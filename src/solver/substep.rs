@@ -15,6 +15,7 @@ use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::integrate::contact_terms::{ContactPair, ContactTerms};
 use crate::integrate::schemes::StepHistory;
+use crate::integrate::self_contact_mesh::Crossings;
 use crate::integrate::stage::{DampingMatrices, ImplicitStage};
 use crate::integrate::surface_terms::SurfaceTerms;
 use crate::integrate::SystemLayout;
@@ -202,13 +203,14 @@ impl<'a> Substepper<'a> {
         Ok(())
     }
 
-    /// One substep, redone with a stiffer κ while it ends with a negative gap, and with a
-    /// stiffer self-contact κ_s while it ends with more intersecting shell triangles than it
-    /// started with (then it fails, to be halved; see `self_contact`).
+    /// One substep, redone with a stiffer κ while it ends with a negative gap, with a stiffer
+    /// self-contact κ_s while it ends with more intersecting shell triangles than it started
+    /// with (then it fails, to be halved; see `self_contact`), and with a stiffer shell–solid
+    /// κ_b while it ends with more shell triangles crossing solids' faces (then it stands).
     fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
         let v_fixed = self.pin_velocities(q, f1, h);
         let mut retries = 0;
-        let crossed_before = self.self_contact.as_ref().map_or(0, |s| s.intersections(q));
+        let crossed_before = self.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings(q));
         loop {
             let law = self.colliders.law;
             let step = match self.integrate(q, v, &v_fixed, f0, f1, h) {
@@ -240,17 +242,37 @@ impl<'a> Substepper<'a> {
                 Err(failure) => return Err(failure.error),
             };
             if let Some(sc) = self.self_contact.as_mut() {
-                let crossed = sc.intersections(&step.q);
-                if crossed > crossed_before {
+                let crossed = sc.crossings(&step.q);
+                if crossed.shells > crossed_before.shells {
                     self.report.add_failed_attempt(&step.stats);
                     if retries >= self.colliders.max_retries || !sc.stiffen() {
                         return Err(Error::NotConverged(format!(
-                            "the shells intersect in {crossed} triangle pairs after the substep ({crossed_before} before)"
+                            "the shells intersect in {} triangle pairs after the substep ({} before)",
+                            crossed.shells, crossed_before.shells
                         )));
                     }
                     retries += 1;
                     self.report.contact_retries += 1;
                     self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                    continue;
+                }
+                // New crossings of shells and solids' faces: the signed pairs push back out but
+                // were too weak for the forces on them (§4.4's rule on κ_b). Past the last
+                // retry the substep stands, and the signed pairs keep pushing.
+                if crossed.with_solids > crossed_before.with_solids
+                    && retries < self.colliders.max_retries
+                    && sc.stiffen_solid()
+                {
+                    self.report.add_failed_attempt(&step.stats);
+                    retries += 1;
+                    self.report.contact_retries += 1;
+                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                    log::debug!(
+                        "substep of {h:.3e} s redone: shells cross solids' faces in {} triangle pairs ({} before), shell-solid stiffness now {:.3e}",
+                        crossed.with_solids,
+                        crossed_before.with_solids,
+                        sc.solid.kappa
+                    );
                     continue;
                 }
             }
