@@ -163,8 +163,7 @@ fn shell_solid_pairs_see_an_edge_crossing_between_vertices() {
     let (box_p, faces, cloth_p) = cloth_across_box_edge();
     let nb = box_p.len() as u32 / 3;
     let q: Vec<f64> = box_p.iter().chain(&cloth_p).copied().collect();
-    let mesh =
-        SelfContactMesh::new(vec![[nb, nb + 1, nb + 2]], q.clone(), 0.001).unwrap().with_solid_surface(&faces, 0.001);
+    let mesh = SelfContactMesh::with_solids(vec![[nb, nb + 1, nb + 2]], &faces, q.clone(), 0.001).unwrap();
     assert_eq!(mesh.shell_triangles().len(), 1);
     let positions: Vec<[f64; 3]> = q.chunks_exact(3).map(|v| [v[0], v[1], v[2]]).collect();
     let all = grip::mesh::intersecting_pairs(&positions, &mesh.triangles);

@@ -106,8 +106,8 @@ impl Resolution {
     }
 }
 
-/// Signed distance [m] to the limb: the capsule of radius [`LIMB_RADIUS`] around the segment
-/// x ∈ [−[`LIMB_HALF_LENGTH`], [`LIMB_HALF_LENGTH`]] of the x axis.
+/// Signed distance [m] to the limb: the capsule of radius `LIMB_RADIUS` around the segment
+/// x ∈ [−`LIMB_HALF_LENGTH`, `LIMB_HALF_LENGTH`] of the x axis.
 pub fn limb_sdf(p: [f64; 3]) -> f64 {
     let x = p[0].clamp(-LIMB_HALF_LENGTH, LIMB_HALF_LENGTH);
     ((p[0] - x).powi(2) + p[1] * p[1] + p[2] * p[2]).sqrt() - LIMB_RADIUS
@@ -142,7 +142,7 @@ pub fn limb_mesh(tets: usize) -> Result<(Vec<f64>, Vec<u32>), String> {
 }
 
 /// The bend of the limb's right end: θ(t) = 90°·(3u² − 2u³), u = min(t / 1 s, 1), about z
-/// through [`HINGE_PIVOT`].
+/// through `HINGE_PIVOT`.
 pub fn bend() -> Motion {
     Motion::Hinge {
         axis: [0.0, 0.0, 1.0],

@@ -5,7 +5,7 @@
 //! `intersecting_pairs` must stay 0 in every frame. Gravity is off, so the folds come from the
 //! twist alone.
 //!
-//! Cylinder: radius [`RADIUS`], x ∈ [−[`HALF_LENGTH`], [`HALF_LENGTH`]]; the built-in demo has
+//! Cylinder: radius `RADIUS`, x ∈ [−`HALF_LENGTH`, `HALF_LENGTH`]; the built-in demo has
 //! 88 × 80 quads (7128 vertices, 14080 triangles, ≈ 3.6 mm edges) and runs 200 frames (8.3 s:
 //! each ring turns 600°, the rings end 83 mm closer).
 
@@ -47,8 +47,8 @@ fn cloth() -> GripMaterial {
 }
 
 /// The scene with `around` × `along` quads, self-contact on or off, `frames` frames at 24 fps.
-/// The rings (the vertices at x = ±[`HALF_LENGTH`]) follow steady motions: the left one turns
-/// at +[`RING_SPIN`] about +x and moves +[`RING_SPEED`] along x, the right one the opposite.
+/// The rings (the vertices at x = ±`HALF_LENGTH`) follow steady motions: the left one turns
+/// at +`RING_SPIN` about +x and moves +`RING_SPEED` along x, the right one the opposite.
 pub fn twisted_cylinder(around: usize, along: usize, self_contact: bool, frames: usize) -> Scene {
     let (positions, triangles) = open_cylinder(RADIUS, -HALF_LENGTH, HALF_LENGTH, around, along);
     let mut sleeve = SceneObject::new("cylinder", positions, Elements::Triangles(triangles), cloth());

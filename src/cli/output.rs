@@ -6,7 +6,7 @@
 //! objects with `preview = "translucent"` are drawn half transparent, showing what they wrap).
 //!
 //! `stats.csv` has one row per frame (frame 0 included, from a zero report): the columns of
-//! [`STATS_HEADER`] from the frame's `GripStepReport` (energies in J, seconds of wall-clock
+//! `STATS_HEADER` from the frame's `GripStepReport` (energies in J, seconds of wall-clock
 //! time, `deepest_gap` in m, `inf` without contact), then the scene's metrics (`metrics.rs`).
 
 use super::collider::{pose_matrix, IDENTITY};

@@ -89,7 +89,7 @@ pub enum PreviewStyle {
     /// Every triangle.
     #[default]
     Solid,
-    /// Half transparent ([`TRANSLUCENT_OPACITY`]), blended over the objects behind it, so that
+    /// Half transparent (`TRANSLUCENT_OPACITY`), blended over the objects behind it, so that
     /// what it wraps shows through (a sleeve around a limb).
     Translucent,
 }

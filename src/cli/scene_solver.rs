@@ -1,7 +1,7 @@
 //! A [`Scene`] turned into a [`Solver`] and driven frame by frame: before each frame's advance the
 //! analytic colliders get their pose (`set_collider_transform`), collider meshes their vertex
 //! positions (`set_collider_positions`) and pin groups their targets (the `"target"` vertex
-//! attribute), all from their [`Motion`](super::motion::Motion)s at the end of the frame.
+//! attribute), all from their [`Motion`]s at the end of the frame.
 
 use super::motion::{apply_flat, Motion};
 use super::scene::{Elements, Scene};

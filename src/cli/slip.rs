@@ -1,7 +1,7 @@
 //! The cloth-slip metric of `stats.csv`: how far the vertices of one object have slid over the
 //! surface of another since frame 0.
 //!
-//! At frame 0 every vertex x_a of the sliding object within [`EMBED_DISTANCE`] of the base
+//! At frame 0 every vertex x_a of the sliding object within `EMBED_DISTANCE` of the base
 //! surface is embedded at its closest point p_b on it (a triangle and barycentric coordinates),
 //! together with the offset r₀ = x_a(0) − p_b(0). At frame k the embedded point p_b(k) moves
 //! with the triangle's vertices, and the vertex's slip is the tangential part (with respect to
@@ -16,31 +16,12 @@
 //! is 1 cm. (Without R_k a vertex held 1 mm off a surface that turns by 90° would count
 //! ≈1.4 mm of slip.)
 
+use crate::energy::real::{cross, dot, sub, unit};
+
 /// Vertices farther than this from the base surface at frame 0 are not measured [m].
 pub(crate) const EMBED_DISTANCE: f64 = 5e-3;
 
 type V3 = [f64; 3];
-
-fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: V3, b: V3) -> V3 {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
-fn unit(a: V3) -> V3 {
-    let n = dot(a, a).sqrt();
-    if n > 0.0 {
-        a.map(|x| x / n)
-    } else {
-        [0.0; 3]
-    }
-}
 
 /// Barycentric coordinates of the point of triangle (a, b, c) closest to `p` (the Voronoi
 /// regions of its vertices, edges and face; Ericson, *Real-Time Collision Detection*, §5.1.5).
@@ -116,7 +97,7 @@ fn at(bary: V3, [a, b, c]: [V3; 3]) -> V3 {
 }
 
 impl SlipEmbedding {
-    /// Embeds the vertices `sliding` [m] within [`EMBED_DISTANCE`] of the surface `triangles`
+    /// Embeds the vertices `sliding` [m] within `EMBED_DISTANCE` of the surface `triangles`
     /// over `base` [m] at their closest points (ties: the first triangle).
     pub fn new(sliding: &[V3], base: &[V3], triangles: &[[u32; 3]]) -> Self {
         let mut embedded = Vec::new();

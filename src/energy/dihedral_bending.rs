@@ -93,7 +93,7 @@ impl Element<12> for BendingHinge {
         }
     }
 
-    /// ∂W/∂x = 2k′(θ − θ̄) ∂θ/∂x (∂θ/∂x: [`BendingHinge::angle_gradient`]).
+    /// ∂W/∂x = 2k′(θ − θ̄) ∂θ/∂x (∂θ/∂x: `BendingHinge::angle_gradient`).
     fn gradient<T: Real>(&self, x: &[T; 12]) -> [T; 12] {
         let mut g = [c::<T>(0.0); 12];
         let Some((theta, [g0, g1, ua, ub], elen)) = self.bridson_modes(x) else {

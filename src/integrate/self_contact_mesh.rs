@@ -49,47 +49,44 @@ pub struct SelfContactMesh {
 }
 
 impl SelfContactMesh {
-    /// The mesh of `triangles` (global indices) over `rest` (3 per vertex) [m], for thickness
-    /// δ_s = `delta` [m] (1-ring pairs within it at rest are excluded, `ExclusionFilter`);
-    /// `None` without triangles.
+    /// The mesh of the shells' `triangles` (global indices) over `rest` (3 per vertex) [m], for
+    /// thickness δ_s = `delta` [m] (1-ring pairs within it at rest are excluded,
+    /// `ExclusionFilter`); `None` without triangles.
     pub fn new(triangles: Vec<[u32; 3]>, rest: Vec<f64>, delta: f64) -> Option<Self> {
+        Self::with_solids(triangles, &[], rest, delta)
+    }
+
+    /// As [`Self::new`], with the solids' outward boundary faces `faces` (global indices) after
+    /// the shells' triangles for the shell–solid pairs (`super::shell_solid`); `None` without
+    /// shell triangles.
+    pub fn with_solids(mut triangles: Vec<[u32; 3]>, faces: &[[u32; 3]], rest: Vec<f64>, delta: f64) -> Option<Self> {
         if triangles.is_empty() {
             return None;
+        }
+        let shell_triangles = triangles.len();
+        let mut solid = Vec::new();
+        let mut solid_edge_faces = HashMap::new();
+        if !faces.is_empty() {
+            solid = vec![false; rest.len() / 3];
+            faces.iter().flatten().for_each(|&v| solid[v as usize] = true);
+            solid_edge_faces = edge_faces(faces, shell_triangles);
+            triangles.extend_from_slice(faces);
         }
         let filter = ExclusionFilter::new(&triangles, &rest, delta);
         let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
         vertices.sort_unstable();
         vertices.dedup();
-        let shell_triangles = triangles.len();
         Some(Self {
             triangles,
             shell_triangles,
-            solid: Vec::new(),
-            solid_edge_faces: HashMap::new(),
+            solid,
+            solid_edge_faces,
             filter,
             rest,
             vertices,
             shell: Vec::new(),
             mu: Vec::new(),
         })
-    }
-
-    /// Adds the solids' outward boundary faces `faces` (global indices) for shell–solid pairs
-    /// (`super::shell_solid`), the exclusion topology rebuilt over all triangles for thickness
-    /// `delta` [m].
-    pub fn with_solid_surface(mut self, faces: &[[u32; 3]], delta: f64) -> Self {
-        if faces.is_empty() {
-            return self;
-        }
-        self.solid = vec![false; self.rest.len() / 3];
-        faces.iter().flatten().for_each(|&v| self.solid[v as usize] = true);
-        self.solid_edge_faces = edge_faces(faces, self.triangles.len());
-        self.triangles.extend_from_slice(faces);
-        self.filter = ExclusionFilter::new(&self.triangles, &self.rest, delta);
-        self.vertices = self.triangles.iter().flatten().copied().collect();
-        self.vertices.sort_unstable();
-        self.vertices.dedup();
-        self
     }
 
     /// The shells' triangles.

@@ -9,7 +9,7 @@
 //!
 //! With self-contact on, the solids' boundary faces therefore join the self-contact mesh, and
 //! every pair of a shell's vertex with a solid's face, and of a shell's edge with a solid's
-//! edge, gets the cubic penalty of §3.2 at a thinner layer δ_b = [`SOLID_THICKNESS_FRACTION`] δ_s with κ_b = κ_s (δ_s/δ_b)²
+//! edge, gets the cubic penalty of §3.2 at a thinner layer δ_b = `SOLID_THICKNESS_FRACTION` δ_s with κ_b = κ_s (δ_s/δ_b)²
 //! (the same force 3κδ² at touching; raised where a substep ends with a shell cutting a solid's
 //! face, `crate::solver` self-contact retries), so that it stays idle where the implicit surface already
 //! holds the shell at its thickness, and the same friction as the implicit surface between the
@@ -22,7 +22,7 @@
 //! surfaces), nor pairs of a solid's vertex with a shell's triangle ([`Sides::vertex_triangle`]).
 
 use crate::contact::ContactLaw;
-use crate::energy::real::{cross, dot, sub};
+use crate::energy::real::{cross, dot, sub, unit};
 use crate::energy::self_contact::{EdgeEdge, SolidSide, VertexTriangle};
 use std::collections::HashMap;
 
@@ -30,7 +30,7 @@ use std::collections::HashMap;
 pub(crate) const SOLID_THICKNESS_FRACTION: f64 = 0.5;
 
 /// The law of shell–solid pairs from the self-contact law `law`: δ_b = f δ_s and
-/// κ_b = κ_s / f² (f = [`SOLID_THICKNESS_FRACTION`]), so 3κ_b δ_b² = 3κ_s δ_s². The solver
+/// κ_b = κ_s / f² (f = `SOLID_THICKNESS_FRACTION`), so 3κ_b δ_b² = 3κ_s δ_s². The solver
 /// starts κ_b there and raises it on retries.
 pub fn solid_law(law: ContactLaw) -> ContactLaw {
     let f = SOLID_THICKNESS_FRACTION;
@@ -42,15 +42,6 @@ fn face_normal(f: [u32; 3], q: &[f64]) -> [f64; 3] {
     let p = |v: u32| [0, 1, 2].map(|k| q[3 * v as usize + k]);
     let (a, b, c) = (p(f[0]), p(f[1]), p(f[2]));
     cross(sub(b, a), sub(c, a))
-}
-
-fn unit(n: [f64; 3]) -> [f64; 3] {
-    let l = dot(n, n).sqrt();
-    if l > 0.0 {
-        n.map(|x| x / l)
-    } else {
-        n
-    }
 }
 
 /// The faces on either side of each edge of the solids' boundary faces `faces` (indices into

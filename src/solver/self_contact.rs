@@ -140,7 +140,7 @@ pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfConta
         .collect();
     let rest = model.rest.iter().flatten().copied().collect();
     let delta = params.self_contact_thickness;
-    Some(SelfContactMesh::new(triangles, rest, delta)?.with_solid_surface(&faces, delta).with_friction(row, mu))
+    Some(SelfContactMesh::with_solids(triangles, &faces, rest, delta)?.with_friction(row, mu))
 }
 
 /// κ_s,0 [N/m²]: `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g

@@ -77,7 +77,7 @@ pub fn point_triangle_feature(x: &[f64; 12]) -> Closest {
 
 /// Closest features of edges p0p1 (slots 0, 1) and q0q1 (slots 2, 3): both interiors when the
 /// closest points of the two lines lie strictly inside both segments and the edges are not
-/// parallel (see [`DEGENERATE`]), else the nearest of the four end point–segment cases (the
+/// parallel (see `DEGENERATE`), else the nearest of the four end point–segment cases (the
 /// minimum over the parameter square then lies on its boundary).
 pub fn edge_edge_feature(x: &[f64; 12]) -> Closest {
     let (p0, p1, q0, q1) = (vertex(x, 0), vertex(x, 1), vertex(x, 2), vertex(x, 3));

@@ -101,7 +101,7 @@ pub struct SelfContactPair {
 
 /// The outward side of a solid's face or edge (unit normals [dimensionless], frozen when the
 /// pair is gathered): P − Q, from the solid's closest point to the shell's, points inside
-/// where it makes a cosine below −[`SIDE_COSINE`] with the mean of the two face normals (a
+/// where it makes a cosine below −`SIDE_COSINE` with the mean of the two face normals (a
 /// face's two normals are its own), and, across a convex edge, also points below both faces'
 /// planes (there the inside is where both faces' insides meet; across a concave edge, where
 /// either's does, which contains the first cone).
@@ -172,7 +172,7 @@ impl SelfContactPair {
     /// through). The edge and corner cases keep σ = 1: beside a convex ridge the shell's
     /// primitive is below the plane of the face over the ridge yet outside the solid, and a
     /// point's side of an edge or corner alone is not defined. So do directions within 120° of
-    /// an outward normal ([`SIDE_COSINE`]): two edges side by side, nearly parallel in the
+    /// an outward normal (`SIDE_COSINE`): two edges side by side, nearly parallel in the
     /// surface but one tilted out of it, have a common perpendicular along the surface, whose
     /// sign flips with their small angle in the surface although neither is inside (with
     /// σ = sign(u · n) alone the gap jumped there, and Newton's line search stalled in the

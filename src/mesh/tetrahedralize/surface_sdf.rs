@@ -7,6 +7,7 @@
 
 use super::bvh::{Aabb, Bvh};
 use super::surface_check::Surface;
+use crate::energy::real::{cross, dot, sub, unit};
 
 /// Where on a triangle the closest point lies.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,30 +20,8 @@ enum Feature {
     Face,
 }
 
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
-
 fn axpy(a: f64, x: [f64; 3], y: [f64; 3]) -> [f64; 3] {
     [y[0] + a * x[0], y[1] + a * x[1], y[2] + a * x[2]]
-}
-
-/// `a / |a|`, or zero for a zero vector.
-fn unit(a: [f64; 3]) -> [f64; 3] {
-    let n = dot(a, a).sqrt();
-    if n > 0.0 {
-        a.map(|x| x / n)
-    } else {
-        [0.0; 3]
-    }
 }
 
 /// Closest point to `p` on triangle `t` and the feature it lies on, by the Voronoi regions of
