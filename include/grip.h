@@ -117,7 +117,8 @@
 // (negative gap); the contact penalty pushes it out.
 #define GRIP_WARNING_INITIAL_PENETRATION 1
 
-// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call.
+// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call,
+// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry.
 #define GRIP_WARNING_PENETRATION_REMAINS 2
 
 // `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.

@@ -14,6 +14,7 @@ use super::scene::Elements;
 use super::scene_solver::SceneSolver;
 use super::slip::SlipEmbedding;
 use crate::mesh::intersection::intersecting_pairs_where;
+use crate::mesh::triples;
 use crate::solver::Solver;
 
 /// Signed volume [m³] of the tets `tets` (4 flat indices each) over `positions` (flat):
@@ -32,10 +33,6 @@ pub fn signed_volume(positions: &[f64], tets: &[u32]) -> f64 {
                 / 6.0
         })
         .sum()
-}
-
-fn triples(flat: &[f64]) -> Vec<[f64; 3]> {
-    flat.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect()
 }
 
 /// One solid's volume column.

@@ -18,6 +18,7 @@ use crate::contact::shape::GRIP_SHAPE_PLANE;
 use crate::contact::GripShape;
 use crate::io::obj::write_obj;
 use crate::io::preview::{render_png, Camera, PreviewMesh};
+use crate::mesh::triples;
 use crate::solver::{GripStepReport, Solver};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -65,10 +66,6 @@ pub struct Output {
     colliders: Vec<ColliderTrack>,
     metrics: Metrics,
     view: Option<[f64; 3]>,
-}
-
-fn triples(flat: &[f64]) -> Vec<[f64; 3]> {
-    flat.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect()
 }
 
 impl Output {

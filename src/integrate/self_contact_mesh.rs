@@ -12,13 +12,9 @@ use std::collections::HashMap;
 pub struct Crossings {
     /// Pairs of shell triangles ([`SelfContactMesh::intersections`]).
     pub shells: usize,
-    /// Pairs of a shell triangle with a solid's boundary face.
+    /// Pairs of a shell triangle with a solid's boundary face that an edge of the shell
+    /// triangle meets.
     pub with_solids: usize,
-}
-
-/// Flat positions (3 per vertex) as points.
-fn triples(q: &[f64]) -> Vec<[f64; 3]> {
-    q.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect()
 }
 
 /// The triangles that take part in self-contact and their exclusion topology, built once per
@@ -109,7 +105,7 @@ impl SelfContactMesh {
     /// (`ExclusionFilter::excuses`; none on a mesh whose rest clearance exceeds δ_s, where this
     /// is the `intersecting_pairs` of the stats).
     pub fn intersections(&self, q: &[f64]) -> usize {
-        let positions = triples(q);
+        let positions = crate::mesh::triples(q);
         crate::mesh::intersecting_pairs(&positions, self.shell_triangles())
             .into_iter()
             .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
@@ -117,10 +113,13 @@ impl SelfContactMesh {
     }
 
     /// The intersecting triangle pairs at `q` [m] in one pass of the exact checker: those
-    /// between shell triangles that [`Self::intersections`] counts, and those of a shell
-    /// triangle with a solid's boundary face (none without solids).
+    /// between shell triangles that [`Self::intersections`] counts, and those where an edge of
+    /// a shell triangle meets a solid's boundary face (none without solids): the crossings the
+    /// signed shell–solid pairs push back. A solid's ridge or corner poking through the inside
+    /// of a shell triangle, all its edges outside, is not counted (no shell–solid pair acts on
+    /// it; the stats' `intersecting_pairs_with_solids` counts it, and collider meshes too).
     pub fn crossings(&self, q: &[f64]) -> Crossings {
-        let positions = triples(q);
+        let positions = crate::mesh::triples(q);
         let shells = self.shell_triangles as u32;
         // Shell triangles come first, so a pair (i < j) has a shell triangle when i does.
         let pairs = crate::mesh::intersection::intersecting_pairs_where(&positions, &self.triangles, |i, _| i < shells);
@@ -129,7 +128,12 @@ impl SelfContactMesh {
             .into_iter()
             .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
             .count();
-        Crossings { shells, with_solids: with_solids.len() }
+        let p = |v: u32| positions[v as usize];
+        let edge_through = |&(i, j): &(u32, u32)| {
+            let (t, face) = (self.triangles[i as usize], self.triangles[j as usize].map(p));
+            (0..3).any(|k| crate::mesh::predicates::segment_meets_triangle(p(t[k]), p(t[(k + 1) % 3]), face))
+        };
+        Crossings { shells, with_solids: with_solids.iter().filter(|pair| edge_through(pair)).count() }
     }
 
     /// μ (paper Eq. 8) between the objects of vertices `a` and `b` (0 without a table).

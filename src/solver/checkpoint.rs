@@ -6,7 +6,7 @@
 //! solver built the same way (same objects, same parameters) continues bit for bit as if the
 //! process had never stopped.
 //!
-//! Format (little-endian): the magic `GRIPSTA2` (`GRIPSTA1`, without κ_b, is refused), a fingerprint of the model (vertex count,
+//! Format (little-endian): the magic `GRIPSTA2` (`GRIPSTA1`, the same without κ_b, is read too), a fingerprint of the model (vertex count,
 //! collider count and an FNV-1a hash of the rest positions' bits), then the fields in the
 //! order `Solver::checkpoint` writes them, each vector preceded by its length.
 
@@ -22,6 +22,10 @@ use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// First bytes of a solver checkpoint.
 const MAGIC: &[u8; 8] = b"GRIPSTA2";
+
+/// First bytes of the previous format, read still: the same fields but κ_b (restored as
+/// unset, so it starts again from the value derived from κ_s).
+const MAGIC_WITHOUT_SHELL_SOLID: &[u8; 8] = b"GRIPSTA1";
 
 /// Appends little-endian fields to a byte vector.
 struct Writer(Vec<u8>);
@@ -157,7 +161,13 @@ impl Solver {
     /// The solver's state as bytes (see the module documentation); [`Solver::restore`] puts it
     /// back into a solver built with the same objects and parameters.
     pub fn checkpoint(&self) -> Vec<u8> {
-        let mut w = Writer(MAGIC.to_vec());
+        self.encode(MAGIC)
+    }
+
+    /// The bytes of [`Solver::checkpoint`] in the format of `magic` (the current one, or
+    /// `MAGIC_WITHOUT_SHELL_SOLID` without κ_b).
+    fn encode(&self, magic: &[u8; 8]) -> Vec<u8> {
+        let mut w = Writer(magic.to_vec());
         let n = self.model.vertex_count();
         w.u64(n as u64);
         w.u64(self.collider_pose.len() as u64);
@@ -176,7 +186,9 @@ impl Solver {
         }
         w.option(self.contact_stiffness);
         w.option(self.self_contact_stiffness);
-        w.option(self.shell_solid_stiffness);
+        if magic == MAGIC {
+            w.option(self.shell_solid_stiffness);
+        }
         w.f64s(&self.acceleration);
         w.u64(self.history.is_some() as u64);
         if let Some(h) = &self.history {
@@ -200,8 +212,10 @@ impl Solver {
     /// are malformed or come from a solver with other vertices or colliders.
     pub fn restore(&mut self, bytes: &[u8]) -> Result<()> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(MAGIC.len())? != MAGIC {
-            return Err(Error::invalid("not a grip solver checkpoint of this format version (wrong magic bytes)"));
+        let magic = r.take(MAGIC.len())?;
+        let with_shell_solid = magic == MAGIC;
+        if !with_shell_solid && magic != MAGIC_WITHOUT_SHELL_SOLID {
+            return Err(Error::invalid("not a grip solver checkpoint (wrong magic bytes)"));
         }
         let n = self.model.vertex_count();
         let colliders = self.collider_pose.len();
@@ -240,7 +254,8 @@ impl Solver {
         }
         let contact_stiffness = stiffness(r.option()?, "contact stiffness")?;
         let self_contact_stiffness = stiffness(r.option()?, "self-contact stiffness")?;
-        let shell_solid_stiffness = stiffness(r.option()?, "shell-solid stiffness")?;
+        let shell_solid_stiffness =
+            if with_shell_solid { stiffness(r.option()?, "shell-solid stiffness")? } else { None };
         let acceleration = r.f64s(&[0, 3 * n], "acceleration")?;
         let history = if r.flag()? {
             let (q, v) = (r.f64s(&[3 * n], "history positions")?, r.f64s(&[3 * n], "history velocities")?);
@@ -311,4 +326,40 @@ fn contact_couplings(layout: &SystemLayout) -> Option<Vec<(u32, u32)>> {
         }
     }
     Some(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GripMaterial, GripSolverParams};
+
+    /// A cloth square over a pinned box, with self-contact on, one step on.
+    fn cloth_over_box() -> Solver {
+        let params = GripSolverParams { self_contact: 1, time_step: 5e-3, ..GripSolverParams::default() };
+        let mut s = Solver::new(&params).unwrap();
+        let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [2, 2, 2], [0.0; 3]);
+        let block = s.add_solid(&p, &t, &GripMaterial::default()).unwrap();
+        s.set_vertex_attribute(block, "pinned", &vec![1.0; p.len() / 3], 1).unwrap();
+        let cloth = [0.02, 0.02, 0.103, 0.08, 0.02, 0.103, 0.02, 0.08, 0.103, 0.08, 0.08, 0.103];
+        s.add_shell(&cloth, &[0, 1, 2, 2, 1, 3], &GripMaterial::default()).unwrap();
+        s.step(5e-3).unwrap();
+        s
+    }
+
+    /// A checkpoint of the previous format (no κ_b) is restored with κ_b unset and everything
+    /// else as written.
+    #[test]
+    fn a_checkpoint_without_shell_solid_stiffness_is_read() {
+        let source = cloth_over_box();
+        assert!(source.shell_solid_stiffness.is_some());
+        let old = source.encode(MAGIC_WITHOUT_SHELL_SOLID);
+        assert_eq!(old.len() + 16, source.checkpoint().len());
+        let mut target = cloth_over_box();
+        target.step(5e-3).unwrap();
+        target.restore(&old).unwrap();
+        assert_eq!(target.shell_solid_stiffness, None);
+        assert_eq!(target.q, source.q);
+        assert_eq!(target.v, source.v);
+        assert_eq!(target.encode(MAGIC_WITHOUT_SHELL_SOLID), old);
+    }
 }

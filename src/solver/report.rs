@@ -4,7 +4,8 @@
 /// `GripStepReport::warnings` bit: a free vertex started the call inside a collider or a mesh
 /// (negative gap); the contact penalty pushes it out.
 pub const GRIP_WARNING_INITIAL_PENETRATION: u32 = 1;
-/// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call.
+/// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call,
+/// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry.
 pub const GRIP_WARNING_PENETRATION_REMAINS: u32 = 2;
 /// `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.
 pub const GRIP_WARNING_SUBSTEP_HALVED: u32 = 4;

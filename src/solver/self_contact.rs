@@ -34,10 +34,10 @@ use crate::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use crate::integrate::shell_solid::solid_law;
 use crate::scene::{GripSolverParams, Model, ObjectKind};
 
-/// Factor by which κ_s grows when a substep ends with new intersections.
+/// Factor by which κ_s (κ_b) grows when a substep ends with new intersections (crossings).
 pub(super) const STIFFER: f64 = 4.0;
 
-/// Ceiling on κ_s [N/m²].
+/// Ceiling on κ_s and κ_b [N/m²].
 const MAX_STIFFNESS: f64 = 1e30;
 
 /// The self-contact of the shells over a call.

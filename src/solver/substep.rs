@@ -5,7 +5,7 @@
 //! stiffer contact penalty when it ends with a negative gap (paper §4.4) or, for self-contact,
 //! with new intersections or after Newton stalled with shells touching (`self_contact`).
 
-use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_SUBSTEP_HALVED};
+use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_PENETRATION_REMAINS, GRIP_WARNING_SUBSTEP_HALVED};
 use super::self_contact::SelfContactOverCall;
 use super::stages::{StageFailure, StageInput, StageOutput};
 use super::{GripStepReport, ProgressFn};
@@ -210,6 +210,8 @@ impl<'a> Substepper<'a> {
     fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
         let v_fixed = self.pin_velocities(q, f1, h);
         let mut retries = 0;
+        // κ_b's retries have their own budget, so they never use up the others'.
+        let mut solid_retries = 0;
         let crossed_before = self.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings(q));
         loop {
             let law = self.colliders.law;
@@ -258,22 +260,29 @@ impl<'a> Substepper<'a> {
                 }
                 // New crossings of shells and solids' faces: the signed pairs push back out but
                 // were too weak for the forces on them (§4.4's rule on κ_b). Past the last
-                // retry the substep stands, and the signed pairs keep pushing.
-                if crossed.with_solids > crossed_before.with_solids
-                    && retries < self.colliders.max_retries
-                    && sc.stiffen_solid()
-                {
-                    self.report.add_failed_attempt(&step.stats);
-                    retries += 1;
-                    self.report.contact_retries += 1;
-                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
-                    log::debug!(
-                        "substep of {h:.3e} s redone: shells cross solids' faces in {} triangle pairs ({} before), shell-solid stiffness now {:.3e}",
-                        crossed.with_solids,
-                        crossed_before.with_solids,
-                        sc.solid.kappa
-                    );
-                    continue;
+                // retry the substep stands (with a warning), and the signed pairs keep pushing.
+                if crossed.with_solids > crossed_before.with_solids {
+                    if solid_retries >= self.colliders.max_retries || !sc.stiffen_solid() {
+                        self.report.warnings |= GRIP_WARNING_PENETRATION_REMAINS;
+                        log::warn!(
+                            "substep of {h:.3e} s kept: shells cross solids' faces in {} pairs ({} before) at κ_b {:.3e}",
+                            crossed.with_solids,
+                            crossed_before.with_solids,
+                            sc.solid.kappa
+                        );
+                    } else {
+                        self.report.add_failed_attempt(&step.stats);
+                        solid_retries += 1;
+                        self.report.contact_retries += 1;
+                        self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                        log::debug!(
+                            "substep of {h:.3e} s redone: shells cross solids' faces in {} pairs ({} before), κ_b now {:.3e}",
+                            crossed.with_solids,
+                            crossed_before.with_solids,
+                            sc.solid.kappa
+                        );
+                        continue;
+                    }
                 }
             }
             match step.gaps {
