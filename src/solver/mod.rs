@@ -7,6 +7,7 @@
 mod advance;
 mod checkpoint;
 pub mod report;
+mod retries;
 mod self_contact;
 mod stages;
 mod substep;

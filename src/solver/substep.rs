@@ -2,10 +2,9 @@
 //! stages in `stages`), retried as two
 //! half substeps when Newton fails (paper §4.2: singular Jacobians "can often be eliminated by
 //! decreasing the time step"), up to `params.max_substep_halvings` times, and redone with a
-//! stiffer contact penalty when it ends with a negative gap (paper §4.4) or, for self-contact,
-//! with new intersections or after Newton stalled with shells touching (`self_contact`).
+//! stiffer contact penalty by the rules of `retries` (paper §4.4, extended to self-contact).
 
-use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_PENETRATION_REMAINS, GRIP_WARNING_SUBSTEP_HALVED};
+use super::report::GRIP_WARNING_SUBSTEP_HALVED;
 use super::self_contact::SelfContactOverCall;
 use super::stages::{StageFailure, StageInput, StageOutput};
 use super::{GripStepReport, ProgressFn};
@@ -15,11 +14,9 @@ use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::integrate::contact_terms::{ContactPair, ContactTerms};
 use crate::integrate::schemes::StepHistory;
-use crate::integrate::self_contact_mesh::Crossings;
 use crate::integrate::stage::{DampingMatrices, ImplicitStage};
 use crate::integrate::surface_terms::SurfaceTerms;
 use crate::integrate::SystemLayout;
-use crate::scene::params::GRIP_INTEGRATOR_BDF2;
 use crate::scene::GripSolverParams;
 use crate::scene::{Model, SurfaceQuery};
 use crate::solve::linear_solver::LinearSolver;
@@ -119,7 +116,7 @@ impl<'a> Substepper<'a> {
     }
 
     /// Prescribed velocities of pinned vertices: reach `q_begin + (target − q_begin) f1` in `h`.
-    fn pin_velocities(&self, q: &[f64], f1: f64, h: f64) -> Vec<f64> {
+    pub(super) fn pin_velocities(&self, q: &[f64], f1: f64, h: f64) -> Vec<f64> {
         let mut v_fixed = vec![0.0; q.len()];
         for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
             for k in 0..3 {
@@ -201,118 +198,6 @@ impl<'a> Substepper<'a> {
         *self.system = Some((layout, linear));
         self.report.seconds_factorization += t.elapsed().as_secs_f64();
         Ok(())
-    }
-
-    /// One substep, redone with a stiffer κ while it ends with a negative gap, with a stiffer
-    /// self-contact κ_s while it ends with more intersecting shell triangles than it started
-    /// with (then it fails, to be halved; see `self_contact`), and with a stiffer shell–solid
-    /// κ_b while it ends with more shell triangles crossing solids' faces (then it stands).
-    fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
-        let v_fixed = self.pin_velocities(q, f1, h);
-        let mut retries = 0;
-        // κ_b's retries have their own budget, so they never use up the others'.
-        let mut solid_retries = 0;
-        let crossed_before = self.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings(q));
-        loop {
-            let law = self.colliders.law;
-            let step = match self.integrate(q, v, &v_fixed, f0, f1, h) {
-                Ok(step) => step,
-                Err(StageFailure { error: Error::NotConverged(m), closest_pair }) => {
-                    // Newton stalls where a pair reached d ≈ 0 (the unsigned distance's kink, which
-                    // its line search may not cross): a stiffer κ_s keeps the shells apart.
-                    let touching = match (self.self_contact.as_ref(), closest_pair) {
-                        (Some(sc), Some(d)) => sc.touching(d),
-                        _ => false,
-                    };
-                    if touching && retries < self.colliders.max_retries {
-                        if let Some(sc) = self.self_contact.as_mut() {
-                            if !sc.stiffen() {
-                                return Err(Error::NotConverged(m));
-                            }
-                            retries += 1;
-                            self.report.contact_retries += 1;
-                            self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
-                            log::debug!(
-                                "substep of {h:.3e} s redone: Newton failed with the shells touching, self-contact stiffness now {:.3e}",
-                                sc.law.kappa
-                            );
-                            continue;
-                        }
-                    }
-                    return Err(Error::NotConverged(m));
-                }
-                Err(failure) => return Err(failure.error),
-            };
-            if let Some(sc) = self.self_contact.as_mut() {
-                let crossed = sc.crossings(&step.q);
-                if crossed.shells > crossed_before.shells {
-                    self.report.add_failed_attempt(&step.stats);
-                    if retries >= self.colliders.max_retries || !sc.stiffen() {
-                        return Err(Error::NotConverged(format!(
-                            "the shells intersect in {} triangle pairs after the substep ({} before)",
-                            crossed.shells, crossed_before.shells
-                        )));
-                    }
-                    retries += 1;
-                    self.report.contact_retries += 1;
-                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
-                    continue;
-                }
-                // New crossings of shells and solids' faces: the signed pairs push back out but
-                // were too weak for the forces on them (§4.4's rule on κ_b). Past the last
-                // retry the substep stands (with a warning), and the signed pairs keep pushing.
-                if crossed.with_solids > crossed_before.with_solids {
-                    if solid_retries >= self.colliders.max_retries || !sc.stiffen_solid() {
-                        self.report.warnings |= GRIP_WARNING_PENETRATION_REMAINS;
-                        log::warn!(
-                            "substep of {h:.3e} s kept: shells cross solids' faces in {} pairs ({} before) at κ_b {:.3e}",
-                            crossed.with_solids,
-                            crossed_before.with_solids,
-                            sc.solid.kappa
-                        );
-                    } else {
-                        self.report.add_failed_attempt(&step.stats);
-                        solid_retries += 1;
-                        self.report.contact_retries += 1;
-                        self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
-                        log::debug!(
-                            "substep of {h:.3e} s redone: shells cross solids' faces in {} pairs ({} before), κ_b now {:.3e}",
-                            crossed.with_solids,
-                            crossed_before.with_solids,
-                            sc.solid.kappa
-                        );
-                        continue;
-                    }
-                }
-            }
-            match step.gaps {
-                Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
-                    retries += 1;
-                    self.report.contact_retries += 1;
-                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
-                    self.report.add_failed_attempt(&step.stats);
-                    self.colliders.law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
-                    log::debug!(
-                        "substep of {h:.3e} s redone: deepest gap {deepest:.3e} m, contact stiffness now {:.3e}",
-                        self.colliders.law.kappa
-                    );
-                }
-                _ => {
-                    let (deepest, active) = step.gaps.unwrap_or((f64::INFINITY, 0));
-                    self.report.deepest_gap = deepest;
-                    self.report.active_contacts = active;
-                    self.report.add_substep(&step.stats);
-                    self.report.simulated_time += h;
-                    *self.acceleration = step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
-                    if self.params.integrator == GRIP_INTEGRATOR_BDF2 {
-                        *self.history = Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
-                    }
-                    *q = step.q;
-                    *v = step.v;
-                    return Ok(());
-                }
-            }
-        }
     }
 
     /// Newton on one implicit stage from the step's start `q` (contact lagging, pin goals) with
@@ -454,4 +339,4 @@ fn with_pins(pinned: &[bool], mut u: Vec<f64>, v_fixed: &[f64]) -> Vec<f64> {
 }
 
 /// Ceiling on the adaptive contact stiffness [N/m²] (beyond it the Jacobian is numerically singular).
-const MAX_CONTACT_STIFFNESS: f64 = 1e30;
+pub(super) const MAX_CONTACT_STIFFNESS: f64 = 1e30;
