@@ -2,7 +2,7 @@
 //! by the solid's outward side, its derivatives against central differences through and beyond
 //! the solid's surface, the pairs that see a cloth edge passing under a box's edge between the
 //! box's vertices, steps of the solver that push it back out, and κ_b raised where the cloth
-//! would cut a box's edge.
+//! would cut a box's edge; a solid's vertex through a shell triangle.
 
 mod common;
 
@@ -198,16 +198,23 @@ fn shell_solid_pairs_see_an_edge_crossing_between_vertices() {
 /// One step of the solver with self-contact on pushes the cloth edges out over the box's edge.
 #[test]
 fn cloth_edges_cutting_a_box_edge_are_pushed_out() {
+    let (box_p, faces, cloth_p) = cloth_across_box_edge();
+    assert_steps_push_the_cloth_out(&box_p, &faces, &cloth_p);
+}
+
+/// Ten 1 ms steps without gravity, self-contact on, of the pinned 0.1 m box of positions
+/// `box_p` and boundary `faces` and a cloth triangle at `cloth_p` that crosses it: they end
+/// with the cloth clear of the box.
+fn assert_steps_push_the_cloth_out(box_p: &[f64], faces: &[[u32; 3]], cloth_p: &[f64]) {
     let params =
         GripSolverParams { time_step: 1e-3, self_contact: 1, gravity: [0.0; 3], ..GripSolverParams::default() };
     let mut s = Solver::new(&params).unwrap();
-    let (box_p, faces, cloth_p) = cloth_across_box_edge();
     let (_, t) = box_tets([0.1, 0.1, 0.1], [4, 4, 4], [0.0; 3]);
-    let block = s.add_solid(&box_p, &t, &GripMaterial::default()).unwrap();
+    let block = s.add_solid(box_p, &t, &GripMaterial::default()).unwrap();
     s.set_vertex_attribute(block, "pinned", &vec![1.0; box_p.len() / 3], 1).unwrap();
     let material = GripMaterial { density: 200.0, thickness: 1e-3, ..GripMaterial::default() };
-    let cloth = s.add_shell(&cloth_p, &[0, 1, 2], &material).unwrap();
-    let count = |s: &Solver| crossings(s, [cloth, block], &[[0, 1, 2]], &faces);
+    let cloth = s.add_shell(cloth_p, &[0, 1, 2], &material).unwrap();
+    let count = |s: &Solver| crossings(s, [cloth, block], &[[0, 1, 2]], faces);
     assert!(count(&s) > 0);
     for _ in 0..10 {
         s.step(1e-3).unwrap();
@@ -309,4 +316,79 @@ fn a_raised_shell_solid_stiffness_survives_a_checkpoint() {
     }
     assert_eq!(bits(&second), bits(&whole), "the resumed run differs from the whole one");
     assert!(second.checkpoint() == whole.checkpoint(), "the resumed run ends in another state");
+}
+
+/// A solid's vertex (slot 0) of outward pseudonormal +z under the shell triangle (0,0,z),
+/// (1,0,z), (0,1,z), at (0.2, 0.3, 0): the vertex's side stores −z, as a face's would.
+fn vertex_under_triangle(z: f64) -> (SelfContactPair, [f64; 12]) {
+    let pair = SelfContactPair {
+        outward: Some(SolidSide::vertex([0.0, 0.0, 1.0])),
+        ..SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law())
+    };
+    (pair, [0.2, 0.3, 0.0, 0.0, 0.0, z, 1.0, 0.0, z, 0.0, 1.0, z])
+}
+
+/// A solid's vertex against a shell triangle: the gap is negative once the vertex is through
+/// the triangle (the triangle below it, on its inside), the force lifts the triangle (+z) on
+/// both sides, and the derivatives match central differences through the surface.
+#[test]
+fn a_solid_vertex_through_a_shell_triangle_has_a_negative_gap() {
+    for z in [0.009, 0.004, 1e-4, -1e-4, -0.004, -0.02] {
+        let (pair, x) = vertex_under_triangle(z);
+        assert!((pair.distance(&x) - z).abs() < 1e-15, "{z}: {}", pair.distance(&x));
+        let g = pair.gradient(&x);
+        if z < DELTA {
+            assert!(g[5] + g[8] + g[11] < 0.0 && g[2] > 0.0, "the energy falls as the triangle rises, z = {z}");
+        }
+        let (g, h) = fd_errors(&pair, &x, 1e-7);
+        assert!(g < 1e-6 && h < 1e-5, "z = {z}: gradient {g:e}, Hessian {h:e}");
+    }
+}
+
+/// A pinned 0.1 m box and a cloth triangle 12 mm across cutting its top corner (0.1, 0.1, 0.1)
+/// square to the diagonal, the corner 0.3 mm through it: the box's three edges at the corner
+/// pierce the triangle, whose own edges stay clear of the box. Box positions and boundary
+/// faces, cloth positions.
+fn cloth_over_box_corner() -> (Vec<f64>, Vec<[u32; 3]>, Vec<f64>) {
+    let (p, t) = box_tets([0.1, 0.1, 0.1], [4, 4, 4], [0.0; 3]);
+    let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+    let n = [1.0 / 3f64.sqrt(); 3];
+    let (a, b) =
+        ([1.0 / 2f64.sqrt(), -1.0 / 2f64.sqrt(), 0.0], [1.0 / 6f64.sqrt(), 1.0 / 6f64.sqrt(), -2.0 / 6f64.sqrt()]);
+    let centre: [f64; 3] = std::array::from_fn(|k| 0.1 - 3e-4 * n[k]);
+    let corner = |s: f64, t: f64| -> [f64; 3] { std::array::from_fn(|k| centre[k] + 0.006 * (s * a[k] + t * b[k])) };
+    let cloth = [corner(0.0, 1.0), corner(-0.87, -0.5), corner(0.87, -0.5)].concat();
+    (p, boundary_triangles(&tets), cloth)
+}
+
+/// The box's corner through a cloth triangle: the self-contact terms hold a signed pair of the
+/// corner vertex and the triangle, of negative gap, whose force pushes the cloth out along
+/// the diagonal; the crossing counts among the shell–solid ones (the shells' guard does not
+/// count it); and steps of the solver end with the cloth off the corner.
+#[test]
+fn a_solid_corner_through_cloth_is_pushed_out() {
+    let (box_p, faces, cloth_p) = cloth_over_box_corner();
+    let nb = box_p.len() as u32 / 3;
+    let q: Vec<f64> = box_p.iter().chain(&cloth_p).copied().collect();
+    let mesh = SelfContactMesh::with_solids(vec![[nb, nb + 1, nb + 2]], &faces, q.clone(), 0.001).unwrap();
+    let crossings_at_start = mesh.crossings(&q);
+    assert_eq!((crossings_at_start.shells, crossings_at_start.with_solids > 0), (0, true), "{crossings_at_start:?}");
+    let law = ContactLaw { kappa: 1e6, delta: 0.001, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+    let mut fixed = vec![true; nb as usize];
+    fixed.extend([false; 3]);
+    let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q, 0.002);
+    let corner = (0..nb).find(|&v| (0..3).all(|k| box_p[3 * v as usize + k] == 0.1)).unwrap();
+    let through: Vec<_> = terms
+        .pairs()
+        .iter()
+        .filter(|p| p.vertices[0] == corner && p.distance(&gather::<12>(&p.vertices, &q)) < 0.0)
+        .collect();
+    assert_eq!(through.len(), 1, "the corner against the cloth triangle");
+    assert!((through[0].distance(&gather::<12>(&through[0].vertices, &q)) + 3e-4).abs() < 1e-12);
+    let mut g = vec![0.0; q.len()];
+    terms.add_gradient(&q, 1.0, &mut g);
+    let out: f64 = (0..3).flat_map(|i| (0..3).map(move |k| (i, k))).map(|(i, k)| -g[3 * (nb as usize + i) + k]).sum();
+    assert!(out > 0.0 && terms.energy(&q) > 0.0, "the force pushes the cloth out: {out}");
+
+    assert_steps_push_the_cloth_out(&box_p, &faces, &cloth_p);
 }

@@ -12,8 +12,7 @@ use std::collections::HashMap;
 pub struct Crossings {
     /// Pairs of shell triangles ([`SelfContactMesh::intersections`]).
     pub shells: usize,
-    /// Pairs of a shell triangle with a solid's boundary face that an edge of the shell
-    /// triangle meets.
+    /// Pairs of a shell triangle and a solid's boundary face.
     pub with_solids: usize,
 }
 
@@ -90,6 +89,11 @@ impl SelfContactMesh {
         &self.triangles[..self.shell_triangles]
     }
 
+    /// The solids' outward boundary faces (empty without solids).
+    pub fn solid_faces(&self) -> &[[u32; 3]] {
+        &self.triangles[self.shell_triangles..]
+    }
+
     /// Sets the friction of the pairs (paper Eq. 8): `shell[v]` is the row of vertex v's object
     /// (every vertex, global indices), and μ between the objects of rows a and b is
     /// `mu[a · k + b]` of a k × k symmetric table (dimensionless).
@@ -113,11 +117,11 @@ impl SelfContactMesh {
     }
 
     /// The intersecting triangle pairs at `q` [m] in one pass of the exact checker: those
-    /// between shell triangles that [`Self::intersections`] counts, and those where an edge of
-    /// a shell triangle meets a solid's boundary face (none without solids): the crossings the
-    /// signed shell–solid pairs push back. A solid's ridge or corner poking through the inside
-    /// of a shell triangle, all its edges outside, is not counted (no shell–solid pair acts on
-    /// it; the stats' `intersecting_pairs_with_solids` counts it, and collider meshes too).
+    /// between shell triangles that [`Self::intersections`] counts, and those of a shell
+    /// triangle and a solid's boundary face (none without solids): a shell edge through a
+    /// solid's face or a solid's ridge or corner through a shell triangle, both of which the
+    /// signed shell–solid pairs push back (the stats' `intersecting_pairs_with_solids` counts
+    /// the same pairs, and collider meshes too).
     pub fn crossings(&self, q: &[f64]) -> Crossings {
         let positions = crate::mesh::triples(q);
         let shells = self.shell_triangles as u32;
@@ -128,12 +132,7 @@ impl SelfContactMesh {
             .into_iter()
             .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
             .count();
-        let p = |v: u32| positions[v as usize];
-        let edge_through = |&(i, j): &(u32, u32)| {
-            let (t, face) = (self.triangles[i as usize], self.triangles[j as usize].map(p));
-            (0..3).any(|k| crate::mesh::predicates::segment_meets_triangle(p(t[k]), p(t[(k + 1) % 3]), face))
-        };
-        Crossings { shells, with_solids: with_solids.iter().filter(|pair| edge_through(pair)).count() }
+        Crossings { shells, with_solids: with_solids.len() }
     }
 
     /// μ (paper Eq. 8) between the objects of vertices `a` and `b` (0 without a table).

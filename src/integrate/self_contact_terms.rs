@@ -23,7 +23,7 @@
 
 use super::element_terms as terms;
 pub use super::self_contact_mesh::SelfContactMesh;
-use super::shell_solid::{solid_law, Sides};
+use super::shell_solid::{solid_law, vertex_normals, Sides};
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::ContactLaw;
 use crate::energy::autodiff::project_psd;
@@ -106,7 +106,14 @@ impl<'a> SelfContactTerms<'a> {
     fn pairs_within(&self, q: &[f64], reach: f64) -> Vec<SelfContactPair> {
         let m = self.mesh;
         let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, reach);
-        let sides = Sides { triangles: &m.triangles, solid: &m.solid, edge_faces: &m.solid_edge_faces, q };
+        let normals = if m.solid.is_empty() { Vec::new() } else { vertex_normals(m.solid_faces(), q) };
+        let sides = Sides {
+            triangles: &m.triangles,
+            solid: &m.solid,
+            edge_faces: &m.solid_edge_faces,
+            vertex_normals: &normals,
+            q,
+        };
         // Boxes within reach but the primitives themselves farther apart: until a vertex has
         // moved half the padding (each primitive then moves at most that far, so their distance
         // falls by at most the padding) such a pair cannot come within δ.

@@ -37,7 +37,7 @@ pub mod distance;
 pub mod filter;
 pub mod friction;
 
-use super::real::{c, cross, dot, sub, vertex, Real};
+use super::real::{add, c, cross, dot, sub, vertex, Real};
 use super::{gather, Element};
 use crate::contact::ContactLaw;
 use distance::{closest_points, distance, edge_edge_feature, point_triangle_feature, Closest};
@@ -93,15 +93,16 @@ pub struct SelfContactPair {
     /// Friction coefficient μ of the pair's smoothed Coulomb friction (paper Eq. 8;
     /// dimensionless; 0: penalty only), see [`friction`].
     pub mu: f64,
-    /// For a pair of a shell's primitive (slots 0 or 0–1) and a solid's face or edge: the
-    /// solid's outward side there, which makes the gap signed ([`SelfContactPair::gap`]).
+    /// For a pair of a shell's primitive and a solid's (a shell's vertex or edge in slots 0 or
+    /// 0–1 and a solid's face or edge, or a solid's vertex in slot 0 and a shell's triangle):
+    /// the solid's outward side there, which makes the gap signed ([`SelfContactPair::gap`]).
     /// `None` between shells: the unsigned distance.
     pub outward: Option<SolidSide>,
 }
 
 /// The outward side of a solid's face or edge (unit normals [dimensionless], frozen when the
-/// pair is gathered): P − Q, from the solid's closest point to the shell's, points inside
-/// where it makes a cosine below −`SIDE_COSINE` with the mean of the two face normals (a
+/// pair is gathered; a solid's vertex is stored as a face, [`SolidSide::vertex`]): P − Q, from
+/// the solid's closest point to the shell's, points inside where it makes a cosine below −`SIDE_COSINE` with the mean of the two face normals (a
 /// face's two normals are its own), and, across a convex edge, also points below both faces'
 /// planes (there the inside is where both faces' insides meet; across a concave edge, where
 /// either's does, which contains the first cone).
@@ -119,14 +120,22 @@ impl SolidSide {
         Self { normals: [n, n], convex: true }
     }
 
-    /// Whether the unit direction `u` (from the solid's closest point to the shell's) points
-    /// inside the solid.
+    /// The side of a solid's vertex of outward unit (pseudo)normal `n`, in a pair with a
+    /// shell's triangle: there P is the solid's vertex and Q on the shell, so P − Q runs from
+    /// the shell to the solid and the shell's point is inside where P − Q is within 60° of n:
+    /// the side of a face of normal −n.
+    pub fn vertex(n: [f64; 3]) -> Self {
+        Self::face(n.map(|x| -x))
+    }
+
+    /// Whether the unit direction `u` = (P − Q)/d of the pair (from the solid's closest point
+    /// to the shell's; the reverse for a solid's vertex, whose side is stored reversed)
+    /// points inside the solid.
     pub fn inside(&self, u: [f64; 3]) -> bool {
         let [a, b] = self.normals;
-        let m = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-        let along = |n: [f64; 3]| n[0] * u[0] + n[1] * u[1] + n[2] * u[2];
-        let length = (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]).sqrt();
-        along(m) < -SIDE_COSINE * length && (!self.convex || (along(a) < 0.0 && along(b) < 0.0))
+        let m = add(a, b);
+        let along = |n: [f64; 3]| dot(n, u);
+        along(m) < -SIDE_COSINE * dot(m, m).sqrt() && (!self.convex || (along(a) < 0.0 && along(b) < 0.0))
     }
 }
 
