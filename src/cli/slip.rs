@@ -17,49 +17,12 @@
 //! ≈1.4 mm of slip.)
 
 use crate::energy::real::{cross, dot, sub, unit};
+use crate::mesh::closest_point::closest_on_triangle;
 
 /// Vertices farther than this from the base surface at frame 0 are not measured [m].
 pub(crate) const EMBED_DISTANCE: f64 = 5e-3;
 
 type V3 = [f64; 3];
-
-/// Barycentric coordinates of the point of triangle (a, b, c) closest to `p` (the Voronoi
-/// regions of its vertices, edges and face; Ericson, *Real-Time Collision Detection*, §5.1.5).
-pub fn closest_on_triangle(p: V3, a: V3, b: V3, c: V3) -> V3 {
-    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
-    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return [1.0, 0.0, 0.0];
-    }
-    let bp = sub(p, b);
-    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return [0.0, 1.0, 0.0];
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return [1.0 - v, v, 0.0];
-    }
-    let cp = sub(p, c);
-    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return [0.0, 0.0, 1.0];
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return [1.0 - w, 0.0, w];
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return [0.0, 1.0 - w, w];
-    }
-    let denom = 1.0 / (va + vb + vc);
-    let (v, w) = (vb * denom, vc * denom);
-    [1.0 - v - w, v, w]
-}
 
 /// One embedded vertex.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,7 +74,7 @@ impl SlipEmbedding {
                 if dot(sub(x, c[0]), sub(x, c[0])) > reach * reach {
                     continue;
                 }
-                let bary = closest_on_triangle(x, c[0], c[1], c[2]);
+                let bary = closest_on_triangle(x, c).0;
                 let d = sub(x, at(bary, c));
                 let dist = dot(d, d).sqrt();
                 if dist <= EMBED_DISTANCE && best.is_none_or(|b| dist < b.0) {
@@ -176,17 +139,6 @@ mod tests {
     /// A unit square in the z = 0 plane (normal +z) as two triangles.
     fn square() -> (Vec<V3>, Vec<[u32; 3]>) {
         (vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]], vec![[0, 1, 2], [0, 2, 3]])
-    }
-
-    #[test]
-    fn closest_point_regions() {
-        let (a, b, c) = ([0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
-        let face = closest_on_triangle([0.2, 0.3, 5.0], a, b, c);
-        assert!((0..3).all(|k| (face[k] - [0.5, 0.2, 0.3][k]).abs() < 1e-15), "{face:?}");
-        assert_eq!(closest_on_triangle([-1.0, -1.0, 0.0], a, b, c), [1.0, 0.0, 0.0]);
-        assert_eq!(closest_on_triangle([0.5, -1.0, 0.0], a, b, c), [0.5, 0.5, 0.0]);
-        assert_eq!(closest_on_triangle([2.0, 2.0, 0.0], a, b, c), [0.0, 0.5, 0.5]);
-        assert_eq!(closest_on_triangle([0.0, 3.0, 1.0], a, b, c), [0.0, 0.0, 1.0]);
     }
 
     /// Vertices 1 mm above the square, one 1 cm away (not measured). Moving both rigidly —

@@ -27,8 +27,9 @@
 //! formed (solids meet each other through their implicit surfaces).
 
 use crate::contact::ContactLaw;
-use crate::energy::real::{add, cross, dot, scale, sub, unit};
+use crate::energy::real::{cross, dot, sub, unit};
 use crate::energy::self_contact::{EdgeEdge, SolidSide, VertexTriangle};
+use crate::mesh::pseudonormal::angle_weighted_normals;
 use std::collections::HashMap;
 
 /// δ_b / δ_s: the shell–solid pairs' layer as a fraction of the self-contact thickness.
@@ -49,25 +50,10 @@ fn face_normal(f: [u32; 3], q: &[f64]) -> [f64; 3] {
     cross(sub(b, a), sub(c, a))
 }
 
-/// The angle-weighted pseudonormal (Bærentzen & Aanæs 2005) of every vertex of the solids'
-/// outward boundary `faces` at `q` [m], unit, per global vertex of `q` (zero for the others):
-/// Σ αᵢ nᵢ over the faces at the vertex, nᵢ a face's unit normal and αᵢ its angle there. Unlike
-/// an area-weighted mean it does not lean towards the side with more or bigger faces: at the
-/// rim of a cylinder's cap it bisects the rim (half the angle on the cap, half on the side),
-/// and a point just inside the solid beside the vertex lies on its negative side.
+/// The angle-weighted pseudonormal (`crate::mesh::pseudonormal`) of every vertex of the solids'
+/// outward boundary `faces` at `q` [m], unit, per global vertex of `q` (zero for the others).
 pub fn vertex_normals(faces: &[[u32; 3]], q: &[f64]) -> Vec<[f64; 3]> {
-    let p = |v: u32| [0, 1, 2].map(|k| q[3 * v as usize + k]);
-    let mut out = vec![[0.0; 3]; q.len() / 3];
-    for &f in faces {
-        let n = unit(face_normal(f, q));
-        for k in 0..3 {
-            let (a, b, c) = (p(f[k]), p(f[(k + 1) % 3]), p(f[(k + 2) % 3]));
-            let (u, w) = (unit(sub(b, a)), unit(sub(c, a)));
-            let angle = dot(u, w).clamp(-1.0, 1.0).acos();
-            let v = f[k] as usize;
-            out[v] = add(out[v], scale(angle, n));
-        }
-    }
+    let mut out = angle_weighted_normals(faces, q.len() / 3, |v| [0, 1, 2].map(|k| q[3 * v as usize + k]));
     out.iter_mut().filter(|n| **n != [0.0; 3]).for_each(|n| *n = unit(*n));
     out
 }
@@ -76,15 +62,11 @@ pub fn vertex_normals(faces: &[[u32; 3]], q: &[f64]) -> Vec<[f64; 3]> {
 /// `faces` plus `first`), by the edge's end points in increasing order; an edge with one face
 /// only has it twice.
 pub fn edge_faces(faces: &[[u32; 3]], first: usize) -> HashMap<[u32; 2], [u32; 2]> {
-    let mut out: HashMap<[u32; 2], [u32; 2]> = HashMap::new();
-    for (i, f) in faces.iter().enumerate() {
-        let i = (first + i) as u32;
-        for k in 0..3 {
-            let (a, b) = (f[k], f[(k + 1) % 3]);
-            out.entry([a.min(b), a.max(b)]).and_modify(|e| e[1] = i).or_insert([i, i]);
-        }
-    }
-    out
+    let index = |i: u32| first as u32 + i;
+    crate::mesh::hinges::faces_by_edge(faces)
+        .into_iter()
+        .map(|(edge, beside)| (edge, [index(beside[0]), index(beside[beside.len() - 1])]))
+        .collect()
 }
 
 /// Which side of a candidate pair is a solid's: the mesh's triangles (shells' then solids'

@@ -90,15 +90,13 @@ fn bounding_box(positions: &[[f64; 3]], t: [u32; 3]) -> Box3 {
 pub(crate) fn intersecting_pairs_where(
     positions: &[[f64; 3]],
     triangles: &[[u32; 3]],
-    consider: impl Fn(u32, u32) -> bool + Sync,
+    consider: impl Fn(u32, u32) -> bool,
 ) -> Vec<(u32, u32)> {
     let boxes: Vec<Box3> = triangles.iter().map(|&t| bounding_box(positions, t)).collect();
-    let candidates = candidate_pairs(&boxes, mean_edge_length(positions, triangles));
+    let candidates = candidate_pairs(&boxes, mean_edge_length(positions, triangles), consider);
     let mut pairs: Vec<(u32, u32)> = candidates
         .into_par_iter()
-        .filter(|&(i, j)| {
-            consider(i, j) && triangles_intersect(positions, triangles[i as usize], triangles[j as usize])
-        })
+        .filter(|&(i, j)| triangles_intersect(positions, triangles[i as usize], triangles[j as usize]))
         .collect();
     pairs.sort_unstable();
     pairs

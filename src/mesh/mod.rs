@@ -2,11 +2,13 @@
 //! triangle–triangle intersection checker.
 
 pub mod boundary;
+pub mod closest_point;
 pub mod generate;
 pub mod hinges;
 pub mod intersection;
 pub(crate) mod intersection_grid;
 pub(crate) mod predicates;
+pub mod pseudonormal;
 pub mod shapes;
 pub mod tetrahedralize;
 pub mod validate;

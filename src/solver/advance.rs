@@ -139,6 +139,7 @@ impl Solver {
                     law,
                     solid: self_contact::solid(law, self.shell_solid_stiffness),
                     padding: self_contact::padding(m, self.params.self_contact_thickness),
+                    crossed: None,
                 }
             });
             let mut acceleration = self.acceleration.clone();

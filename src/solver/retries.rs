@@ -22,7 +22,7 @@ impl Substepper<'_> {
         let mut retries = 0;
         // κ_b's retries have their own budget, so they never use up the others'.
         let mut solid_retries = 0;
-        let crossed_before = self.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings(q));
+        let crossed_before = self.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings_at_start(q));
         loop {
             let law = self.colliders.law;
             let step = match self.integrate(q, v, &v_fixed, f0, f1, h) {
@@ -53,8 +53,10 @@ impl Substepper<'_> {
                 }
                 Err(failure) => return Err(failure.error),
             };
+            let mut crossed_after = None;
             if let Some(sc) = self.self_contact.as_mut() {
                 let crossed = sc.crossings(&step.q);
+                crossed_after = Some(crossed);
                 if crossed.shells > crossed_before.shells {
                     self.report.add_failed_attempt(&step.stats);
                     if retries >= self.colliders.max_retries || !sc.stiffen() {
@@ -119,6 +121,9 @@ impl Substepper<'_> {
                     }
                     *q = step.q;
                     *v = step.v;
+                    if let Some(sc) = self.self_contact.as_mut() {
+                        sc.crossed = crossed_after;
+                    }
                     return Ok(());
                 }
             }

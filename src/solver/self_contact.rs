@@ -51,6 +51,9 @@ pub(super) struct SelfContactOverCall<'a> {
     pub solid: ContactLaw,
     /// Candidate padding [m].
     pub padding: f64,
+    /// The crossings at the end of the last accepted substep, which is where the next one
+    /// starts (`None` before the first): counted once, not again at the next start.
+    pub crossed: Option<Crossings>,
 }
 
 /// Fraction of δ_s below which a pair distance counts as touching: a substep whose Newton solve
@@ -68,6 +71,12 @@ impl<'a> SelfContactOverCall<'a> {
     /// and between shell triangles and solids' faces.
     pub fn crossings(&self, q: &[f64]) -> Crossings {
         self.mesh.crossings(q)
+    }
+
+    /// The crossings at a substep's start `q` [m]: those the last accepted substep ended with
+    /// (it ended at `q`), else counted.
+    pub fn crossings_at_start(&self, q: &[f64]) -> Crossings {
+        self.crossed.unwrap_or_else(|| self.crossings(q))
     }
 
     /// Number of intersecting triangle pairs of the shells at `q` [m] that self-contact acts on

@@ -56,12 +56,11 @@ pub fn candidates(
     let nv = used.len();
     let mut boxes: Vec<Box3> = used.iter().map(|&v| grown(q, &[v], grow)).collect();
     boxes.extend(triangles.iter().map(|t| grown(q, t, 0.0)));
-    let mut vt: Vec<(u32, u32)> = candidate_pairs(&boxes, cell)
+    // A pair (i < j) of the grid is a vertex's and a triangle's when i is a vertex and j not.
+    let nv32 = nv as u32;
+    let mut vt: Vec<(u32, u32)> = candidate_pairs(&boxes, cell, |i, j| i < nv32 && j >= nv32)
         .into_iter()
-        .filter_map(|(i, j)| {
-            let (a, b) = (i.min(j) as usize, i.max(j) as usize);
-            (a < nv && b >= nv).then_some((a as u32, (b - nv) as u32))
-        })
+        .map(|(i, j)| (i, j - nv32))
         .filter(|&(a, t)| {
             let (v, tri) = (used[a as usize], triangles[t as usize]);
             filter.allows_vertex_triangle(v, tri) && overlap(&bounds(q, &[v]), &bounds(q, &tri), pad)
@@ -71,9 +70,8 @@ pub fn candidates(
 
     // Edge boxes grown by half the reach each.
     let boxes: Vec<Box3> = edges.iter().map(|e| grown(q, e, 0.5 * grow)).collect();
-    let mut ee: Vec<(u32, u32)> = candidate_pairs(&boxes, cell)
+    let mut ee: Vec<(u32, u32)> = candidate_pairs(&boxes, cell, |_, _| true)
         .into_iter()
-        .map(|(i, j)| (i.min(j), i.max(j)))
         .filter(|&(i, j)| {
             let (a, b) = (edges[i as usize], edges[j as usize]);
             filter.allows_edge_edge(a, b) && overlap(&bounds(q, &a), &bounds(q, &b), pad)
