@@ -1,12 +1,23 @@
 //! Contact between deforming meshes (issue 4 acceptance): a cloth comes to rest on a soft slab, a
 //! soft cube on a soft slab, with no step ending inside a surface after κ adaptation; a cloth
 //! strip on a turning collider mesh of a sphere turns with it at high friction and stays behind
-//! at low friction.
+//! at low friction. Each runs with both Newton linear solvers, the sparse LU and BiCGSTAB
+//! (issue 5 asks the iterative solver to pass issue 4's tests).
 //!
 //! Run with `cargo test --release --test surface_contact_physics`.
 
 use grip::mesh::generate::{box_tets, grid_cloth};
+use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
 use grip::{GripMaterial, GripSolverParams, Solver};
+
+/// The Newton linear solvers every test runs with, and their names for the messages.
+const SOLVERS: [(u32, &str); 2] =
+    [(GRIP_LINEAR_SOLVER_DIRECT_LU, "direct"), (GRIP_LINEAR_SOLVER_ITERATIVE, "iterative")];
+
+/// The parameters of these scenes: a step of `time_step` [s] and the solver `linear_solver`.
+fn params(time_step: f64, linear_solver: u32) -> GripSolverParams {
+    GripSolverParams { time_step, linear_solver, ..Default::default() }
+}
 
 /// A soft slab 0.4 × 0.4 × 0.1 m with its top face at z = 0, bottom face pinned; returns its id.
 fn add_slab(s: &mut Solver) -> u32 {
@@ -70,66 +81,71 @@ fn z_range(p: &[f64]) -> (f64, f64) {
 
 #[test]
 fn cloth_comes_to_rest_on_a_soft_slab() {
-    let params = GripSolverParams { time_step: 0.01, ..Default::default() };
-    let mut s = Solver::new(&params).unwrap();
-    let slab = add_slab(&mut s);
-    let (p, t) = grid_cloth(0.3, 0.3, 12, 12);
-    let p: Vec<f64> = p.chunks(3).flat_map(|x| [x[0], x[2] + 0.15, 0.03]).collect();
-    let cloth = s.add_shell(&p, &t, &cloth_material()).unwrap();
-    let deepest = run(&mut s, 100, 0.01);
-    let (lo, hi) = z_range(s.positions(cloth).unwrap());
-    let (slab_lo, slab_hi) = z_range(s.positions(slab).unwrap());
-    let ke = s.kinetic_energy();
-    println!("cloth on slab: cloth z in [{lo:.5}, {hi:.5}], slab top {slab_hi:.5} (bottom {slab_lo}), deepest gap over steps {deepest:.2e}, KE {ke:.2e} J");
-    assert!(deepest >= 0.0, "a step ended with a negative gap {deepest}");
-    let delta = params.contact_thickness;
-    let last = s.report().deepest_gap;
-    assert!((0.0..delta).contains(&last), "the cloth touches the slab at the end: gap {last}");
-    // The slab's top sags a little under its own weight; the cloth lies on it, wrinkled a little.
-    assert!(lo > slab_hi - delta && hi < slab_hi + 4.0 * delta, "cloth rests on the slab top");
-    assert!(ke < 1e-6, "at rest: kinetic energy {ke} J");
+    for (linear_solver, name) in SOLVERS {
+        let params = params(0.01, linear_solver);
+        let mut s = Solver::new(&params).unwrap();
+        let slab = add_slab(&mut s);
+        let (p, t) = grid_cloth(0.3, 0.3, 12, 12);
+        let p: Vec<f64> = p.chunks(3).flat_map(|x| [x[0], x[2] + 0.15, 0.03]).collect();
+        let cloth = s.add_shell(&p, &t, &cloth_material()).unwrap();
+        let deepest = run(&mut s, 100, 0.01);
+        let (lo, hi) = z_range(s.positions(cloth).unwrap());
+        let (slab_lo, slab_hi) = z_range(s.positions(slab).unwrap());
+        let ke = s.kinetic_energy();
+        println!("{name}, cloth on slab: cloth z in [{lo:.5}, {hi:.5}], slab top {slab_hi:.5} (bottom {slab_lo}), deepest gap over steps {deepest:.2e}, KE {ke:.2e} J");
+        assert!(deepest >= 0.0, "{name}: a step ended with a negative gap {deepest}");
+        let delta = params.contact_thickness;
+        let last = s.report().deepest_gap;
+        assert!((0.0..delta).contains(&last), "{name}: the cloth touches the slab at the end: gap {last}");
+        // The slab's top sags a little under its own weight; the cloth lies on it, wrinkled a little.
+        assert!(lo > slab_hi - delta && hi < slab_hi + 4.0 * delta, "{name}: cloth rests on the slab top");
+        assert!(ke < 1e-6, "{name}: at rest: kinetic energy {ke} J");
+    }
 }
 
 #[test]
 fn soft_cube_comes_to_rest_on_a_soft_slab() {
-    let params = GripSolverParams { time_step: 0.01, ..Default::default() };
-    let mut s = Solver::new(&params).unwrap();
-    let slab = add_slab(&mut s);
-    let (p, t) = box_tets([0.1, 0.1, 0.1], [3, 3, 3], [-0.05, -0.05, 0.02]);
-    let m = GripMaterial {
-        youngs_modulus: 5e4,
-        poisson_ratio: 0.4,
-        density: 500.0,
-        damping_beta: 0.01,
-        ..Default::default()
-    };
-    let cube = s.add_solid(&p, &t, &m).unwrap();
-    let deepest = run(&mut s, 100, 0.01);
-    let (lo, _) = z_range(s.positions(cube).unwrap());
-    let (_, slab_hi) = z_range(s.positions(slab).unwrap());
-    let ke = s.kinetic_energy();
-    println!(
-        "cube on slab: cube bottom {lo:.5}, slab top {slab_hi:.5}, deepest gap over steps {deepest:.2e}, KE {ke:.2e} J"
-    );
-    assert!(deepest >= 0.0, "a step ended with a negative gap {deepest}");
-    assert!((lo - slab_hi).abs() < 2.0 * params.contact_thickness, "the cube rests on the slab");
-    assert!(ke < 1e-6, "at rest: kinetic energy {ke} J");
+    for (linear_solver, name) in SOLVERS {
+        let params = params(0.01, linear_solver);
+        let mut s = Solver::new(&params).unwrap();
+        let slab = add_slab(&mut s);
+        let (p, t) = box_tets([0.1, 0.1, 0.1], [3, 3, 3], [-0.05, -0.05, 0.02]);
+        let m = GripMaterial {
+            youngs_modulus: 5e4,
+            poisson_ratio: 0.4,
+            density: 500.0,
+            damping_beta: 0.01,
+            ..Default::default()
+        };
+        let cube = s.add_solid(&p, &t, &m).unwrap();
+        let deepest = run(&mut s, 100, 0.01);
+        let (lo, _) = z_range(s.positions(cube).unwrap());
+        let (_, slab_hi) = z_range(s.positions(slab).unwrap());
+        let ke = s.kinetic_energy();
+        println!(
+            "{name}, cube on slab: cube bottom {lo:.5}, slab top {slab_hi:.5}, deepest gap over steps {deepest:.2e}, KE {ke:.2e} J"
+        );
+        assert!(deepest >= 0.0, "{name}: a step ended with a negative gap {deepest}");
+        assert!((lo - slab_hi).abs() < 2.0 * params.contact_thickness, "{name}: the cube rests on the slab");
+        assert!(ke < 1e-6, "{name}: at rest: kinetic energy {ke} J");
+    }
 }
 
 /// Angular speed of the turning sphere: 90°/s about the vertical axis.
 const OMEGA: f64 = std::f64::consts::FRAC_PI_2;
 
-/// Turns a cloth strip draped on a collider-mesh sphere (radius 0.1 m) that starts turning about
+/// Turns a cloth strip draped on a collider-mesh sphere (radius 0.1 m; Newton's linear solver
+/// `linear_solver`) that starts turning about
 /// z at 90°/s after 0.4 s; returns, 0.5 s later, (mean |v − v_surface| / mean surface speed over
 /// the strip's vertices in contact, the strip's turn / the sphere's turn over those 0.5 s, the
 /// smallest gap over all steps). The strip has air drag (mass-proportional Rayleigh damping
 /// α = 20/s, a force −α m v): to turn with the sphere it needs a steady tangential pull of about
 /// α ω r ≈ 2 m/s² per unit mass at r ≈ 7 cm, which friction at μ = 0.8 gives (μ g ≈ 8 m/s²
 /// and more, the hanging ends pulling the strip onto the ball) and μ = 0.05 does not.
-fn turning_sphere(mu: f64) -> (f64, f64, f64) {
+fn turning_sphere(mu: f64, linear_solver: u32) -> (f64, f64, f64) {
     use grip::mesh::shapes::icosphere;
     let h = 0.01;
-    let params = GripSolverParams { time_step: h, ..Default::default() };
+    let params = params(h, linear_solver);
     let mut s = Solver::new(&params).unwrap();
     let (ball, tris) = icosphere(0.1, 3);
     let sphere = s.add_collider_mesh(&ball, &tris).unwrap();
@@ -171,24 +187,28 @@ fn turning_sphere(mu: f64) -> (f64, f64, f64) {
 
 #[test]
 fn strip_turns_with_a_turning_collider_mesh_at_high_friction() {
-    let (rel, turned, deepest) = turning_sphere(0.8);
-    println!(
-        "mu = 0.8: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}",
-        100.0 * rel,
-        100.0 * turned
-    );
-    assert!(rel < 0.05, "relative speed {rel} of the surface speed");
-    assert!(deepest >= 0.0, "a step ended with gap {deepest}");
+    for (linear_solver, name) in SOLVERS {
+        let (rel, turned, deepest) = turning_sphere(0.8, linear_solver);
+        println!(
+            "{name}, mu = 0.8: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}",
+            100.0 * rel,
+            100.0 * turned
+        );
+        assert!(rel < 0.05, "{name}: relative speed {rel} of the surface speed");
+        assert!(deepest >= 0.0, "{name}: a step ended with gap {deepest}");
+    }
 }
 
 #[test]
 fn strip_mostly_stays_on_a_turning_collider_mesh_at_low_friction() {
-    let (rel, turned, deepest) = turning_sphere(0.05);
-    println!(
-        "mu = 0.05: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}",
-        100.0 * rel,
-        100.0 * turned
-    );
-    assert!(turned < 0.5, "the strip turned {turned} of the sphere's turn");
-    assert!(deepest >= 0.0, "a step ended with gap {deepest}");
+    for (linear_solver, name) in SOLVERS {
+        let (rel, turned, deepest) = turning_sphere(0.05, linear_solver);
+        println!(
+            "{name}, mu = 0.05: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}",
+            100.0 * rel,
+            100.0 * turned
+        );
+        assert!(turned < 0.5, "{name}: the strip turned {turned} of the sphere's turn");
+        assert!(deepest >= 0.0, "{name}: a step ended with gap {deepest}");
+    }
 }
