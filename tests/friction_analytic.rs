@@ -4,11 +4,9 @@
 //! asks the iterative solver to pass issue 3's tests).
 
 use grip::analytic::incline::{stop, Incline};
-use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
 
-/// The Newton linear solvers every test runs with, and their names for the messages.
-const SOLVERS: [(u32, &str); 2] =
-    [(GRIP_LINEAR_SOLVER_DIRECT_LU, "direct"), (GRIP_LINEAR_SOLVER_ITERATIVE, "iterative")];
+mod common;
+use common::SOLVERS;
 
 #[test]
 fn block_slide_stops_where_coulomb_says() {

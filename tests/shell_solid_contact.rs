@@ -321,8 +321,10 @@ fn a_raised_shell_solid_stiffness_survives_a_checkpoint() {
 /// A solid's vertex (slot 0) of outward pseudonormal +z under the shell triangle (0,0,z),
 /// (1,0,z), (0,1,z), at (0.2, 0.3, 0): the vertex's side stores −z, as a face's would.
 fn vertex_under_triangle(z: f64) -> (SelfContactPair, [f64; 12]) {
+    let side = SolidSide::vertex([0.0, 0.0, 1.0], [0.0, 0.0, 1.0]);
+    assert_eq!(side, Some(SolidSide::face([0.0, 0.0, -1.0])));
     let pair = SelfContactPair {
-        outward: Some(SolidSide::vertex([0.0, 0.0, 1.0])),
+        outward: side,
         ..SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law())
     };
     (pair, [0.2, 0.3, 0.0, 0.0, 0.0, z, 1.0, 0.0, z, 0.0, 1.0, z])

@@ -7,12 +7,10 @@
 //! Run with `cargo test --release --test surface_contact_physics`.
 
 use grip::mesh::generate::{box_tets, grid_cloth};
-use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
 use grip::{GripMaterial, GripSolverParams, Solver};
 
-/// The Newton linear solvers every test runs with, and their names for the messages.
-const SOLVERS: [(u32, &str); 2] =
-    [(GRIP_LINEAR_SOLVER_DIRECT_LU, "direct"), (GRIP_LINEAR_SOLVER_ITERATIVE, "iterative")];
+mod common;
+use common::SOLVERS;
 
 /// The parameters of these scenes: a step of `time_step` [s] and the solver `linear_solver`.
 fn params(time_step: f64, linear_solver: u32) -> GripSolverParams {

@@ -17,7 +17,7 @@
 //! ≈1.4 mm of slip.)
 
 use crate::energy::real::{cross, dot, sub, unit};
-use crate::mesh::closest_point::closest_on_triangle;
+use crate::mesh::closest_point::{closest_on_triangle, point_at};
 
 /// Vertices farther than this from the base surface at frame 0 are not measured [m].
 pub(crate) const EMBED_DISTANCE: f64 = 5e-3;
@@ -55,10 +55,6 @@ fn corners(points: &[V3], t: [u32; 3]) -> [V3; 3] {
     t.map(|i| points[i as usize])
 }
 
-fn at(bary: V3, [a, b, c]: [V3; 3]) -> V3 {
-    [0, 1, 2].map(|k| bary[0] * a[k] + bary[1] * b[k] + bary[2] * c[k])
-}
-
 impl SlipEmbedding {
     /// Embeds the vertices `sliding` [m] within `EMBED_DISTANCE` of the surface `triangles`
     /// over `base` [m] at their closest points (ties: the first triangle).
@@ -75,7 +71,7 @@ impl SlipEmbedding {
                     continue;
                 }
                 let bary = closest_on_triangle(x, c).0;
-                let d = sub(x, at(bary, c));
+                let d = sub(x, point_at(c, bary));
                 let dist = dot(d, d).sqrt();
                 if dist <= EMBED_DISTANCE && best.is_none_or(|b| dist < b.0) {
                     best = Some((dist, t, bary));
@@ -87,7 +83,7 @@ impl SlipEmbedding {
                     vertex,
                     triangle,
                     bary,
-                    offset: sub(x, at(bary, c)),
+                    offset: sub(x, point_at(c, bary)),
                     frame: triangle_frame(c[0], c[1], c[2]),
                 });
             }
@@ -120,7 +116,7 @@ impl SlipEmbedding {
                 // R_k r₀ = Σ_i (f0_i · r₀) fk_i for the frames' rows f0 (frame 0) and fk (now).
                 let local = e.frame.map(|f| dot(f, e.offset));
                 let carried = [0, 1, 2].map(|k| (0..3).map(|i| local[i] * now[i][k]).sum::<f64>());
-                let d = sub(sub(sliding[e.vertex], at(e.bary, c)), carried);
+                let d = sub(sub(sliding[e.vertex], point_at(c, e.bary)), carried);
                 let n = now[2];
                 let normal = dot(d, n);
                 // |d − (d·n) n|² = |d|² − (d·n)², clamped at 0 against rounding.

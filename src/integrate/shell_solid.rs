@@ -93,17 +93,18 @@ impl Sides<'_> {
     }
 
     /// A vertex–triangle pair's `outward`: `Some(None)` between shells, the face's side for a
-    /// shell's vertex against a solid's face, the vertex's side ([`SolidSide::vertex`], its
-    /// pseudonormal: a shell triangle's own normal does not tell which side of it the solid
+    /// shell's vertex against a solid's face, the vertex's side ([`SolidSide::vertex`], from
+    /// its pseudonormal: a shell triangle's own normal does not tell which side of it the solid
     /// is on) for a solid's vertex against a shell's triangle, and `None` (no pair) for a
-    /// solid's vertex against a solid's face.
+    /// solid's vertex against a solid's face, or against a shell triangle nearly edge-on to
+    /// its pseudonormal.
     pub fn vertex_triangle(&self, p: &VertexTriangle) -> Option<Option<SolidSide>> {
         match (self.is_solid(p.vertex), self.is_solid(p.triangle[0])) {
             (false, false) => Some(None),
             (false, true) => Some(Some(SolidSide::face(unit(face_normal(p.triangle, self.q))))),
             (true, false) => {
                 let n = self.vertex_normals.get(p.vertex as usize).copied().unwrap_or([0.0; 3]);
-                (n != [0.0; 3]).then_some(Some(SolidSide::vertex(n)))
+                SolidSide::vertex(n, unit(face_normal(p.triangle, self.q))).map(Some)
             }
             (true, true) => None,
         }
@@ -159,10 +160,15 @@ mod tests {
         let below = VertexTriangle { vertex: 4, triangle: [0, 2, 1] };
         assert_eq!(sides.vertex_triangle(&below), Some(Some(SolidSide::face([0.0, 0.0, -1.0]))));
         let corner = sides.vertex_triangle(&VertexTriangle { vertex: 0, triangle: [4, 5, 6] }).unwrap().unwrap();
-        assert_eq!(corner, SolidSide::vertex(normals[0]));
+        // The shell triangle's normal is +z and c = −1/√3: stored as a face of normal +z.
+        assert_eq!(corner, SolidSide::face([0.0, 0.0, 1.0]));
+        assert_eq!(SolidSide::vertex(normals[0], [0.0, 0.0, -1.0]), Some(corner), "either orientation");
         // From the shell triangle below to the corner: up, out of the solid at the corner, so
         // the shell's point is outside; from above, inside.
         assert!(!corner.inside([0.0, 0.0, 1.0]) && corner.inside([0.0, 0.0, -1.0]));
+        // A shell triangle edge-on to the corner's pseudonormal forms no pair.
+        let edge_on = unit([1.0, -1.0, 0.0]);
+        assert_eq!(SolidSide::vertex(normals[0], edge_on), None);
         assert_eq!(sides.vertex_triangle(&VertexTriangle { vertex: 3, triangle: [0, 2, 1] }), None);
         let (e, side) = sides.edge_edge(&EdgeEdge { edges: [[0, 1], [4, 5]] }).unwrap();
         assert_eq!(e.edges, [[4, 5], [0, 1]]);

@@ -17,7 +17,7 @@ pub enum Feature {
 
 /// Barycentric coordinates (weights of corners a, b, c; they sum to 1) of the point of triangle
 /// `[a, b, c]` [m] closest to `p` [m], and the feature it lies on. Exact 0 and 1 on corners and
-/// edges. A degenerate triangle gives non-finite weights only where its face region is reached.
+/// edges. A degenerate triangle (coincident corners, zero area) may give non-finite weights.
 pub fn closest_on_triangle(p: [f64; 3], [a, b, c]: [[f64; 3]; 3]) -> ([f64; 3], Feature) {
     let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
     let (d1, d2) = (dot(ab, ap), dot(ac, ap));

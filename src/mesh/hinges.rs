@@ -31,7 +31,11 @@ pub fn interior_hinges(triangles: &[[u32; 3]]) -> Vec<[u32; 4]> {
     // Triangle i's view of `edge`: (edge start, edge end) in its own order, opposite vertex.
     let view = |i: u32, edge: [u32; 2]| {
         let t = triangles[i as usize];
-        let k = (0..3).find(|&k| edge.contains(&t[k]) && edge.contains(&t[(k + 1) % 3])).unwrap_or(0);
+        let same = |k: usize| {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            [a.min(b), a.max(b)] == edge
+        };
+        let k = (0..3).find(|&k| same(k)).unwrap_or(0);
         (t[k], t[(k + 1) % 3], t[(k + 2) % 3])
     };
     let mut hinges = Vec::new();

@@ -9,6 +9,11 @@
 
 use crate::energy::real::{add, cross, dot, scale, sub, unit};
 
+/// |a| [same unit as a].
+fn norm(a: [f64; 3]) -> f64 {
+    dot(a, a).sqrt()
+}
+
 /// Σ αᵢ nᵢ (not normalised) of each of `vertex_count` vertices over the triangles `faces`
 /// (indices below `vertex_count`) with corners at `position(v)` [m]; zero for a vertex of no
 /// face. Faces are taken in order, corners 0, 1, 2, so the sums do not depend on threads.
@@ -23,7 +28,9 @@ pub fn angle_weighted_normals(
         let n = unit(cross(sub(b, a), sub(c, a)));
         let corners = [(a, b, c), (b, c, a), (c, a, b)];
         for (k, (p, next, prev)) in corners.into_iter().enumerate() {
-            let angle = dot(unit(sub(next, p)), unit(sub(prev, p))).clamp(-1.0, 1.0).acos();
+            // atan2(|e₁ × e₂|, e₁ · e₂): accurate at angles near 0 and π, where acos is not.
+            let (e1, e2) = (sub(next, p), sub(prev, p));
+            let angle = norm(cross(e1, e2)).atan2(dot(e1, e2));
             let v = f[k] as usize;
             out[v] = add(out[v], scale(angle, n));
         }

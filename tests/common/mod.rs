@@ -6,6 +6,12 @@ pub mod scenes;
 pub mod stage_checks;
 
 use grip::energy::Element;
+use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
+
+/// The Newton linear solvers that issue 3's and 4's acceptance tests run with (issue 5), and
+/// their names for the messages.
+pub const SOLVERS: [(u32, &str); 2] =
+    [(GRIP_LINEAR_SOLVER_DIRECT_LU, "direct"), (GRIP_LINEAR_SOLVER_ITERATIVE, "iterative")];
 
 /// A small deterministic generator (64-bit LCG, high bits), so tests need no extra crate.
 pub struct Lcg(pub u64);

@@ -73,7 +73,8 @@ impl SelfContactPair {
             return None;
         }
         // The signed gap of a shell–solid pair (`SelfContactPair::gap`): λ keeps growing
-        // through the solid's surface, and n = (P − Q)/|P − Q| keeps pointing out of it.
+        // through the solid's surface, and n = σ(P − Q)/|P − Q| keeps its orientation there
+        // (friction uses only the tangent plane of n).
         let side = self.side(x, case);
         let (d, normal) = (d * side, normal.map(|v| v * side));
         if !(d.re() < self.law.delta) {

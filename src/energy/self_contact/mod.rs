@@ -52,6 +52,11 @@ pub(crate) const MOLLIFIER_RELATIVE: f64 = 1e-3;
 /// [`SelfContactPair::gap`]).
 pub(crate) const SIDE_COSINE: f64 = 0.5;
 
+/// The |cosine| between a shell triangle's normal and a solid vertex's pseudonormal below which
+/// the two form no pair ([`SolidSide::vertex`]): the shell is then nearly edge-on to the
+/// vertex's normal, and which side of it the solid is on is not reliably told.
+pub(crate) const VERTEX_SIDE_MIN_COSINE: f64 = 0.1;
+
 /// A candidate vertex–triangle pair (global vertex indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VertexTriangle {
@@ -100,15 +105,17 @@ pub struct SelfContactPair {
     pub outward: Option<SolidSide>,
 }
 
-/// The outward side of a solid's face or edge (unit normals [dimensionless], frozen when the
-/// pair is gathered; a solid's vertex is stored as a face, [`SolidSide::vertex`]): P − Q, from
-/// the solid's closest point to the shell's, points inside where it makes a cosine below −`SIDE_COSINE` with the mean of the two face normals (a
-/// face's two normals are its own), and, across a convex edge, also points below both faces'
-/// planes (there the inside is where both faces' insides meet; across a concave edge, where
-/// either's does, which contains the first cone).
+/// The side of a solid's face or edge (unit normals [dimensionless], frozen when the pair is
+/// gathered; a solid's vertex against a shell triangle is stored as a face too,
+/// [`SolidSide::vertex`]): P − Q, from the solid's closest point to the shell's, points inside
+/// where it makes a cosine below −`SIDE_COSINE` with the mean of the two normals (a face's two
+/// normals are its own), and, across a convex edge, also points below both faces' planes
+/// (there the inside is where both faces' insides meet; across a concave edge, where either's
+/// does, which contains the first cone).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolidSide {
-    /// Outward unit normals of the faces on either side (the same one twice for a face).
+    /// Outward unit normals of the faces on either side (the same one twice for a face; for a
+    /// solid's vertex, the stored normal of [`SolidSide::vertex`], which is not outward).
     pub normals: [[f64; 3]; 2],
     /// Whether the solid is convex across the edge; always for a face.
     pub convex: bool,
@@ -120,17 +127,23 @@ impl SolidSide {
         Self { normals: [n, n], convex: true }
     }
 
-    /// The side of a solid's vertex of outward unit (pseudo)normal `n`, in a pair with a
-    /// shell's triangle: there P is the solid's vertex and Q on the shell, so P − Q runs from
-    /// the shell to the solid and the shell's point is inside where P − Q is within 60° of n:
-    /// the side of a face of normal −n.
-    pub fn vertex(n: [f64; 3]) -> Self {
-        Self::face(n.map(|x| -x))
+    /// The side of a solid's vertex of outward unit pseudonormal `vertex_normal` in a pair with
+    /// a shell triangle of unit normal `shell_normal`, both at the gather point, or `None` where
+    /// |c| < `VERTEX_SIDE_MIN_COSINE`, c = `shell_normal` · `vertex_normal` (no pair). P is the
+    /// solid's vertex and Q on the shell, and the shell's point is inside where u = (P − Q)/d
+    /// runs along the pseudonormal, u · n_v > 0 (Bærentzen & Aanæs's sign test). In the
+    /// pair's signed case, point–face, u = ±n_s, so that is u along sign(c) n_s: stored as the
+    /// side of a face of normal −sign(c) n_s, whose test u · (−sign(c) n_s) < −`SIDE_COSINE`
+    /// then has the full margin however far n_s is from n_v: the gap keeps its sign while
+    /// the shell triangle turns by up to 60° from where it was gathered.
+    pub fn vertex(vertex_normal: [f64; 3], shell_normal: [f64; 3]) -> Option<Self> {
+        let c = dot(shell_normal, vertex_normal);
+        (c.abs() >= VERTEX_SIDE_MIN_COSINE).then(|| Self::face(shell_normal.map(|x| -c.signum() * x)))
     }
 
-    /// Whether the unit direction `u` = (P − Q)/d of the pair (from the solid's closest point
-    /// to the shell's; the reverse for a solid's vertex, whose side is stored reversed)
-    /// points inside the solid.
+    /// Whether the pair's unit direction `u` = (P − Q)/d (P on the primitive in slot 0: from
+    /// the solid's closest point to the shell's for a shell's vertex or edge there, the reverse
+    /// for a solid's vertex) puts the shell's point inside the solid.
     pub fn inside(&self, u: [f64; 3]) -> bool {
         let [a, b] = self.normals;
         let m = add(a, b);
@@ -173,7 +186,7 @@ impl SelfContactPair {
 
     /// The gap g of closest-feature case `case` and its gradient over the stencil [m, 1]:
     /// g = d between shells. Between a shell and a solid (`outward` set), g = σd with σ = −1
-    /// where u = (P − Q)/d points inside the solid ([`SolidSide::inside`]), else 1, in the
+    /// where u = (P − Q)/d puts the shell's point inside the solid ([`SolidSide::inside`]), else 1, in the
     /// interior cases, point–face and line–line. There u is the plane's or the common
     /// perpendicular's normal and σd = ±(x − x_a)·n/|n| or ±(p0 − q0)·n/|n|: smooth through
     /// d = 0, negative once the shell's primitive has passed through the solid's, so the
