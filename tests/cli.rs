@@ -362,3 +362,38 @@ fn bad_colliders_fail_naming_the_key() {
         assert_fails_with(&grip(&["run", scene.to_str().unwrap(), "--out", out]), needles);
     }
 }
+
+/// `grip diff` of two runs of the same demo (one with the sparse LU, one with BiCGSTAB) reports
+/// per-frame vertex distances, and with `--tolerance` fails only when the last common frame
+/// differs by more; a vertex moved by 1 cm in one frame shows as 1 cm; directories without a
+/// common frame are an error.
+#[test]
+fn diff_compares_two_runs_frame_by_frame() {
+    let dir = TempDir::new("diff");
+    let (a, b) = (dir.0.join("a"), dir.0.join("b"));
+    for (out, solver) in [(&a, "direct"), (&b, "iterative")] {
+        let out = out.to_str().unwrap();
+        assert_ok(&grip(&["demo", "hanging-cloth", "--frames", "2", "--linear-solver", solver, "--out", out]));
+    }
+    let (a_str, b_str) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let o = grip(&["diff", a_str, b_str, "--tolerance", "1e-6"]);
+    assert_ok(&o);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.lines().filter(|l| l.contains("cloth ")).count() == 3, "frames 0, 1 and 2: {out}");
+    assert!(out.contains("last common frame (2)"), "{out}");
+    // Move one vertex of frame 2 in B by 1 cm along x.
+    let path = b.join("cloth_0002.obj");
+    let mut mesh = read_obj(&path).expect("frame 2");
+    mesh.positions[7][0] += 0.01;
+    grip::io::obj::write_obj(&path, &mesh.positions, &mesh.triangles).expect("write");
+    let o = grip(&["diff", a_str, b_str, "--tolerance", "1e-3"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let last = out.lines().find(|l| l.trim_start().starts_with("2 ")).expect("frame 2 row");
+    let d: f64 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!((d - 0.01).abs() < 1e-6, "{last}");
+    assert_ok(&grip(&["diff", a_str, b_str]));
+    let empty = dir.0.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert_eq!(grip(&["diff", a_str, empty.to_str().unwrap()]).status.code(), Some(2));
+}

@@ -21,6 +21,7 @@ pub mod demo_dynamics;
 pub mod demo_fold;
 pub mod demo_tube;
 pub mod demo_twist;
+pub mod diff;
 pub mod logger;
 pub mod metrics;
 pub mod motion;
@@ -255,6 +256,17 @@ enum Command {
         #[arg(long, hide = true)]
         row_only: bool,
     },
+    /// Compare two runs' frames: per frame, the largest distance between a vertex's positions
+    /// in the OBJ files both output directories hold
+    Diff {
+        /// Output directory of the first run
+        a: PathBuf,
+        /// Output directory of the second run
+        b: PathBuf,
+        /// Exit with status 1 when the last common frame differs by more than this [m]
+        #[arg(long, value_name = "M")]
+        tolerance: Option<f64>,
+    },
     /// Compare friction experiments (block slide, sliding, sticking, conveyor, pinch) with their
     /// closed-form answers for both couplings and h = 0.01, 0.025, 0.05 s; write a Markdown report
     Accuracy {
@@ -353,6 +365,7 @@ pub fn main() -> i32 {
             return bench::run(&names, &options);
         }
         Command::Accuracy { out, quick } => return accuracy::run(&out, quick),
+        Command::Diff { a, b, tolerance } => return diff::run(&a, &b, tolerance),
     };
     let mut scene = match scene {
         Ok(s) => s,
