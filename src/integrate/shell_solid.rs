@@ -20,7 +20,8 @@
 //! iterates, which the implicit surface's penalty routinely makes in passing).
 //!
 //! A solid's vertex against a shell's triangle gets the same signed pair, its side the
-//! vertex's angle-weighted pseudonormal ([`vertex_normals`]): the shell's implicit surface,
+//! triangle's normal oriented by the vertex's angle-weighted pseudonormal ([`vertex_normals`],
+//! [`SolidSide::vertex`]): the shell's implicit surface,
 //! which otherwise meets the solid's vertices, fades out at the shell's open boundary, and a
 //! pinned limb vertex under a sleeve's cuff passed 5 µm through a cuff triangle there
 //! (high-res tube cloth bend, μ = 0.8, frames 43–48). Pairs of two solid primitives are never
@@ -138,7 +139,8 @@ mod tests {
 
     /// The unit tetrahedron (outward faces), a shell triangle 4–5–6 and its edge 4–5: a shell
     /// vertex against a face takes the face's normal; a solid's vertex against a shell
-    /// triangle takes the vertex's pseudonormal, reversed; a shell edge against a solid edge
+    /// triangle takes the triangle's normal, oriented by the vertex's pseudonormal (and none
+    /// edge-on to it); a shell edge against a solid edge
     /// comes first and takes the edge's two face normals, convex; pairs of two solid
     /// primitives are not formed.
     #[test]
