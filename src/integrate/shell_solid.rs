@@ -94,18 +94,18 @@ impl Sides<'_> {
     }
 
     /// A vertex–triangle pair's `outward`: `Some(None)` between shells, the face's side for a
-    /// shell's vertex against a solid's face, the vertex's side ([`SolidSide::vertex`], from
-    /// its pseudonormal: a shell triangle's own normal does not tell which side of it the solid
-    /// is on) for a solid's vertex against a shell's triangle, and `None` (no pair) for a
-    /// solid's vertex against a solid's face, or against a shell triangle nearly edge-on to
-    /// its pseudonormal.
+    /// shell's vertex against a solid's face, the vertex's side ([`SolidSide::vertex`]: the
+    /// shell triangle's normal, oriented by the vertex's pseudonormal, which tells which side
+    /// of the triangle the solid is on; unsigned where the two are nearly perpendicular) for a
+    /// solid's vertex against a shell's triangle, and `None` (no pair) for a solid's vertex
+    /// against a solid's face.
     pub fn vertex_triangle(&self, p: &VertexTriangle) -> Option<Option<SolidSide>> {
         match (self.is_solid(p.vertex), self.is_solid(p.triangle[0])) {
             (false, false) => Some(None),
             (false, true) => Some(Some(SolidSide::face(unit(face_normal(p.triangle, self.q))))),
             (true, false) => {
                 let n = self.vertex_normals.get(p.vertex as usize).copied().unwrap_or([0.0; 3]);
-                SolidSide::vertex(n, unit(face_normal(p.triangle, self.q))).map(Some)
+                Some(Some(SolidSide::vertex(n, unit(face_normal(p.triangle, self.q)))))
             }
             (true, true) => None,
         }
@@ -136,10 +136,12 @@ impl Sides<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::energy::real::add;
+    use crate::energy::self_contact::VERTEX_SIDE_MIN_COSINE;
 
     /// The unit tetrahedron (outward faces), a shell triangle 4–5–6 and its edge 4–5: a shell
     /// vertex against a face takes the face's normal; a solid's vertex against a shell
-    /// triangle takes the triangle's normal, oriented by the vertex's pseudonormal (and none
+    /// triangle takes the triangle's normal, oriented by the vertex's pseudonormal (unsigned
     /// edge-on to it); a shell edge against a solid edge
     /// comes first and takes the edge's two face normals, convex; pairs of two solid
     /// primitives are not formed.
@@ -164,13 +166,27 @@ mod tests {
         let corner = sides.vertex_triangle(&VertexTriangle { vertex: 0, triangle: [4, 5, 6] }).unwrap().unwrap();
         // The shell triangle's normal is +z and c = −1/√3: stored as a face of normal +z.
         assert_eq!(corner, SolidSide::face([0.0, 0.0, 1.0]));
-        assert_eq!(SolidSide::vertex(normals[0], [0.0, 0.0, -1.0]), Some(corner), "either orientation");
+        assert_eq!(SolidSide::vertex(normals[0], [0.0, 0.0, -1.0]), corner, "either orientation");
         // From the shell triangle below to the corner: up, out of the solid at the corner, so
         // the shell's point is outside; from above, inside.
         assert!(!corner.inside([0.0, 0.0, 1.0]) && corner.inside([0.0, 0.0, -1.0]));
-        // A shell triangle edge-on to the corner's pseudonormal forms no pair.
+        // A shell triangle edge-on to the corner's pseudonormal forms an unsigned pair: no
+        // direction is inside. At |c| just above the threshold the pair is signed again.
         let edge_on = unit([1.0, -1.0, 0.0]);
-        assert_eq!(SolidSide::vertex(normals[0], edge_on), None);
+        let unsigned = SolidSide::vertex(normals[0], edge_on);
+        assert_eq!(unsigned, SolidSide::UNSIGNED);
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..1000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let u = unit([0, 21, 42].map(|k| ((rng >> k) & 0xfffff) as f64 / 524288.0 - 1.0));
+            assert!(!unsigned.inside(u), "{u:?}");
+        }
+        let n = normals[0];
+        let c = VERTEX_SIDE_MIN_COSINE + 1e-9;
+        let just_signed = unit(add(edge_on.map(|x| x * (1.0 - c * c).sqrt()), n.map(|x| x * c)));
+        assert_eq!(SolidSide::vertex(n, just_signed), SolidSide::face(just_signed.map(|x| -x)));
         assert_eq!(sides.vertex_triangle(&VertexTriangle { vertex: 3, triangle: [0, 2, 1] }), None);
         let (e, side) = sides.edge_edge(&EdgeEdge { edges: [[0, 1], [4, 5]] }).unwrap();
         assert_eq!(e.edges, [[4, 5], [0, 1]]);

@@ -53,8 +53,9 @@ pub(crate) const MOLLIFIER_RELATIVE: f64 = 1e-3;
 pub(crate) const SIDE_COSINE: f64 = 0.5;
 
 /// The |cosine| between a shell triangle's normal and a solid vertex's pseudonormal below which
-/// the two form no pair ([`SolidSide::vertex`]): the shell is then nearly edge-on to the
-/// vertex's normal, and which side of it the solid is on is not reliably told.
+/// their pair is unsigned ([`SolidSide::vertex`], [`SolidSide::UNSIGNED`]): the shell is then
+/// nearly edge-on to the vertex's normal, and which side of it the solid is on is not reliably
+/// told.
 pub(crate) const VERTEX_SIDE_MIN_COSINE: f64 = 0.1;
 
 /// A candidate vertex–triangle pair (global vertex indices).
@@ -107,7 +108,7 @@ pub struct SelfContactPair {
 
 /// The side of a solid's face or edge (unit normals [dimensionless], frozen when the pair is
 /// gathered; a solid's vertex against a shell triangle is stored as a face too,
-/// [`SolidSide::vertex`]): P − Q, from the solid's closest point to the shell's, points inside
+/// [`SolidSide::vertex`]): the direction u = (P − Q)/d of [`SolidSide::inside`] points inside
 /// where it makes a cosine below −`SIDE_COSINE` with the mean of the two normals (a face's two
 /// normals are its own), and, across a convex edge, also points below both faces' planes
 /// (there the inside is where both faces' insides meet; across a concave edge, where either's
@@ -127,18 +128,27 @@ impl SolidSide {
         Self { normals: [n, n], convex: true }
     }
 
+    /// A side that never puts the shell's point inside (zero normals: `inside` compares 0 < 0),
+    /// so the pair's gap is the unsigned distance, as between shells, with the shell–solid law.
+    pub const UNSIGNED: Self = Self { normals: [[0.0; 3]; 2], convex: false };
+
     /// The side of a solid's vertex of outward unit pseudonormal `vertex_normal` in a pair with
-    /// a shell triangle of unit normal `shell_normal`, both at the gather point, or `None` where
-    /// |c| < `VERTEX_SIDE_MIN_COSINE`, c = `shell_normal` · `vertex_normal` (no pair). P is the
+    /// a shell triangle of unit normal `shell_normal`, both at the gather point; [`Self::UNSIGNED`]
+    /// where |c| < `VERTEX_SIDE_MIN_COSINE`, c = `shell_normal` · `vertex_normal`, so that the
+    /// pair, and its energy within δ, stays when a re-gather finds the triangle edge-on. P is the
     /// solid's vertex and Q on the shell, and the shell's point is inside where u = (P − Q)/d
     /// runs along the pseudonormal, u · n_v > 0 (Bærentzen & Aanæs's sign test). In the
     /// pair's signed case, point–face, u = ±n_s, so that is u along sign(c) n_s: stored as the
     /// side of a face of normal −sign(c) n_s, whose test u · (−sign(c) n_s) < −`SIDE_COSINE`
     /// then has the full margin however far n_s is from n_v: the gap keeps its sign while
     /// the shell triangle turns by up to 60° from where it was gathered.
-    pub fn vertex(vertex_normal: [f64; 3], shell_normal: [f64; 3]) -> Option<Self> {
+    pub fn vertex(vertex_normal: [f64; 3], shell_normal: [f64; 3]) -> Self {
         let c = dot(shell_normal, vertex_normal);
-        (c.abs() >= VERTEX_SIDE_MIN_COSINE).then(|| Self::face(shell_normal.map(|x| -c.signum() * x)))
+        if c.abs() >= VERTEX_SIDE_MIN_COSINE {
+            Self::face(shell_normal.map(|x| -c.signum() * x))
+        } else {
+            Self::UNSIGNED
+        }
     }
 
     /// Whether the pair's unit direction `u` = (P − Q)/d (P on the primitive in slot 0: from
