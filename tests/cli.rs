@@ -364,9 +364,10 @@ fn bad_colliders_fail_naming_the_key() {
 }
 
 /// `grip diff` of two runs of the same demo (one with the sparse LU, one with BiCGSTAB) reports
-/// per-frame vertex distances, and with `--tolerance` fails only when the last common frame
-/// differs by more; a vertex moved by 1 cm in one frame shows as 1 cm; directories without a
-/// common frame are an error.
+/// per-frame vertex distances, and with `--tolerance` fails (1) when any common frame differs by
+/// more, not only the last; a vertex moved by 1 cm in one frame shows as 1 cm; a frame missing
+/// from one run fails the tolerance check; a vertex-count mismatch, two files for one frame and
+/// directories without a common frame are trouble (2).
 #[test]
 fn diff_compares_two_runs_frame_by_frame() {
     let dir = TempDir::new("diff");
@@ -381,19 +382,39 @@ fn diff_compares_two_runs_frame_by_frame() {
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(out.lines().filter(|l| l.contains("cloth ")).count() == 3, "frames 0, 1 and 2: {out}");
     assert!(out.contains("last common frame (2)"), "{out}");
-    // Move one vertex of frame 2 in B by 1 cm along x.
-    let path = b.join("cloth_0002.obj");
-    let mut mesh = read_obj(&path).expect("frame 2");
-    mesh.positions[7][0] += 0.01;
-    grip::io::obj::write_obj(&path, &mesh.positions, &mesh.triangles).expect("write");
+    // Move one vertex of frame 1 in B by 1 cm along x: frame 1 fails the check, though the
+    // last frame agrees.
+    let path = b.join("cloth_0001.obj");
+    let original = read_obj(&path).expect("frame 1");
+    let mut moved = original.clone();
+    moved.positions[7][0] += 0.01;
+    grip::io::obj::write_obj(&path, &moved.positions, &moved.triangles).expect("write");
     let o = grip(&["diff", a_str, b_str, "--tolerance", "1e-3"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    let last = out.lines().find(|l| l.trim_start().starts_with("2 ")).expect("frame 2 row");
-    let d: f64 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
-    assert!((d - 0.01).abs() < 1e-6, "{last}");
+    let row = out.lines().find(|l| l.trim_start().starts_with("1 ")).expect("frame 1 row");
+    let d: f64 = row.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!((d - 0.01).abs() < 1e-6, "{row}");
+    assert!(out.contains("over the common frames: 1.000e-2 m (frame 1)"), "{out}");
     assert_ok(&grip(&["diff", a_str, b_str]));
+    grip::io::obj::write_obj(&path, &original.positions, &original.triangles).expect("write");
+    // A run that stopped a frame early.
+    std::fs::remove_file(b.join("cloth_0002.obj")).unwrap();
+    let o = grip(&["diff", a_str, b_str, "--tolerance", "1e-3"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("1 frame files only in"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // Trouble: other vertex counts, two files for one frame, nothing in common.
+    let fewer = dir.0.join("fewer");
+    std::fs::create_dir_all(&fewer).unwrap();
+    grip::io::obj::write_obj(&fewer.join("cloth_0000.obj"), &original.positions[..3], &[[0, 1, 2]]).expect("write");
+    assert_eq!(grip(&["diff", a_str, fewer.to_str().unwrap()]).status.code(), Some(2));
+    std::fs::copy(a.join("cloth_0001.obj"), a.join("cloth_1.obj")).unwrap();
+    assert_eq!(grip(&["diff", a_str, b_str]).status.code(), Some(2));
     let empty = dir.0.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    assert_eq!(grip(&["diff", a_str, empty.to_str().unwrap()]).status.code(), Some(2));
+    assert_eq!(grip(&["diff", b_str, empty.to_str().unwrap()]).status.code(), Some(2));
 }

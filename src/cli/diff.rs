@@ -3,21 +3,41 @@
 //! frame present in both, the largest distance [m] between a vertex's position in A and in B.
 //! Used to check that two solvers (or two builds, thread counts, machines) reach the same
 //! motion, e.g. issue 5's direct against inexact Newton on the tube cloth bend.
+//!
+//! Exit codes as diff(1)'s: 0 the same (within `--tolerance` over every common frame, and the
+//! same frame files in both), 1 different, 2 trouble (a directory or file that cannot be read,
+//! two files for one frame, objects of different vertex counts, no frame in common).
 
+use crate::energy::real::{norm, sub};
 use crate::io::obj::read_obj;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The frame OBJ files of `dir` by (frame, object name).
-fn frames(dir: &Path) -> Result<BTreeMap<(u32, String), PathBuf>, String> {
+/// Exit code: the runs agree.
+const SAME: i32 = 0;
+/// Exit code: the runs differ by more than the tolerance, or one has frames the other lacks.
+const DIFFERENT: i32 = 1;
+/// Exit code: the runs could not be compared.
+const TROUBLE: i32 = 2;
+
+/// A frame file's key: (frame, object name).
+type FrameKey = (u32, String);
+
+/// The frame OBJ files of `dir` by (frame, object name); an error where the directory or an
+/// entry cannot be read, or two files name the same frame of one object (`cloth_2.obj` and
+/// `cloth_0002.obj`).
+fn frames(dir: &Path) -> Result<BTreeMap<FrameKey, PathBuf>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut out = BTreeMap::new();
-    for entry in entries.flatten() {
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(stem) = name.strip_suffix(".obj") else { continue };
         let Some((object, frame)) = stem.rsplit_once('_') else { continue };
         if let (false, Ok(frame)) = (object.is_empty(), frame.parse::<u32>()) {
-            out.insert((frame, object.to_string()), entry.path());
+            if let Some(other) = out.insert((frame, object.to_string()), entry.path()) {
+                return Err(format!("{} and {name} are both frame {frame} of {object}", other.display()));
+            }
         }
     }
     Ok(out)
@@ -37,47 +57,89 @@ fn largest_distance(a: &Path, b: &Path) -> Result<f64, String> {
             b_mesh.positions.len()
         ));
     }
-    let distance = |(p, q): (&[f64; 3], &[f64; 3])| (0..3).map(|k| (p[k] - q[k]).powi(2)).sum::<f64>().sqrt();
-    Ok(a_mesh.positions.iter().zip(&b_mesh.positions).map(distance).fold(0.0, f64::max))
+    Ok(a_mesh.positions.iter().zip(&b_mesh.positions).map(|(p, q)| norm(sub(*p, *q))).fold(0.0, f64::max))
+}
+
+/// Two runs side by side: the largest vertex distance [m] per common frame and object, and the
+/// frame files only one of them has.
+struct Comparison {
+    rows: BTreeMap<u32, Vec<(String, f64)>>,
+    only_a: Vec<FrameKey>,
+    only_b: Vec<FrameKey>,
+}
+
+fn compare(a: &Path, b: &Path) -> Result<Comparison, String> {
+    let (fa, fb) = (frames(a)?, frames(b)?);
+    let mut rows: BTreeMap<u32, Vec<(String, f64)>> = BTreeMap::new();
+    for (key, path) in &fa {
+        if let Some(other) = fb.get(key) {
+            rows.entry(key.0).or_default().push((key.1.clone(), largest_distance(path, other)?));
+        }
+    }
+    let only = |x: &BTreeMap<FrameKey, PathBuf>, y: &BTreeMap<FrameKey, PathBuf>| {
+        x.keys().filter(|k| !y.contains_key(*k)).cloned().collect::<Vec<_>>()
+    };
+    Ok(Comparison { only_a: only(&fa, &fb), only_b: only(&fb, &fa), rows })
+}
+
+/// "cloth frame 3" for the first of `keys`, and how many more.
+fn describe(keys: &[FrameKey]) -> String {
+    let (frame, object) = &keys[0];
+    match keys.len() {
+        1 => format!("{object} frame {frame}"),
+        n => format!("{object} frame {frame} and {} more", n - 1),
+    }
 }
 
 /// Prints, per frame present in both `a` and `b`, the largest vertex distance [m] of each
-/// object, then the largest at the last common frame; returns the exit code: 0, or 1 when that
-/// distance exceeds `tolerance` [m] (or on an error), 2 when the runs share no frame.
+/// object, the frame files only one run has, and the largest distance over all common frames
+/// and at the last one; returns the exit code ([`SAME`], [`DIFFERENT`], [`TROUBLE`]). Without
+/// `tolerance` [m] it only reports (0 unless trouble); with it, 1 when a common frame differs by
+/// more or a frame file is in one run only.
 pub fn run(a: &Path, b: &Path, tolerance: Option<f64>) -> i32 {
-    let compared = frames(a).and_then(|fa| {
-        let fb = frames(b)?;
-        let mut rows: BTreeMap<u32, Vec<(String, f64)>> = BTreeMap::new();
-        for ((frame, object), path) in &fa {
-            if let Some(other) = fb.get(&(*frame, object.clone())) {
-                rows.entry(*frame).or_default().push((object.clone(), largest_distance(path, other)?));
-            }
-        }
-        Ok(rows)
-    });
-    let rows = match compared {
-        Ok(rows) => rows,
+    let c = match compare(a, b) {
+        Ok(c) => c,
         Err(m) => {
             eprintln!("grip: error: {m}");
-            return 1;
+            return TROUBLE;
         }
     };
-    let Some((&last, last_row)) = rows.iter().next_back() else {
+    let Some((&last, last_row)) = c.rows.iter().next_back() else {
         eprintln!("grip: error: {} and {} have no frame OBJ file in common", a.display(), b.display());
-        return 2;
+        return TROUBLE;
     };
     println!("frame  largest vertex distance [m] per object");
-    for (frame, objects) in &rows {
+    for (frame, objects) in &c.rows {
         let cells: Vec<String> = objects.iter().map(|(o, d)| format!("{o} {d:.3e}")).collect();
         println!("{frame:5}  {}", cells.join("  "));
     }
-    let worst = last_row.iter().map(|(_, d)| *d).fold(0.0, f64::max);
-    println!("grip: largest vertex distance at the last common frame ({last}): {worst:.3e} m");
-    match tolerance {
-        Some(t) if !(worst <= t) => {
-            eprintln!("grip: frame {last} differs by {worst:.3e} m, more than the tolerance {t:.3e} m");
-            1
+    for (dir, only) in [(a, &c.only_a), (b, &c.only_b)] {
+        if !only.is_empty() {
+            println!("grip: {} frame files only in {}: {}", only.len(), dir.display(), describe(only));
         }
-        _ => 0,
+    }
+    let largest = |row: &Vec<(String, f64)>| row.iter().map(|(_, d)| *d).fold(0.0, f64::max);
+    let (worst_frame, worst) =
+        c.rows.iter().map(|(f, row)| (*f, largest(row))).fold(
+            (last, 0.0),
+            |best, x| {
+                if x.1 > best.1 {
+                    x
+                } else {
+                    best
+                }
+            },
+        );
+    println!("grip: largest vertex distance over the common frames: {worst:.3e} m (frame {worst_frame})");
+    println!("grip: largest vertex distance at the last common frame ({last}): {:.3e} m", largest(last_row));
+    let Some(t) = tolerance else { return SAME };
+    if !(worst <= t) {
+        eprintln!("grip: frame {worst_frame} differs by {worst:.3e} m, more than the tolerance {t:.3e} m");
+        DIFFERENT
+    } else if !c.only_a.is_empty() || !c.only_b.is_empty() {
+        eprintln!("grip: the runs do not hold the same frames");
+        DIFFERENT
+    } else {
+        SAME
     }
 }

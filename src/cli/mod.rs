@@ -263,7 +263,8 @@ enum Command {
         a: PathBuf,
         /// Output directory of the second run
         b: PathBuf,
-        /// Exit with status 1 when the last common frame differs by more than this [m]
+        /// Exit with status 1 when a common frame differs by more than this [m], or a frame
+        /// file is in one run only (2 when the runs cannot be compared)
         #[arg(long, value_name = "M")]
         tolerance: Option<f64>,
     },

@@ -5,6 +5,8 @@
 //! world coordinates: the pose at frame k maps the part as defined (at t = 0) to where it is at
 //! the end of frame k, t = k / fps.
 
+use crate::energy::real::norm;
+
 /// Easing of a [`Motion::Hinge`]: the fraction of the angle reached at the fraction `u` ∈ [0, 1]
 /// of the duration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,10 +155,6 @@ impl Motion {
 ///
 /// cbindgen:ignore
 pub const IDENTITY: [f64; 16] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
-
-fn norm(v: [f64; 3]) -> f64 {
-    (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
-}
 
 /// a · b.
 pub fn mul(a: &[f64; 16], b: &[f64; 16]) -> [f64; 16] {

@@ -47,6 +47,12 @@ pub fn cross<T: Real>(a: V3<T>, b: V3<T>) -> V3<T> {
     [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
+/// |a| of a plain `f64` vector [the unit of a].
+#[inline]
+pub fn norm(a: [f64; 3]) -> f64 {
+    dot(a, a).sqrt()
+}
+
 /// `a / |a|` of a plain `f64` vector (normals of geometry, not differentiated), or the zero
 /// vector where |a| is 0 or not finite.
 #[inline]

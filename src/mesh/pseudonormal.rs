@@ -7,12 +7,7 @@
 //! a vertex (`tetrahedralize::surface_sdf`), and the side of a solid's vertex against a shell
 //! (`crate::integrate::shell_solid`).
 
-use crate::energy::real::{add, cross, dot, scale, sub, unit};
-
-/// |a| [same unit as a].
-fn norm(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
-}
+use crate::energy::real::{add, cross, dot, norm, scale, sub, unit};
 
 /// Σ αᵢ nᵢ (not normalised) of each of `vertex_count` vertices over the triangles `faces`
 /// (indices below `vertex_count`) with corners at `position(v)` [m]; zero for a vertex of no

@@ -6,23 +6,12 @@
 
 use super::bvh::Aabb;
 use super::surface_check::Surface;
+use crate::energy::real::{dot, norm, sub};
 use crate::error::{Error, Result};
 use std::f64::consts::PI;
 
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
 fn det(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {
     a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])
-}
-
-fn norm(a: [f64; 3]) -> f64 {
-    dot(a, a).sqrt()
 }
 
 /// Solid angle [sr] of triangle (a, b, c) seen from `p` (Van Oosterom & Strackee 1983):
