@@ -8,6 +8,7 @@
 //! same frame files in both), 1 different, 2 trouble (a directory or file that cannot be read,
 //! two files for one frame, objects of different vertex counts, no frame in common).
 
+use super::output::parse_frame_file_name;
 use crate::energy::real::{norm, sub};
 use crate::io::obj::read_obj;
 use std::collections::BTreeMap;
@@ -32,12 +33,9 @@ fn frames(dir: &Path) -> Result<BTreeMap<FrameKey, PathBuf>, String> {
     for entry in entries {
         let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".obj") else { continue };
-        let Some((object, frame)) = stem.rsplit_once('_') else { continue };
-        if let (false, Ok(frame)) = (object.is_empty(), frame.parse::<u32>()) {
-            if let Some(other) = out.insert((frame, object.to_string()), entry.path()) {
-                return Err(format!("{} and {name} are both frame {frame} of {object}", other.display()));
-            }
+        let Some((object, frame)) = parse_frame_file_name(&name) else { continue };
+        if let Some(other) = out.insert((frame, object.to_string()), entry.path()) {
+            return Err(format!("{} and {name} are both frame {frame} of {object}", other.display()));
         }
     }
     Ok(out)
@@ -120,16 +118,7 @@ pub fn run(a: &Path, b: &Path, tolerance: Option<f64>) -> i32 {
     }
     let largest = |row: &Vec<(String, f64)>| row.iter().map(|(_, d)| *d).fold(0.0, f64::max);
     let (worst_frame, worst) =
-        c.rows.iter().map(|(f, row)| (*f, largest(row))).fold(
-            (last, 0.0),
-            |best, x| {
-                if x.1 > best.1 {
-                    x
-                } else {
-                    best
-                }
-            },
-        );
+        c.rows.iter().map(|(f, row)| (*f, largest(row))).max_by(|x, y| x.1.total_cmp(&y.1)).unwrap_or((last, 0.0));
     println!("grip: largest vertex distance over the common frames: {worst:.3e} m (frame {worst_frame})");
     println!("grip: largest vertex distance at the last common frame ({last}): {:.3e} m", largest(last_row));
     let Some(t) = tolerance else { return SAME };

@@ -56,6 +56,19 @@ struct ColliderTrack {
     last: [f64; 16],
 }
 
+/// The name of object `object`'s OBJ file at frame `frame`: `<object>_<frame:04>.obj`.
+pub fn frame_file_name(object: &str, frame: usize) -> String {
+    format!("{object}_{frame:04}.obj")
+}
+
+/// The object and frame of a file name written by [`frame_file_name`] (any number of frame
+/// digits), or `None` for other files.
+pub fn parse_frame_file_name(name: &str) -> Option<(&str, u32)> {
+    let (object, frame) = name.strip_suffix(".obj")?.rsplit_once('_')?;
+    let frame = frame.parse().ok()?;
+    (!object.is_empty()).then_some((object, frame))
+}
+
 /// The output directory of one simulation.
 pub struct Output {
     dir: PathBuf,
@@ -170,7 +183,7 @@ impl Output {
     ) -> Result<(), String> {
         self.track_current(solver)?;
         for t in &self.tracks {
-            let path = self.dir.join(format!("{}_{frame:04}.obj", t.name));
+            let path = self.dir.join(frame_file_name(&t.name, frame));
             write_obj(&path, &t.last, &t.surface).map_err(|e| e.to_string())?;
         }
         let r = report.copied().unwrap_or_default();
