@@ -86,7 +86,7 @@ fn icosphere_and_box_surfaces() {
 #[test]
 fn softy_tube_surface() {
     // shared/ sits beside the repository (as in CI).
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/softy-tube/tube.vtk");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/softy-tube/tube.vtk");
     let tube = grip::io::vtk::read_vtk(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     for cell in [0.1, 0.05] {
         let (s, err) = mesh_surface("softy tube", &tube.positions, &tube.triangles, cell, 1);

@@ -1,8 +1,8 @@
 use super::*;
 use std::collections::HashMap;
 
-const TUBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/softy-tube/tube.vtk");
-const CLOTH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/softy-tube/tube_cloth.vtk");
+const TUBE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/softy-tube/tube.vtk");
+const CLOTH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/softy-tube/tube_cloth.vtk");
 
 /// Counts how often each directed edge occurs.
 fn directed_edges(tris: &[[u32; 3]]) -> HashMap<(u32, u32), usize> {
