@@ -200,14 +200,14 @@ typedef struct GripShape {
     uint32_t kind;
     // 0: objects stay outside the shape; 1: objects stay inside it (a pipe, a bowl). Default 0.
     uint32_t inside;
-    // A point on the plane, or the centre of the sphere, capsule or cylinder [m]. Default 0.
+    // A point on the plane, or the centre of the sphere, capsule or cylinder (m). Default 0.
     double center[3];
     // Plane normal (pointing away from the material) or the capsule/cylinder axis; any nonzero
     // length, normalised by the solver. Default (0, 0, 1).
     double axis[3];
-    // Radius of sphere, capsule and cylinder [m] (> 0; ignored for planes). Default 0.5 m.
+    // Radius of sphere, capsule and cylinder in m (> 0; ignored for planes). Default 0.5 m.
     double radius;
-    // Half length along the axis of capsule and cylinder [m] (≥ 0; 0 = infinite). Default 0.
+    // Half length along the axis of capsule and cylinder in m (≥ 0; 0 = infinite). Default 0.
     double half_length;
     // Written by `grip_shape_default()`; do not change.
     uint32_t struct_tag;
@@ -237,16 +237,16 @@ typedef struct GripStepReport {
     // Substeps redone with a stiffer contact penalty because they ended with a negative gap, or
     // (self-contact) with more intersecting shell triangles than they started with.
     uint32_t contact_retries;
-    // Smallest gap between a free vertex and a collider at the end [m] (+∞ without colliders);
+    // Smallest gap between a free vertex and a collider at the end in m (+∞ without colliders);
     // negative means penetration.
     double deepest_gap;
-    // Penalty stiffness κ in use at the end [N/m²] (0 before the first step with colliders).
+    // Penalty stiffness κ in use at the end in N/m² (0 before the first step with colliders).
     double contact_stiffness;
     // Largest final relative residual ‖r‖/‖r(v₀)‖ over completed substeps.
     double residual;
-    // Largest final absolute residual ‖r‖₂ over completed substeps [kg·m/s].
+    // Largest final absolute residual ‖r‖₂ over completed substeps (kg·m/s).
     double residual_abs;
-    // Simulated time covered [s].
+    // Simulated time covered (s).
     double simulated_time;
     // Wall-clock seconds for the whole call.
     double seconds_total;
@@ -260,9 +260,9 @@ typedef struct GripStepReport {
     double seconds_residual;
     // Seconds finding contact candidates between deforming meshes (grid searches).
     double seconds_contact_search;
-    // Kinetic energy ½ vᵀMv at the end [J].
+    // Kinetic energy ½ vᵀMv at the end (J).
     double kinetic_energy;
-    // Elastic energy W(q) at the end [J].
+    // Elastic energy W(q) at the end (J).
     double elastic_energy;
     // Bit set of `GRIP_WARNING_*` raised during the call (0: none).
     uint32_t warnings;
@@ -273,7 +273,7 @@ typedef struct GripStepReport {
     uint32_t last_failure;
     // Newton attempts that failed during the call (each split its substep or ended the call).
     uint32_t failed_attempts;
-    // Smallest gap between a free vertex and a collider or mesh at the start of the call [m]
+    // Smallest gap between a free vertex and a collider or mesh at the start of the call (m)
     // (+∞ without contact); negative means the input was penetrating.
     double initial_deepest_gap;
 } GripStepReport;
@@ -281,9 +281,9 @@ typedef struct GripStepReport {
 // Parameters of a solver, fixed at creation. Always start from `grip_solver_params_default()`
 // (the solver refuses a struct whose `struct_tag` it did not write).
 typedef struct GripSolverParams {
-    // Largest substep [s] that `grip_solver_advance` takes (> 0). Default 1/240 s.
+    // Largest substep (s) that `grip_solver_advance` takes (> 0). Default 1/240 s.
     double time_step;
-    // Gravitational acceleration [m/s²]. Default (0, 0, −9.81): Z up, as in Blender.
+    // Gravitational acceleration (m/s²). Default (0, 0, −9.81): Z up, as in Blender.
     double gravity[3];
     // Newton iteration limit per substep (≥ 1). Default 50.
     uint32_t max_newton_iterations;
@@ -296,7 +296,7 @@ typedef struct GripSolverParams {
     // start-of-step velocities (or at Newton's predicted initial guess, if larger) (in (0, 1),
     // dimensionless). Default 1e-6.
     double residual_tolerance;
-    // Newton also stops after a full step whose largest velocity change is below this [m/s]
+    // Newton also stops after a full step whose largest velocity change is below this (m/s)
     // (≥ 0; 0 disables). Default 1e-6 m/s.
     double velocity_tolerance;
     // One of `GRIP_LINEAR_SOLVER_*`. Default `GRIP_LINEAR_SOLVER_DIRECT_LU`.
@@ -305,14 +305,14 @@ typedef struct GripSolverParams {
     uint32_t integrator;
     // Threads for assembly (0 = all cores). Results do not depend on it.
     uint32_t worker_count;
-    // Contact thickness δ [m] (> 0): the penalty b(d) = κ(δ − d)³ acts where the gap d < δ
+    // Contact thickness δ in m (> 0): the penalty b(d) = κ(δ − d)³ acts where the gap d < δ
     // (paper §3.2). Resting contacts settle near δ/2. Default 0.001 m.
     double contact_thickness;
-    // Initial penalty stiffness κ [N/m²] (≥ 0; 0 = automatic: the weight of the heaviest
+    // Initial penalty stiffness κ in N/m² (≥ 0; 0 = automatic: the weight of the heaviest
     // contact vertex held at gap δ/2). Raised after any step that ends with a negative gap
     // (paper §4.4), and back to this value once no contact is active. Default 0.
     double contact_stiffness;
-    // Stick–slip velocity ε [m/s] (> 0) of the smoothed Coulomb law: below it friction fades
+    // Stick–slip velocity ε in m/s (> 0) of the smoothed Coulomb law: below it friction fades
     // (paper Eq. 14–15); a sticking vertex creeps at a fraction of ε. Default 1e-4 m/s.
     double friction_epsilon;
     // Friction coefficient μ (≥ 0) of pairs without `grip_solver_set_friction`. Default 0.3.
@@ -342,14 +342,14 @@ typedef struct GripSolverParams {
     // residual σ_k = min((‖r_k‖/‖r_{k−1}‖)^φ, σ_max) (paper Algorithm 2) (in (0, 1),
     // dimensionless). Default 0.5.
     double forcing_max;
-    // Self-contact thickness δ_s [m] (> 0, at most 1e3): shells repel themselves and each
+    // Self-contact thickness δ_s in m (> 0, at most 1e3): shells repel themselves and each
     // other with the penalty b(d) = κ_s(δ_s − d)³ of vertex–triangle and edge–edge distances
     // d < δ_s (paper §3.2, Eq. 3). Pairs one edge apart that are closer than δ_s at rest are
     // left out; pairs farther apart in the mesh are not, so keep δ_s below their rest
     // distances (on a regular mesh, the shortest shell edge; `energy::self_contact::filter::
     // rest_clearance`). Default 0.001 m.
     double self_contact_thickness;
-    // Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0. Its friction between two
+    // Self-contact of shells: 0 = off, 1 = on. Default 0. Its friction between two
     // shells (or a shell and itself) is set with `grip_solver_set_friction` (default μ = 0),
     // with `friction_epsilon`, `friction_smoothing` and `friction_coupling` as for all contact.
     // When on, shells also meet the boundary faces of solids through shell-vertex–face and
@@ -364,21 +364,21 @@ typedef struct GripSolverParams {
 
 // Material of one object. Start from `grip_material_default()` (a woven cotton-like cloth).
 typedef struct GripMaterial {
-    // Density [kg/m³] (> 0). Shells weigh density × thickness per m². Default 300 (with the
+    // Density in kg/m³ (> 0). Shells weigh density × thickness per m². Default 300 (with the
     // default thickness: 0.3 kg/m²).
     double density;
-    // Young's modulus E [Pa] (> 0). Default 1e6 Pa.
+    // Young's modulus E in Pa (> 0). Default 1e6 Pa.
     double youngs_modulus;
     // Poisson ratio ν (−1 < ν < 0.5). Default 0.3.
     double poisson_ratio;
-    // Shell thickness [m] (> 0; ignored for solids). Default 0.001 m.
+    // Shell thickness in m (> 0; ignored for solids). Default 0.001 m.
     double thickness;
-    // Shell bending stiffness k [N·m] (≥ 0; ignored for solids): the plate modulus D in
+    // Shell bending stiffness k in N·m (≥ 0; ignored for solids): the plate modulus D in
     // W = ½ D κ² per m². Default 1e-6 N·m.
     double bending_stiffness;
-    // Rayleigh mass damping α [1/s] (≥ 0): D = αM + βK (paper §3.1). Default 0.
+    // Rayleigh mass damping α in 1/s (≥ 0): D = αM + βK (paper §3.1). Default 0.
     double damping_alpha;
-    // Rayleigh stiffness damping β [s] (≥ 0). Default 0.
+    // Rayleigh stiffness damping β in s (≥ 0). Default 0.
     double damping_beta;
     // Shell membrane model, one of `GRIP_MEMBRANE_*`. Default neo-Hookean.
     uint32_t membrane_model;
@@ -398,10 +398,10 @@ extern "C" {
 #endif // __cplusplus
 
 // Sets a per-vertex attribute of object `id` from `vertex_count × components` doubles:
-// - `"velocity"` (3 components) [m/s];
-// - `"position"` (3) [m]: moves the vertices now (rest shape unchanged);
+// - `"velocity"` (3 components, m/s);
+// - `"position"` (3, m): moves the vertices now (rest shape unchanged);
 // - `"pinned"` (1): nonzero = the vertex is pinned (held, or driven to its target);
-// - `"target"` (3) [m]: where pinned vertices must be at the end of the next step/advance;
+// - `"target"` (3, m): where pinned vertices must be at the end of the next step/advance;
 //   without a target a pinned vertex stays put. Targets are consumed by the next step/advance.
 //
 // `vertex_count` must equal the object's vertex count. Every value must be finite, positions
@@ -434,7 +434,7 @@ GripStatus grip_solver_add_collider_shape(struct GripSolver *solver,
                                           GripObjectId *out_id);
 
 // Sets the pose collider `id` reaches at the end of the next step/advance: a column-major 4×4
-// rigid transform `matrix` (16 doubles; translation in elements 12–14 [m]) applied to the shape
+// rigid transform `matrix` (16 doubles; translation in elements 12–14 in m) applied to the shape
 // as defined. Over the substeps the collider moves there (rotation slerped, translation linear),
 // and its surface velocity enters the friction. Scale and shear are refused.
 //
@@ -445,7 +445,7 @@ GripStatus grip_solver_set_collider_transform(struct GripSolver *solver,
                                               const double *matrix);
 
 // Adds a kinematic collider mesh (a skinned character, a moving prop): `vertex_count` positions
-// [m] and `triangle_count` triangles (`3 × triangle_count` indices), wound counter-clockwise
+// (in m) and `triangle_count` triangles (`3 × triangle_count` indices), wound counter-clockwise
 // seen from outside (the side objects are kept on). Shells and solids touch it through its
 // smooth implicit surface (paper §3.2) with friction (`grip_solver_set_friction`). It has
 // infinite mass: only `grip_solver_set_collider_positions` moves it. Writes its id to `*out_id`.
@@ -461,7 +461,7 @@ GripStatus grip_solver_add_collider_mesh(struct GripSolver *solver,
                                          GripObjectId *out_id);
 
 // Sets where the vertices of collider mesh `id` are at the end of the next step/advance
-// (`xyz`: `3 × vertex_count` doubles [m], same vertex order and count as when added). Over the
+// (`xyz`: `3 × vertex_count` doubles in m, same vertex order and count as when added). Over the
 // substeps the vertices move there linearly; their velocity (change over the step) enters the
 // friction of what touches them. Without a call the mesh stays where it is.
 //
@@ -485,8 +485,8 @@ GripStatus grip_solver_set_friction(struct GripSolver *solver,
                                     double mu);
 
 // Fills the solid bounded by a closed triangle surface with tets: `vertex_count` positions
-// (`3 × vertex_count` doubles [m]), `triangle_count` triangles (`3 × triangle_count` indices),
-// lattice spacing `cell_size` [m] (tets have edges of about `cell_size`; a lattice tet has
+// (`3 × vertex_count` doubles in m), `triangle_count` triangles (`3 × triangle_count` indices),
+// lattice spacing `cell_size` in m (tets have edges of about `cell_size`; a lattice tet has
 // volume `cell_size³/12`). The surface must be closed, manifold, consistently oriented (facing
 // inward as a whole is accepted and flipped) and free of self-intersections; a refusal names
 // the offending edge, vertex or triangle pair (`GRIP_STATUS_INVALID_MESH`). Every output tet is
@@ -513,7 +513,7 @@ GripStatus grip_tet_mesh_sizes(const struct GripTetMesh *mesh,
                                size_t *out_vertex_count,
                                size_t *out_tet_count);
 
-// Copies the mesh into host arrays: `out_positions` (`3 × vertex_count` doubles [m]) and
+// Copies the mesh into host arrays: `out_positions` (`3 × vertex_count` doubles in m) and
 // `out_tets` (`4 × tet_count` indices, positively oriented: det[x1−x0, x2−x0, x3−x0] > 0).
 // `vertex_count` and `tet_count` must equal the counts from `grip_tet_mesh_sizes`; nothing is
 // written unless every argument is valid.
@@ -538,7 +538,7 @@ GripStatus grip_solver_vertex_count(const struct GripSolver *solver,
                                     GripObjectId id,
                                     size_t *out_count);
 
-// Copies the current positions [m] of object `id` into `out_xyz` (`3 × vertex_count` doubles;
+// Copies the current positions (m) of object `id` into `out_xyz` (`3 × vertex_count` doubles;
 // `vertex_count` must equal the object's vertex count).
 //
 // # Safety
@@ -548,7 +548,7 @@ GripStatus grip_solver_get_positions(const struct GripSolver *solver,
                                      double *out_xyz,
                                      size_t vertex_count);
 
-// Copies the current velocities [m/s] of object `id` into `out_xyz`.
+// Copies the current velocities (m/s) of object `id` into `out_xyz`.
 //
 // # Safety
 // As `grip_solver_get_positions`.
@@ -655,8 +655,8 @@ size_t grip_sizeof_step_report(void);
 // `GRIP_VOLUME_NONE`. `model`: `GRIP_VOLUME_QUADRATIC` (Eq. 20/21),
 // `GRIP_VOLUME_IDEAL_GAS` (Eq. 18; the gas is at absolute pressure 1/κ_v at the rest volume,
 // the ambient at 1/κ_v − pressure) or `GRIP_VOLUME_NEARLY_INCOMPRESSIBLE` (Eq. 19).
-// `compression_coefficient` κ_v [1/Pa] in (0, 1] (1/101325 is 1 atm⁻¹; smaller is stiffer);
-// `pressure` [Pa]: over-pressure inside at the rest volume (a tennis ball holds ≈ 1 atm). The
+// `compression_coefficient` κ_v (1/Pa) in (0, 1] (1/101325 is 1 atm⁻¹; smaller is stiffer);
+// `pressure` (Pa): over-pressure inside at the rest volume (a tennis ball holds ≈ 1 atm). The
 // rest volume is the object's volume at the call: the sum of a solid's tet volumes, or the
 // volume a closed shell encloses (divergence theorem; open shells are refused). The penalty's
 // dense Jacobian is applied exactly by every linear solver.

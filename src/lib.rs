@@ -10,8 +10,8 @@
 #![warn(missing_docs)]
 // `!(x > 0.0)` is deliberate throughout: it is true for NaN, which must be refused too.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
-// Units are written in brackets ("[m]", "[Pa]") in docs; they are not intra-doc links.
-#![allow(rustdoc::broken_intra_doc_links)]
+// Units in docs are written "(m)" or "in m": "[m]" would be read as an intra-doc link.
+#![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod analytic;
 pub mod capi;

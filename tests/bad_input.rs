@@ -1,4 +1,4 @@
-//! The bad-input matrix (issue 9, point 1) through the C API: every case of
+//! The bad-input matrix through the C API: every case of
 //! `tests/bad_input/cases.txt` (the same table `tests/python/test_bad_input.py` runs through the
 //! Python binding) is one call with one set of bad arguments. It must return the expected
 //! status with a message naming the problem; afterwards the scene is bit-identical, holds no new

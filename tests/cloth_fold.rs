@@ -1,4 +1,4 @@
-//! `grip demo cloth-fold` (issue 10) at a test resolution: a square cloth dropped onto a thin
+//! `grip demo cloth-fold` at a test resolution: a square cloth dropped onto a thin
 //! rod drapes and folds onto itself. With self-contact on, every frame ends with zero
 //! intersecting triangle pairs (exact checker, as in `stats.csv`) and no failed step; with it
 //! off, the same scene passes through itself. Run in release:

@@ -1,4 +1,4 @@
-//! Issue 6 acceptance on the dynamics demos (`grip::cli::demo_dynamics`), each against a
+//! The dynamics demos (`grip::cli::demo_dynamics`), each against a
 //! physical expectation stated in the paper or the survey, never against recorded output:
 //! soft-beam energy ordering (Ascher et al. 2022 Fig. 6), ball-in-box stability under the fully
 //! coupled trapezoidal rule (paper §5.1.3), ball-squish volume loss (paper Table 2) and the
@@ -80,7 +80,7 @@ fn ball_squish_keeps_its_volume_with_a_stiff_penalty() {
     assert!(stiff * 20.0 <= soft, "κ_v = 0.01/atm must lose ≥ 20× less than 1/atm ({stiff} vs {soft})");
 }
 
-/// Paper §5.1.3's acceptance: the fully coupled TR step at h = 0.01 s runs all 800 frames of
+/// Paper §5.1.3's check: the fully coupled TR step at h = 0.01 s runs all 800 frames of
 /// `ball-in-box` (solid rubber ball, heavy elastic box, μ = 0.1), the total energy (kinetic +
 /// elastic + gravitational) never rises above its start and is lower over the last 100 frames.
 /// Measured: 2406.64 J at the start (gravity of the 10000 kg/m³ box), peak the same, at most

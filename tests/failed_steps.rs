@@ -1,4 +1,4 @@
-//! Failed steps (issue 9, point 2): when Newton fails on a substep (iteration limit, line-search
+//! Failed steps: when Newton fails on a substep (iteration limit, line-search
 //! stall, non-finite residual) the substep is split in halves, at most
 //! `params.max_substep_halvings` times (default 4: h/16); if it still fails the call returns
 //! `NotConverged` (`GRIP_STATUS_NOT_CONVERGED`) and the solver is exactly as before it. No NaN or

@@ -1,4 +1,4 @@
-//! Imperfect input recovers (issue 9, point 3): each scene starts in a state a stricter solver
+//! Imperfect input recovers: each scene starts in a state a stricter solver
 //! would refuse, runs to the end without failing, says so in the report's warnings, and (where
 //! the input penetrates) is out of contact penetration within a documented number of calls:
 //!

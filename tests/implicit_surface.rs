@@ -1,4 +1,4 @@
-//! The implicit contact surface (issue 4): the MLS potential φ's first and second derivatives with
+//! The implicit contact surface: the MLS potential φ's first and second derivatives with
 //! respect to the query point and to every surface vertex, and the surface-velocity weights'
 //! derivatives, against central finite differences, on random and near-degenerate surfaces, for
 //! both kernels.
@@ -211,9 +211,9 @@ fn stiff_law(delta: f64) -> ContactLaw {
 
 /// A vertex on the back (negative side) of a two-sided shell surface that slides out beyond
 /// the shell's open edge leaves contact: its gap d = side·φ + offset blends to +far there, as
-/// on the front. (With the background value +far on both sides, the gap on the back blended
-/// to −far: a phantom deep contact with a vanishing, noisy normal whose implicit friction made
-/// the residual jump; Newton stalled on it in the tube cloth bend.)
+/// on the front. (With the background value +far on both sides, the gap on the back would blend
+/// to −far: a phantom deep contact with a vanishing, noisy normal whose implicit friction makes
+/// the residual jump and stalls Newton, as in the tube cloth bend.)
 #[test]
 fn back_of_a_two_sided_surface_blends_to_no_contact_beyond_an_open_edge() {
     let delta = 0.002;

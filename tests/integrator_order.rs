@@ -1,4 +1,4 @@
-//! Order of accuracy of every integrator on a contact-free nonlinear mass–spring (a tet apex) (issue 6): the
+//! Order of accuracy of every integrator on a contact-free nonlinear mass–spring (a tet apex): the
 //! error at t = 1 s against a fine SDIRK2 reference falls with slope ≈ 1 for backward Euler and
 //! ≈ 2 for TR, BDF2, TR-BDF2 and SDIRK2 (Ascher et al. 2022 §3.1), fitted over 4 step sizes.
 

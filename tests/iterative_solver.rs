@@ -1,7 +1,7 @@
-//! Inexact Newton with preconditioned BiCGSTAB (issue 5): reaches the direct solver's solution on
+//! Inexact Newton with preconditioned BiCGSTAB: reaches the direct solver's solution on
 //! contact between deforming meshes with both preconditioners and matrix-free products, stops the
-//! block slide with matrix-free products, and survives BDF2 with friction. Issue 3's and 4's
-//! acceptance tests run with BiCGSTAB too (tests/friction_analytic.rs,
+//! block slide with matrix-free products, and survives BDF2 with friction. The friction
+//! and deforming-mesh contact tests run with BiCGSTAB too (tests/friction_analytic.rs,
 //! tests/surface_contact_physics.rs).
 //!
 //! Run with `cargo test --release --test iterative_solver`.
@@ -73,7 +73,7 @@ fn inexact_newton_reaches_the_direct_solution() {
     }
 }
 
-/// The block slide with matrix-free products (the assembled-Jacobian BiCGSTAB runs every issue 3
+/// The block slide with matrix-free products (the assembled-Jacobian BiCGSTAB runs every friction
 /// experiment in tests/friction_analytic.rs).
 #[test]
 fn matrix_free_block_slide_stops_where_coulomb_says() {

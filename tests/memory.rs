@@ -1,4 +1,4 @@
-//! Memory (issue 9, point 6): 10,000 steps of a small scene (a pinned cloth sliding over a
+//! Memory: 10,000 steps of a small scene (a pinned cloth sliding over a
 //! ground plane with friction, stepped through the C API and its report read back every step)
 //! do not grow the resident set after warm-up. VmRSS is read from /proc/self/status (Linux);
 //! allowed growth after the first 1,000 steps: [`TOLERANCE_KIB`], i.e. a leak of more than

@@ -2,7 +2,7 @@
 //! (`.venv-python`, created on first use from PyPI): `tests/python/test_binding.py` against this
 //! build's cdylib, `tests/python/test_bad_input.py` (the bad-input matrix of
 //! `tests/bad_input/cases.txt`), `tests/python/test_header_mirror.py` against `include/grip.h`, and the
-//! one-liner `python -c "import grip; ..."` of the acceptance criteria.
+//! one-liner `python -c "import grip; ..."` that builds a shell, advances and reads it back.
 //!
 //! Run with `cargo test --release --test python_binding`.
 

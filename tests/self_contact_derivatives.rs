@@ -1,4 +1,4 @@
-//! Self-contact energy (issue 10): gradients against central differences of the energy and
+//! Self-contact energy: gradients against central differences of the energy and
 //! Hessians against central differences of the gradient, on random pairs within the thickness,
 //! across closest-feature regions of a triangle, on nearly parallel and parallel edges and at
 //! the thickness itself, plus the assembled energy of a small mesh.

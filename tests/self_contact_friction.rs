@@ -1,4 +1,4 @@
-//! Coulomb friction through shell self-contact (issue 10; paper §3.3, Eq. 8, 14, 16, 23): a
+//! Coulomb friction through shell self-contact (paper §3.3, Eq. 8, 14, 16, 23): a
 //! small stiff cloth square rests on a larger pinned flat cloth sheet, the two shells touching
 //! only through self-contact (vertex–triangle and edge–edge pairs). The incline of angle θ is
 //! modelled by tilting gravity, g = 9.81 m/s² (sin θ, 0, −cos θ), against the sheet in the xy

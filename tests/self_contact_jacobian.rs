@@ -1,4 +1,4 @@
-//! Self-contact (issue 10) in a backward Euler stage: the assembled Jacobian and the
+//! Self-contact in a backward Euler stage: the assembled Jacobian and the
 //! matrix-free AD product equal central differences of the residual, with and without friction
 //! between the sheets, and the line search's merit has directional derivative r·x.
 
@@ -42,7 +42,7 @@ fn roughened(m: &Model, rng: &mut Lcg) -> Vec<f64> {
         .collect()
 }
 
-/// Self-contact (issue 10) in the stage: two cloth squares 3 mm apart (the upper one turned by
+/// Self-contact in the stage: two cloth squares 3 mm apart (the upper one turned by
 /// 30°, both with ±1 mm of noise) within a 5 mm thickness. The assembled Jacobian (pair
 /// Hessians in the pattern from the pairs' stencils) and the matrix-free AD product equal
 /// central differences of the residual.

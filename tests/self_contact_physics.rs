@@ -1,4 +1,4 @@
-//! Self-contact physics and the exclusion rule (issue 10): two parallel cloth squares 0.5δ
+//! Self-contact physics and the exclusion rule: two parallel cloth squares 0.5δ
 //! apart are pushed apart with equal and opposite total forces; a flat sheet exerts no
 //! self-contact force on itself at rest for thicknesses below its edge length, yet resists
 //! being crushed in its plane below δ, and a hinge folded flat is pushed open.
@@ -98,8 +98,8 @@ fn flat_sheet_does_not_touch_itself() {
 
 /// The same sheet (δ = h/2) crushed to half its width in x: each vertex comes h/√5 ≈ 0.447 h
 /// from the triangles across its diagonal neighbours' edges, inside δ, and self-contact
-/// pushes the sheet back out (positive virial Σ fᵢ·(xᵢ − x̄) of the in-plane forces). The whole
-/// 1-ring exclusion of earlier sessions gave no force here.
+/// pushes the sheet back out (positive virial Σ fᵢ·(xᵢ − x̄) of the in-plane forces). Excluding
+/// the whole 1-ring would give no force here.
 #[test]
 fn sheet_crushed_in_its_plane_resists() {
     let h = 0.1;

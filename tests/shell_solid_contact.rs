@@ -1,4 +1,4 @@
-//! Shell–solid pairs of self-contact (issue 10, `grip::integrate::shell_solid`): the gap signed
+//! Shell–solid pairs of self-contact (`grip::integrate::shell_solid`): the gap signed
 //! by the solid's outward side, its derivatives against central differences through and beyond
 //! the solid's surface, the pairs that see a cloth edge passing under a box's edge between the
 //! box's vertices, steps of the solver that push it back out, and κ_b raised where the cloth

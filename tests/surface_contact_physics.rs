@@ -1,8 +1,8 @@
-//! Contact between deforming meshes (issue 4 acceptance): a cloth comes to rest on a soft slab, a
+//! Contact between deforming meshes: a cloth comes to rest on a soft slab, a
 //! soft cube on a soft slab, with no step ending inside a surface after κ adaptation; a cloth
 //! strip on a turning collider mesh of a sphere turns with it at high friction and stays behind
-//! at low friction. Each runs with both Newton linear solvers, the sparse LU and BiCGSTAB
-//! (issue 5 asks the iterative solver to pass issue 4's tests).
+//! at low friction. Each runs with both Newton linear solvers, the sparse LU and BiCGSTAB,
+//! so the iterative solver is held to the same physics.
 //!
 //! Run with `cargo test --release --test surface_contact_physics`.
 

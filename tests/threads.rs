@@ -1,4 +1,4 @@
-//! Determinism and threads (issue 9, point 5):
+//! Determinism and threads:
 //! - the same input gives bit-identical positions and velocities across runs and across 1, 2
 //!   and 4 worker threads, for a scene with deforming-mesh contact and friction (a cloth falling
 //!   onto a soft solid whose base is pinned), with the direct and the iterative linear solver;

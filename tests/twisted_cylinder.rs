@@ -1,4 +1,4 @@
-//! `grip demo twisted-cylinder` (issue 10) at a test resolution: a cloth cylinder whose end
+//! `grip demo twisted-cylinder` at a test resolution: a cloth cylinder whose end
 //! rings turn in opposite directions at 72°/s and close in at 5 mm/s wrings into folds. With
 //! self-contact on, every frame ends with zero intersecting triangle pairs (exact checker, as in
 //! `stats.csv`) and no failed step; with it off, the folds pass through each other. Run in
@@ -31,9 +31,9 @@ fn with_self_contact_no_frame_intersects() {
     assert!(counts.iter().all(|&c| c == 0), "intersecting pairs per frame: {counts:?}");
 }
 
-/// The same with the sparse direct LU: until pairs one edge apart were tested (seventh
-/// session), its Newton path crumpled folds tighter than that ring and frames 33–39 ended with
-/// 8–20 intersecting pairs.
+/// The same with the sparse direct LU, whose Newton path crumples folds tighter than the
+/// 1-ring: it needs pairs one edge apart to be tested (with the whole 1-ring excluded, frames
+/// 33–39 end with 8–20 intersecting pairs).
 #[test]
 fn with_self_contact_and_the_sparse_lu_no_frame_intersects() {
     let mut scene = twisted_cylinder(AROUND, ALONG, true, FRAMES);

@@ -8,7 +8,7 @@ use crate::contact::GripShape;
 use crate::mesh::generate::box_tets;
 use crate::{GripMaterial, GripSolverParams, Result, Solver};
 
-/// Standard gravity used by the analytic cases [m/s²].
+/// Standard gravity used by the analytic cases (m/s²).
 ///
 /// cbindgen:ignore
 pub const G: f64 = 9.81;
@@ -18,26 +18,26 @@ pub const G: f64 = 9.81;
 pub struct Incline {
     /// `GRIP_LINEAR_SOLVER_*` of the solver (default: the direct LU).
     pub linear_solver: u32,
-    /// Slope angle θ [degrees].
+    /// Slope angle θ (degrees).
     pub angle_deg: f64,
     /// Friction coefficient μ between block and plane.
     pub mu: f64,
-    /// Initial speed of the block down the slope [m/s].
+    /// Initial speed of the block down the slope (m/s).
     pub v0: f64,
-    /// Speed of the plane's surface down the slope [m/s] (0: a fixed plane).
+    /// Speed of the plane's surface down the slope in m/s (0: a fixed plane).
     pub belt_speed: f64,
-    /// Time step h [s].
+    /// Time step h (s).
     pub h: f64,
     /// `GRIP_FRICTION_COUPLING_*`.
     pub coupling: u32,
-    /// Stick–slip velocity ε [m/s].
+    /// Stick–slip velocity ε (m/s).
     pub epsilon: f64,
-    /// Simulated duration [s].
+    /// Simulated duration (s).
     pub duration: f64,
-    /// Height of the block's base above the contact equilibrium at the start [m] (0: resting).
+    /// Height of the block's base above the contact equilibrium at the start in m (0: resting).
     pub lift: f64,
     /// Time the block first rests on the still plane (no initial speed) so the contact bounce
-    /// dies out before t = 0 [s].
+    /// dies out before t = 0 (s).
     pub settle: f64,
 }
 
@@ -62,19 +62,19 @@ impl Default for Incline {
 /// One sample of the block's motion.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct InclineSample {
-    /// Time [s].
+    /// Time (s).
     pub t: f64,
-    /// Displacement of the block's centre of mass down the slope since t = 0 [m].
+    /// Displacement of the block's centre of mass down the slope since t = 0 (m).
     pub distance: f64,
-    /// Velocity of the centre of mass down the slope [m/s].
+    /// Velocity of the centre of mass down the slope (m/s).
     pub speed: f64,
-    /// Smallest gap between the block and the plane at the end of the step [m].
+    /// Smallest gap between the block and the plane at the end of the step (m).
     pub deepest_gap: f64,
     /// Substeps redone with a stiffer penalty during the step.
     pub contact_retries: u32,
 }
 
-/// Edge of the cubic block [m] (1 kg at 1000 kg/m³).
+/// Edge of the cubic block in m (1 kg at 1000 kg/m³).
 const EDGE: f64 = 0.1;
 
 /// Unit vector down the slope and the plane's unit normal for slope angle θ.
@@ -167,8 +167,8 @@ impl Incline {
         Ok(samples)
     }
 
-    /// Stopping distance x_T = v₀² / (2 g (μ cos θ − sin θ)) [m] and time T = v₀ / (g (μ cos θ −
-    /// sin θ)) [s] of a rigid block under Coulomb friction (infinite when it never stops).
+    /// Stopping distance x_T = v₀² / (2 g (μ cos θ − sin θ)) in m and time T = v₀ / (g (μ cos θ −
+    /// sin θ)) in s of a rigid block under Coulomb friction (infinite when it never stops).
     pub fn analytic_stop(&self) -> (f64, f64) {
         let decel = self.deceleration();
         if decel <= 0.0 {
@@ -177,14 +177,14 @@ impl Incline {
         (self.v0 * self.v0 / (2.0 * decel), self.v0 / decel)
     }
 
-    /// g (μ cos θ − sin θ) [m/s²]: the Coulomb deceleration of a block sliding down the slope.
+    /// g (μ cos θ − sin θ) in m/s²: the Coulomb deceleration of a block sliding down the slope.
     pub fn deceleration(&self) -> f64 {
         let (s, c) = self.angle_deg.to_radians().sin_cos();
         G * (self.mu * c - s)
     }
 }
 
-/// The first sample whose speed has fallen below `threshold` [m/s] (the block has stopped), if any.
+/// The first sample whose speed has fallen below `threshold` in m/s (the block has stopped), if any.
 pub fn stop(samples: &[InclineSample], threshold: f64) -> Option<InclineSample> {
     samples.iter().skip(1).find(|s| s.speed.abs() < threshold).copied()
 }

@@ -20,17 +20,17 @@ pub const INTEGRATORS: [(u32, &str); 5] = [
     (GRIP_INTEGRATOR_SDIRK2, "SDIRK2"),
 ];
 
-/// Step sizes [s] of the study (ratio 2).
+/// Step sizes (s) of the study (ratio 2).
 ///
 /// cbindgen:ignore
 pub const STEPS: [f64; 4] = [0.04, 0.02, 0.01, 0.005];
 
-/// Simulated time [s].
+/// Simulated time (s).
 ///
 /// cbindgen:ignore
 pub const DURATION: f64 = 1.0;
 
-/// Positions [m] of the mass–spring after `DURATION` with `integrator` at step `h` (direct LU).
+/// Positions (m) of the mass–spring after `DURATION` with `integrator` at step `h` (direct LU).
 pub fn run(integrator: u32, h: f64) -> Result<Vec<f64>> {
     run_with(integrator, h, crate::solve::linear_solver::GRIP_LINEAR_SOLVER_DIRECT_LU)
 }
@@ -75,7 +75,7 @@ pub fn run_with(integrator: u32, h: f64, linear_solver: u32) -> Result<Vec<f64>>
 pub struct OrderStudy {
     /// Integrator name.
     pub name: &'static str,
-    /// Largest vertex distance from the reference at t = 1 s [m], per step.
+    /// Largest vertex distance from the reference at t = 1 s (m), per step.
     pub errors: Vec<f64>,
     /// Least-squares slope of log(error) against log(h).
     pub order: f64,

@@ -1,6 +1,7 @@
-//! Experiments with closed-form answers (paper §5.1 and issue 3's acceptance cases): scene
-//! builders and measurements shared by the tests, `grip accuracy` (which writes ACCURACY.md) and
-//! the demos. The analytic values are physics, never fitted to the solver.
+//! Experiments with closed-form answers (the block slide, conveyor belt and pinch of paper §5.1,
+//! and the integrators' order of accuracy): scene builders and measurements shared by the
+//! tests, `grip accuracy` (which writes ACCURACY.md) and the demos. The analytic values are
+//! physics, never fitted to the solver.
 
 pub mod incline;
 pub mod integrator_order;

@@ -15,17 +15,17 @@ pub struct Pinch {
     pub linear_solver: u32,
     /// Friction coefficient μ between the block and the plates (and the floor).
     pub mu: f64,
-    /// Time step h [s].
+    /// Time step h (s).
     pub h: f64,
     /// `GRIP_FRICTION_COUPLING_*`.
     pub coupling: u32,
-    /// Stick–slip velocity ε [m/s].
+    /// Stick–slip velocity ε (m/s).
     pub epsilon: f64,
-    /// How far each plate moves in past the block's faces [m].
+    /// How far each plate moves in past the block's faces (m).
     pub squeeze: f64,
-    /// How high the plates lift [m].
+    /// How high the plates lift (m).
     pub lift: f64,
-    /// Duration of the squeeze, of the lift, and of the final hold [s].
+    /// Duration of the squeeze, of the lift, and of the final hold (s).
     pub phases: [f64; 3],
 }
 
@@ -47,17 +47,17 @@ impl Default for Pinch {
 /// One sample of the pinch.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PinchSample {
-    /// Time [s].
+    /// Time (s).
     pub t: f64,
-    /// Rise of the block's centre of mass since t = 0 [m].
+    /// Rise of the block's centre of mass since t = 0 (m).
     pub block_rise: f64,
-    /// Rise of the plates since t = 0 [m].
+    /// Rise of the plates since t = 0 (m).
     pub plate_rise: f64,
-    /// Smallest gap between the block and any collider at the end of the step [m].
+    /// Smallest gap between the block and any collider at the end of the step (m).
     pub deepest_gap: f64,
 }
 
-/// Edge of the cubic block [m] (1 kg at 1000 kg/m³).
+/// Edge of the cubic block in m (1 kg at 1000 kg/m³).
 ///
 /// cbindgen:ignore
 pub const EDGE: f64 = 0.1;
@@ -69,12 +69,12 @@ fn smoothstep(u: f64) -> f64 {
 }
 
 impl Pinch {
-    /// Total simulated time [s].
+    /// Total simulated time (s).
     pub fn duration(&self) -> f64 {
         self.phases.iter().sum()
     }
 
-    /// (inward travel of each plate, rise of the plates) at time `t` [m].
+    /// (inward travel of each plate, rise of the plates) at time `t` (m).
     pub fn plate_offsets(&self, t: f64) -> (f64, f64) {
         let [squeeze, lift, _] = self.phases;
         (self.squeeze * smoothstep(t / squeeze), self.lift * smoothstep((t - squeeze) / lift))

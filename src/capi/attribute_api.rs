@@ -7,10 +7,10 @@ use crate::error::Error;
 use std::ffi::c_char;
 
 /// Sets a per-vertex attribute of object `id` from `vertex_count × components` doubles:
-/// - `"velocity"` (3 components) [m/s];
-/// - `"position"` (3) [m]: moves the vertices now (rest shape unchanged);
+/// - `"velocity"` (3 components, m/s);
+/// - `"position"` (3, m): moves the vertices now (rest shape unchanged);
 /// - `"pinned"` (1): nonzero = the vertex is pinned (held, or driven to its target);
-/// - `"target"` (3) [m]: where pinned vertices must be at the end of the next step/advance;
+/// - `"target"` (3, m): where pinned vertices must be at the end of the next step/advance;
 ///   without a target a pinned vertex stays put. Targets are consumed by the next step/advance.
 ///
 /// `vertex_count` must equal the object's vertex count. Every value must be finite, positions

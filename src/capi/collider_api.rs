@@ -43,7 +43,7 @@ pub unsafe extern "C" fn grip_solver_add_collider_shape(
 }
 
 /// Sets the pose collider `id` reaches at the end of the next step/advance: a column-major 4×4
-/// rigid transform `matrix` (16 doubles; translation in elements 12–14 [m]) applied to the shape
+/// rigid transform `matrix` (16 doubles; translation in elements 12–14 in m) applied to the shape
 /// as defined. Over the substeps the collider moves there (rotation slerped, translation linear),
 /// and its surface velocity enters the friction. Scale and shear are refused.
 ///
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn grip_solver_set_collider_transform(
 }
 
 /// Adds a kinematic collider mesh (a skinned character, a moving prop): `vertex_count` positions
-/// [m] and `triangle_count` triangles (`3 × triangle_count` indices), wound counter-clockwise
+/// (in m) and `triangle_count` triangles (`3 × triangle_count` indices), wound counter-clockwise
 /// seen from outside (the side objects are kept on). Shells and solids touch it through its
 /// smooth implicit surface (paper §3.2) with friction (`grip_solver_set_friction`). It has
 /// infinite mass: only `grip_solver_set_collider_positions` moves it. Writes its id to `*out_id`.
@@ -89,7 +89,7 @@ pub unsafe extern "C" fn grip_solver_add_collider_mesh(
 }
 
 /// Sets where the vertices of collider mesh `id` are at the end of the next step/advance
-/// (`xyz`: `3 × vertex_count` doubles [m], same vertex order and count as when added). Over the
+/// (`xyz`: `3 × vertex_count` doubles in m, same vertex order and count as when added). Over the
 /// substeps the vertices move there linearly; their velocity (change over the step) enters the
 /// friction of what touches them. Without a call the mesh stays where it is.
 ///

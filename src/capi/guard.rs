@@ -49,7 +49,7 @@ pub unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Result<&'a 
 /// `ptr` as a mutable slice of `len` elements; NULL is an error unless `len == 0`.
 ///
 /// # Safety
-/// As [`slice`], and the memory must not alias anything grip holds.
+/// As [`slice()`], and the memory must not alias anything grip holds.
 pub unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize, what: &str) -> Result<&'a mut [T]> {
     if ptr.is_null() {
         if len == 0 {

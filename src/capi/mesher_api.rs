@@ -44,8 +44,8 @@ fn lookup(handle: *const GripTetMesh) -> Result<Arc<TetMesh>> {
 }
 
 /// Fills the solid bounded by a closed triangle surface with tets: `vertex_count` positions
-/// (`3 × vertex_count` doubles [m]), `triangle_count` triangles (`3 × triangle_count` indices),
-/// lattice spacing `cell_size` [m] (tets have edges of about `cell_size`; a lattice tet has
+/// (`3 × vertex_count` doubles in m), `triangle_count` triangles (`3 × triangle_count` indices),
+/// lattice spacing `cell_size` in m (tets have edges of about `cell_size`; a lattice tet has
 /// volume `cell_size³/12`). The surface must be closed, manifold, consistently oriented (facing
 /// inward as a whole is accepted and flipped) and free of self-intersections; a refusal names
 /// the offending edge, vertex or triangle pair (`GRIP_STATUS_INVALID_MESH`). Every output tet is
@@ -117,7 +117,7 @@ pub unsafe extern "C" fn grip_tet_mesh_sizes(
     })
 }
 
-/// Copies the mesh into host arrays: `out_positions` (`3 × vertex_count` doubles [m]) and
+/// Copies the mesh into host arrays: `out_positions` (`3 × vertex_count` doubles in m) and
 /// `out_tets` (`4 × tet_count` indices, positively oriented: det[x1−x0, x2−x0, x3−x0] > 0).
 /// `vertex_count` and `tet_count` must equal the counts from `grip_tet_mesh_sizes`; nothing is
 /// written unless every argument is valid.

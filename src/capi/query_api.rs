@@ -42,7 +42,7 @@ unsafe fn out_array<'a>(out_xyz: *mut f64, vertex_count: usize) -> crate::error:
     guard::slice_mut(out_xyz, n, "out_xyz")
 }
 
-/// Copies the current positions [m] of object `id` into `out_xyz` (`3 × vertex_count` doubles;
+/// Copies the current positions (m) of object `id` into `out_xyz` (`3 × vertex_count` doubles;
 /// `vertex_count` must equal the object's vertex count).
 ///
 /// # Safety
@@ -60,7 +60,7 @@ pub unsafe extern "C" fn grip_solver_get_positions(
     })
 }
 
-/// Copies the current velocities [m/s] of object `id` into `out_xyz`.
+/// Copies the current velocities (m/s) of object `id` into `out_xyz`.
 ///
 /// # Safety
 /// As `grip_solver_get_positions`.

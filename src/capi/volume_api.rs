@@ -9,8 +9,8 @@ use super::{GripObjectId, GripStatus};
 /// `GRIP_VOLUME_NONE`. `model`: `GRIP_VOLUME_QUADRATIC` (Eq. 20/21),
 /// `GRIP_VOLUME_IDEAL_GAS` (Eq. 18; the gas is at absolute pressure 1/κ_v at the rest volume,
 /// the ambient at 1/κ_v − pressure) or `GRIP_VOLUME_NEARLY_INCOMPRESSIBLE` (Eq. 19).
-/// `compression_coefficient` κ_v [1/Pa] in (0, 1] (1/101325 is 1 atm⁻¹; smaller is stiffer);
-/// `pressure` [Pa]: over-pressure inside at the rest volume (a tennis ball holds ≈ 1 atm). The
+/// `compression_coefficient` κ_v (1/Pa) in (0, 1] (1/101325 is 1 atm⁻¹; smaller is stiffer);
+/// `pressure` (Pa): over-pressure inside at the rest volume (a tennis ball holds ≈ 1 atm). The
 /// rest volume is the object's volume at the call: the sum of a solid's tet volumes, or the
 /// volume a closed shell encloses (divergence theorem; open shells are refused). The penalty's
 /// dense Jacobian is applied exactly by every linear solver.

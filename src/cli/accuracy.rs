@@ -8,16 +8,16 @@ use crate::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLIN
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Time steps of the full report [s]; `--quick` runs only the last.
+/// Time steps of the full report (s); `--quick` runs only the last.
 ///
 /// cbindgen:ignore
 pub const STEPS: [f64; 3] = [0.01, 0.025, 0.05];
 /// Friction couplings compared, with their names.
 const COUPLINGS: [(u32, &str); 2] =
     [(GRIP_FRICTION_COUPLING_IMPLICIT, "implicit"), (GRIP_FRICTION_COUPLING_LAGGED, "lagged")];
-/// Speed below which the sliding block counts as stopped [m/s].
+/// Speed below which the sliding block counts as stopped (m/s).
 const STOP_SPEED: f64 = 1e-4;
-/// Largest drift of a sticking block that passes [m].
+/// Largest drift of a sticking block that passes (m).
 const STICK_LIMIT: f64 = 1e-3;
 /// Column header of every table.
 ///
@@ -68,7 +68,7 @@ fn percent(p: f64) -> String {
     }
 }
 
-/// Mean acceleration [m/s²] between the samples nearest times `t0` and `t1`.
+/// Mean acceleration (m/s²) between the samples nearest times `t0` and `t1`.
 fn acceleration(samples: &[InclineSample], h: f64, t0: f64, t1: f64) -> Result<f64, String> {
     let at = |t: f64| samples.get((t / h).round() as usize).ok_or_else(|| format!("no sample at t = {t} s"));
     let (a, b) = (at(t0)?, at(t1)?);

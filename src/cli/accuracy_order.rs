@@ -1,4 +1,4 @@
-//! The order-of-accuracy section of ACCURACY.md (issue 6): every integrator's error at t = 1 s
+//! The order-of-accuracy section of ACCURACY.md: every integrator's error at t = 1 s
 //! on the contact-free mass–spring of `grip::analytic::integrator_order` for 4 step sizes, and
 //! the fitted slope against the theoretical order (1 for BE, 2 for the others).
 

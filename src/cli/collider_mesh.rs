@@ -14,7 +14,7 @@ const SEGMENTS: usize = 32;
 /// (pointing away from the shape's material as if `inside` were 0).
 #[derive(Clone, Debug, Default)]
 pub struct ColliderMesh {
-    /// Vertex positions [m].
+    /// Vertex positions (m).
     pub positions: Vec<[f64; 3]>,
     /// Triangles, 0-based.
     pub triangles: Vec<[u32; 3]>,
@@ -22,8 +22,8 @@ pub struct ColliderMesh {
     pub normals: Vec<[f64; 3]>,
 }
 
-/// Builds the mesh of `shape` at the column-major rigid `pose`; `focus` [m, world] and `extent`
-/// [m] bound the drawn part of unbounded shapes. An invalid shape gives an empty mesh.
+/// Builds the mesh of `shape` at the column-major rigid `pose`; `focus` (in m, world frame) and
+/// `extent` (in m) bound the drawn part of unbounded shapes. An invalid shape gives an empty mesh.
 pub fn collider_mesh(shape: &GripShape, pose: &[f64; 16], focus: [f64; 3], extent: f64) -> ColliderMesh {
     let Ok(s) = Shape::new(&GripShape { inside: 0, ..*shape }) else {
         return ColliderMesh::default();

@@ -55,17 +55,17 @@ pub(crate) const DEMOS: [(&str, &str); 11] = [
 /// The `grip demo` options of the contact demos; `None` keeps the demo's value.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DemoOptions {
-    /// Slope angle [degrees] (`--angle`).
+    /// Slope angle in degrees (`--angle`).
     pub angle_deg: Option<f64>,
     /// Friction coefficient (`--mu`).
     pub mu: Option<f64>,
-    /// Initial speed down the slope [m/s] (`--v0`).
+    /// Initial speed down the slope in m/s (`--v0`).
     pub v0: Option<f64>,
-    /// Time step [s] (`--h`).
+    /// Time step in s (`--h`).
     pub h: Option<f64>,
     /// `GRIP_FRICTION_COUPLING_*` (`--coupling`).
     pub coupling: Option<u32>,
-    /// Output frame rate [frames/s] (`--fps`), which timed collider motions need.
+    /// Output frame rate in frames/s (`--fps`), which timed collider motions need.
     pub fps: Option<f64>,
     /// Mesh resolution (`--res`).
     pub resolution: Option<Resolution>,

@@ -1,4 +1,4 @@
-//! The dynamics demos of `grip demo` (issue 6): integrators and the volume-change penalty.
+//! The dynamics demos of `grip demo`: integrators and the volume-change penalty.
 //!
 //! - `ball-squish` (paper §5.2.2): a hollow rubber ball pressed to half its height between two
 //!   plates to 70 % of its height, its enclosed air a quadratic volume penalty (Eq. 20/21) with κ_v = 0.01 atm⁻¹
@@ -23,12 +23,12 @@ use crate::mesh::tetrahedralize::{cell_size_for_tet_count, tetrahedralize_sdf};
 use crate::scene::params::{GRIP_INTEGRATOR_SDIRK2, GRIP_INTEGRATOR_TRAPEZOIDAL, GRIP_INTEGRATOR_TR_BDF2};
 use crate::{GripMaterial, GripSolverParams};
 
-/// One standard atmosphere [Pa].
+/// One standard atmosphere (Pa).
 ///
 /// cbindgen:ignore
 pub const ATM: f64 = 101_325.0;
 
-/// A rubber membrane [SI]: Young's modulus `e` [Pa], ν = 0.45, ρ = 1100 kg/m³, `thickness` [m],
+/// A rubber membrane (SI units): Young's modulus `e` (Pa), ν = 0.45, ρ = 1100 kg/m³, `thickness` (m),
 /// plate bending stiffness E t³/(12(1 − ν²)), light Rayleigh damping.
 fn rubber(e: f64, thickness: f64) -> GripMaterial {
     GripMaterial {
@@ -49,7 +49,7 @@ fn plane(name: &str, point: [f64; 3], normal: [f64; 3], mu: f64, motion: Motion)
     SceneCollider { name: name.into(), shape, mu, motion }
 }
 
-/// Column-major translation by `t` [m].
+/// Column-major translation by `t` (m).
 fn translation(t: [f64; 3]) -> [f64; 16] {
     let mut m = [0.0; 16];
     (m[0], m[5], m[10], m[15]) = (1.0, 1.0, 1.0, 1.0);
@@ -57,7 +57,7 @@ fn translation(t: [f64; 3]) -> [f64; 16] {
     m
 }
 
-/// Radius of the squished ball [m].
+/// Radius of the squished ball (m).
 const SQUISH_RADIUS: f64 = 0.1;
 /// Seconds the top plate takes to press the ball, then holds.
 const SQUISH_PRESS: f64 = 0.5;
@@ -94,14 +94,14 @@ pub fn ball_squish(kappa_per_atm: f64) -> Scene {
     scene
 }
 
-/// Radius of the tennis ball [m].
+/// Radius of the tennis ball (m).
 ///
 /// cbindgen:ignore
 pub const TENNIS_RADIUS: f64 = 0.033;
-/// Young's modulus of the tennis ball's rubber [Pa]: stiff enough that the 1 atm over-pressure
+/// Young's modulus of the tennis ball's rubber (Pa): stiff enough that the 1 atm over-pressure
 /// stretches the 3 mm wall by ≈ 10 % (hoop stress P R / 2t ≈ 0.56 MPa).
 const TENNIS_RUBBER: f64 = 5e6;
-/// Drop height of the ball's bottom [m] (100 inches, the ITF rebound test).
+/// Drop height of the ball's bottom in m (100 inches, the ITF rebound test).
 ///
 /// cbindgen:ignore
 pub const TENNIS_DROP: f64 = 2.54;
@@ -114,7 +114,7 @@ pub fn tennis_ball_drop(integrator: u32, pressurized: bool) -> Scene {
     tennis_ball_drop_with_step(integrator, pressurized, 1.0 / 1200.0)
 }
 
-/// [`tennis_ball_drop`] with time step `h` [s].
+/// [`tennis_ball_drop`] with time step `h` (s).
 pub fn tennis_ball_drop_with_step(integrator: u32, pressurized: bool, h: f64) -> Scene {
     let r = TENNIS_RADIUS;
     let (mut positions, triangles) = icosphere(r, 1);

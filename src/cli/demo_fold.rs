@@ -1,4 +1,4 @@
-//! `cloth-fold` (issue 10): a square cloth dropped onto a thin fixed horizontal rod. It drapes
+//! `cloth-fold`: a square cloth dropped onto a thin fixed horizontal rod. It drapes
 //! over the rod and its two halves swing in under it towards each other, so the cloth folds
 //! onto itself; self-contact (vertex–triangle and edge–edge cubic penalty, paper §3.2 applied
 //! to the shell against itself) keeps the halves apart. `stats.csv`'s `intersecting_pairs` is
@@ -11,13 +11,13 @@ use crate::contact::GripShape;
 use crate::mesh::generate::grid_cloth;
 use crate::{GripMaterial, GripSolverParams};
 
-/// Side of the square cloth [m].
+/// Side of the square cloth (m).
 pub(crate) const SIDE: f64 = 0.4;
-/// Radius of the rod [m].
+/// Radius of the rod (m).
 pub(crate) const ROD_RADIUS: f64 = 0.01;
-/// Height of the cloth above the rod's axis at the start [m].
+/// Height of the cloth above the rod's axis at the start (m).
 pub(crate) const DROP: f64 = 0.03;
-/// Self-contact thickness δ_s [m]: below √2 × the edge of the coarsest mesh used (the flat
+/// Self-contact thickness δ_s (m): below √2 × the edge of the coarsest mesh used (the flat
 /// cloth then has no self-contact force).
 pub(crate) const SELF_CONTACT_THICKNESS: f64 = 0.004;
 /// Vertices along each side of the built-in demo's cloth.

@@ -32,30 +32,30 @@ use crate::solve::linear_solver::GRIP_LINEAR_SOLVER_ITERATIVE;
 use crate::{GripMaterial, GripSolverParams};
 use std::f64::consts::PI;
 
-/// Limb radius [m].
+/// Limb radius (m).
 pub(crate) const LIMB_RADIUS: f64 = 0.05;
-/// Half the length of the limb's cylindrical part [m] (x ∈ [−0.15, 0.15], caps to ±0.2).
+/// Half the length of the limb's cylindrical part in m (x ∈ [−0.15, 0.15], caps to ±0.2).
 pub(crate) const LIMB_HALF_LENGTH: f64 = 0.15;
-/// Limb vertices with x at or below −this are held, at or above it follow the bend [m].
+/// Limb vertices with x at or below −this are held, at or above it follow the bend (m).
 pub(crate) const PIN_X: f64 = 0.13;
-/// A point on the bend's axis (the z direction) [m].
+/// A point on the bend's axis (the z direction) (m).
 pub(crate) const HINGE_PIVOT: [f64; 3] = [0.0, 0.075, 0.0];
-/// The final bend angle [degrees].
+/// The final bend angle (degrees).
 pub(crate) const BEND_DEGREES: f64 = 90.0;
-/// The time the bend takes [s].
+/// The time the bend takes (s).
 pub(crate) const BEND_SECONDS: f64 = 1.0;
-/// Sleeve rest radius [m].
+/// Sleeve rest radius (m).
 pub(crate) const SLEEVE_RADIUS: f64 = 0.051;
-/// The sleeve's half length [m] (x ∈ [−0.12, 0.12]).
+/// The sleeve's half length in m (x ∈ [−0.12, 0.12]).
 pub(crate) const SLEEVE_HALF_LENGTH: f64 = 0.12;
 /// The previews look at the bend (in the xy plane) from the front (+z), a little from the
 /// right and above, so that the 90° elbow shows side-on with some depth.
 pub(crate) const VIEW: [f64; 3] = [0.25, 0.2, 1.0];
-/// The sleeve's Young's modulus [Pa].
+/// The sleeve's Young's modulus (Pa).
 pub(crate) const SLEEVE_E: f64 = 5e5;
 /// The sleeve's Poisson ratio.
 pub(crate) const SLEEVE_NU: f64 = 0.3;
-/// The sleeve's thickness [m].
+/// The sleeve's thickness (m).
 pub(crate) const SLEEVE_THICKNESS: f64 = 1e-3;
 /// Default μ between sleeve and limb.
 pub(crate) const DEFAULT_MU: f64 = 0.2;
@@ -106,19 +106,19 @@ impl Resolution {
     }
 }
 
-/// Signed distance [m] to the limb: the capsule of radius `LIMB_RADIUS` around the segment
+/// Signed distance (m) to the limb: the capsule of radius `LIMB_RADIUS` around the segment
 /// x ∈ [−`LIMB_HALF_LENGTH`, `LIMB_HALF_LENGTH`] of the x axis.
 pub fn limb_sdf(p: [f64; 3]) -> f64 {
     let x = p[0].clamp(-LIMB_HALF_LENGTH, LIMB_HALF_LENGTH);
     ((p[0] - x).powi(2) + p[1] * p[1] + p[2] * p[2]).sqrt() - LIMB_RADIUS
 }
 
-/// Volume of the limb [m³]: πr²·2L + 4/3 πr³.
+/// Volume of the limb (m³): πr²·2L + 4/3 πr³.
 pub fn limb_volume() -> f64 {
     PI * LIMB_RADIUS.powi(2) * 2.0 * LIMB_HALF_LENGTH + 4.0 / 3.0 * PI * LIMB_RADIUS.powi(3)
 }
 
-/// The limb's tet mesh with about `tets` tets: flat positions [m] and flat tets.
+/// The limb's tet mesh with about `tets` tets: flat positions (m) and flat tets.
 ///
 /// `cell_size_for_tet_count` gives the lattice spacing for the limb's volume; isosurface
 /// stuffing then makes 5–25 % more tets (the cut tets at the surface are smaller), so the

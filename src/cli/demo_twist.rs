@@ -1,4 +1,4 @@
-//! `twisted-cylinder` (issue 10; the cylinder-twist benchmark of Codim-IPC, Li et al. 2021): an
+//! `twisted-cylinder` (the cylinder-twist benchmark of Codim-IPC, Li et al. 2021): an
 //! open cloth cylinder whose two end rings are turned in opposite directions about its axis at
 //! 72°/s each and moved towards each other at 5 mm/s each. The middle wrings into a rope of
 //! folds pressed against each other, the hardest self-contact case: `stats.csv`'s
@@ -15,15 +15,15 @@ use crate::mesh::shapes::open_cylinder;
 use crate::solve::linear_solver::GRIP_LINEAR_SOLVER_ITERATIVE;
 use crate::{GripMaterial, GripSolverParams};
 
-/// Cylinder radius [m].
+/// Cylinder radius (m).
 pub(crate) const RADIUS: f64 = 0.05;
-/// Half the cylinder's length [m].
+/// Half the cylinder's length (m).
 pub(crate) const HALF_LENGTH: f64 = 0.15;
-/// Angular speed of each end ring about the axis [rad/s] (72°/s).
+/// Angular speed of each end ring about the axis in rad/s (72°/s).
 pub(crate) const RING_SPIN: f64 = 72.0 * std::f64::consts::PI / 180.0;
-/// Speed of each end ring towards the middle [m/s].
+/// Speed of each end ring towards the middle (m/s).
 pub(crate) const RING_SPEED: f64 = 5e-3;
-/// Self-contact thickness δ_s [m]: below the edge length of every resolution used.
+/// Self-contact thickness δ_s (m): below the edge length of every resolution used.
 pub(crate) const SELF_CONTACT_THICKNESS: f64 = 1e-3;
 /// Quads around and along the demo's cylinder (7128 vertices).
 pub(crate) const DEMO_QUADS: (usize, usize) = (88, 80);

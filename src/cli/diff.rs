@@ -1,8 +1,8 @@
 //! `grip diff A B`: how far apart two runs' frames are. Both directories hold the
 //! `<object>_<frame>.obj` files that `grip demo` and `grip run` write; for every object and
-//! frame present in both, the largest distance [m] between a vertex's position in A and in B.
+//! frame present in both, the largest distance (m) between a vertex's position in A and in B.
 //! Used to check that two solvers (or two builds, thread counts, machines) reach the same
-//! motion, e.g. issue 5's direct against inexact Newton on the tube cloth bend.
+//! motion, e.g. the direct against the inexact Newton solver on the tube cloth bend.
 //!
 //! Exit codes as diff(1)'s: 0 the same (within `--tolerance` over every common frame, and the
 //! same frame files in both), 1 different, 2 trouble (a directory or file that cannot be read,
@@ -41,7 +41,7 @@ fn frames(dir: &Path) -> Result<BTreeMap<FrameKey, PathBuf>, String> {
     Ok(out)
 }
 
-/// The largest distance [m] between the vertices of the OBJ files `a` and `b`, which must have
+/// The largest distance (m) between the vertices of the OBJ files `a` and `b`, which must have
 /// the same number of vertices.
 fn largest_distance(a: &Path, b: &Path) -> Result<f64, String> {
     let read = |p: &Path| read_obj(p).map_err(|e| format!("{}: {e}", p.display()));
@@ -58,7 +58,7 @@ fn largest_distance(a: &Path, b: &Path) -> Result<f64, String> {
     Ok(a_mesh.positions.iter().zip(&b_mesh.positions).map(|(p, q)| norm(sub(*p, *q))).fold(0.0, f64::max))
 }
 
-/// Two runs side by side: the largest vertex distance [m] per common frame and object, and the
+/// Two runs side by side: the largest vertex distance (m) per common frame and object, and the
 /// frame files only one of them has.
 struct Comparison {
     rows: BTreeMap<u32, Vec<(String, f64)>>,
@@ -89,10 +89,10 @@ fn describe(keys: &[FrameKey]) -> String {
     }
 }
 
-/// Prints, per frame present in both `a` and `b`, the largest vertex distance [m] of each
+/// Prints, per frame present in both `a` and `b`, the largest vertex distance (m) of each
 /// object, the frame files only one run has, and the largest distance over all common frames
-/// and at the last one; returns the exit code ([`SAME`], [`DIFFERENT`], [`TROUBLE`]). Without
-/// `tolerance` [m] it only reports (0 unless trouble); with it, 1 when a common frame differs by
+/// and at the last one; returns the exit code (`SAME`, `DIFFERENT`, `TROUBLE`). Without
+/// `tolerance` (m) it only reports (0 unless trouble); with it, 1 when a common frame differs by
 /// more or a frame file is in one run only.
 pub fn run(a: &Path, b: &Path, tolerance: Option<f64>) -> i32 {
     let c = match compare(a, b) {

@@ -1,6 +1,6 @@
 //! Scene-dependent columns of `stats.csv`: per solid `<name>_volume_change_pct`, the change of
 //! its volume (the sum of its signed tet volumes) from frame 0 in percent, per slip pair
-//! `<object>_slip_on_<base>` [m] (see `slip.rs`), and, in scenes with a shell, numbers of
+//! `<object>_slip_on_<base>` in m (see `slip.rs`), and, in scenes with a shell, numbers of
 //! pairs of intersecting triangles, exact ([`crate::mesh::intersection`]; touching counts):
 //! `intersecting_pairs` of each shell with itself (neighbours sharing a vertex or an edge only
 //! when they also overlap elsewhere) and of shells with each other, then, if the scene also has
@@ -17,7 +17,7 @@ use crate::mesh::intersection::intersecting_pairs_where;
 use crate::mesh::triples;
 use crate::solver::Solver;
 
-/// Signed volume [m³] of the tets `tets` (4 flat indices each) over `positions` (flat):
+/// Signed volume (m³) of the tets `tets` (4 flat indices each) over `positions` (flat):
 /// Σ det[x₁ − x₀, x₂ − x₀, x₃ − x₀] / 6, positive for positively oriented tets.
 pub fn signed_volume(positions: &[f64], tets: &[u32]) -> f64 {
     let p = |i: u32| {
@@ -39,7 +39,7 @@ pub fn signed_volume(positions: &[f64], tets: &[u32]) -> f64 {
 struct Volume {
     id: u32,
     tets: Vec<u32>,
-    /// Volume at frame 0 [m³].
+    /// Volume at frame 0 (m³).
     initial: f64,
 }
 
@@ -131,7 +131,7 @@ impl Metrics {
         &self.header
     }
 
-    /// The columns' values for the solver's current state: volume changes [%], then slips [m]
+    /// The columns' values for the solver's current state: volume changes (%), then slips (m)
     /// (NaN for a slip pair with no vertex within 5 mm at frame 0), then the numbers of
     /// intersecting triangle pairs between shells and between shells and other surfaces (see
     /// the module documentation for when each is there).

@@ -52,14 +52,14 @@ pub enum Motion {
     /// The pose at the end of each frame, index 0 being the initial pose (frame 0); frames past
     /// the end of the list hold the last pose.
     Frames(Vec<[f64; 16]>),
-    /// Constant linear velocity [m/s] and angular velocity [rad/s] about `pivot` [m] (the pose
+    /// Constant linear velocity (m/s) and angular velocity (rad/s) about `pivot` in m (the pose
     /// at t = 0 is the identity).
     Steady {
-        /// Linear velocity [m/s].
+        /// Linear velocity (m/s).
         velocity: [f64; 3],
-        /// Angular velocity [rad/s]; its direction is the rotation axis (right-handed).
+        /// Angular velocity (rad/s); its direction is the rotation axis (right-handed).
         angular_velocity: [f64; 3],
-        /// A point on the rotation axis, at t = 0 [m].
+        /// A point on the rotation axis, at t = 0 (m).
         pivot: [f64; 3],
     },
     /// Rotation by θ(t) = angle · ease(u), u = clamp((t − start) / duration, 0, 1), about the
@@ -68,13 +68,13 @@ pub enum Motion {
     Hinge {
         /// Rotation axis (any length > 0).
         axis: [f64; 3],
-        /// A point on the rotation axis [m].
+        /// A point on the rotation axis (m).
         pivot: [f64; 3],
-        /// Final angle [degrees].
+        /// Final angle (degrees).
         angle_deg: f64,
-        /// When the rotation starts [s].
+        /// When the rotation starts (s).
         start: f64,
-        /// How long it takes [s] (≥ 0).
+        /// How long it takes in s (≥ 0).
         duration: f64,
         /// The easing of the angle over the duration.
         ease: Ease,
@@ -187,14 +187,14 @@ pub fn rotate(m: &[f64; 16], v: [f64; 3]) -> [f64; 3] {
     [0, 1, 2].map(|row| m[row] * v[0] + m[4 + row] * v[1] + m[8 + row] * v[2])
 }
 
-/// `m` applied to every point of the flat array `xyz` [m] (`x0 y0 z0 x1 …`).
+/// `m` applied to every point of the flat array `xyz` in m (`x0 y0 z0 x1 …`).
 pub fn apply_flat(m: &[f64; 16], xyz: &[f64]) -> Vec<f64> {
     xyz.chunks_exact(3).flat_map(|p| apply(m, [p[0], p[1], p[2]])).collect()
 }
 
 /// The pose after `t` seconds of constant velocity `v` and angular velocity `w` about `pivot`:
 /// x ↦ R(x − pivot) + pivot + v t, R the rotation by |w| t about w (Rodrigues:
-/// R = cos θ I + sin θ [k]ₓ + (1 − cos θ) k kᵀ).
+/// R = cos θ I + sin θ \[k\]ₓ + (1 − cos θ) k kᵀ).
 pub fn steady(v: [f64; 3], w: [f64; 3], pivot: [f64; 3], t: f64) -> [f64; 16] {
     let angle = norm(w) * t;
     let mut m = IDENTITY;

@@ -29,7 +29,7 @@ pub(crate) const STATS_HEADER: &str =
     "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
                                        linear_iterations,deepest_gap,active_contacts,contact_retries,\
                                        seconds_contact_search";
-/// Size of the preview images [pixels].
+/// Size of the preview images (pixels).
 pub(crate) const PREVIEW_SIZE: (u32, u32) = (640, 480);
 /// Colours of the objects in the previews, cycled.
 const COLORS: [[u8; 3]; 4] = [[70, 130, 200], [220, 120, 60], [90, 170, 90], [190, 80, 160]];
@@ -269,8 +269,8 @@ impl Output {
         objects.chain(shapes).collect()
     }
 
-    /// Centre [m] of the box around every object's first and last positions, and the extent
-    /// [m] drawn of unbounded colliders around it (1.2 × its half diagonal, at least 0.1 m).
+    /// Centre (m) of the box around every object's first and last positions, and the extent
+    /// (in m) drawn of unbounded colliders around it (1.2 × its half diagonal, at least 0.1 m).
     fn object_bounds(&self) -> ([f64; 3], f64) {
         let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
         let points = self.tracks.iter().flat_map(|t| t.first.iter().chain(&t.last));

@@ -7,7 +7,7 @@ pub use super::motion::{Ease, Motion};
 use crate::GripMaterial;
 use crate::GripSolverParams;
 
-/// Default frame rate of the output [frames/s].
+/// Default frame rate of the output (frames/s).
 pub(crate) const DEFAULT_FPS: f64 = 24.0;
 /// Default number of output frames (after the initial frame 0).
 pub(crate) const DEFAULT_FRAMES: usize = 48;
@@ -31,11 +31,11 @@ pub enum Elements {
 pub enum PinSelection {
     /// These vertex indices.
     Vertices(Vec<usize>),
-    /// Every vertex with `min ≤ x ≤ max` in each coordinate [m] (bounds may be infinite).
+    /// Every vertex with `min ≤ x ≤ max` in each coordinate in m (bounds may be infinite).
     Box {
-        /// Lower corner [m].
+        /// Lower corner (m).
         min: [f64; 3],
-        /// Upper corner [m].
+        /// Upper corner (m).
         max: [f64; 3],
     },
 }
@@ -99,9 +99,9 @@ pub enum PreviewStyle {
 pub struct VolumeSpec {
     /// One of `GRIP_VOLUME_QUADRATIC`, `GRIP_VOLUME_IDEAL_GAS`, `GRIP_VOLUME_NEARLY_INCOMPRESSIBLE`.
     pub model: u32,
-    /// Compression coefficient κ_v [1/Pa].
+    /// Compression coefficient κ_v (1/Pa).
     pub compression: f64,
-    /// Over-pressure at the rest volume [Pa].
+    /// Over-pressure at the rest volume (Pa).
     pub pressure: f64,
 }
 
@@ -110,7 +110,7 @@ pub struct VolumeSpec {
 pub struct SceneObject {
     /// Name used for output files (`<name>_<frame>.obj`) and by friction and slip pairs.
     pub name: String,
-    /// Rest and initial positions [m], flat `x0 y0 z0 x1 …`.
+    /// Rest and initial positions (m), flat `x0 y0 z0 x1 …`.
     pub positions: Vec<f64>,
     /// Triangles, tets, or a collider mesh.
     pub elements: Elements,
@@ -120,9 +120,9 @@ pub struct SceneObject {
     pub pinned: Vec<usize>,
     /// Pinned vertices that follow a motion (solids and shells).
     pub pin_groups: Vec<PinGroup>,
-    /// Initial velocity of every unpinned vertex [m/s].
+    /// Initial velocity of every unpinned vertex (m/s).
     pub velocity: [f64; 3],
-    /// Initial spin [rad/s] about the object's centroid, added to `velocity` (unpinned vertices).
+    /// Initial spin (rad/s) about the object's centroid, added to `velocity` (unpinned vertices).
     pub angular_velocity: [f64; 3],
     /// Volume-change penalty (paper §3.4), if any.
     pub volume: Option<VolumeSpec>,
@@ -241,7 +241,7 @@ pub struct Scene {
     pub params: GripSolverParams,
     /// Number of frames to simulate after frame 0.
     pub frames: usize,
-    /// Output frame rate [frames/s]; each frame advances the solver by 1/fps s.
+    /// Output frame rate (frames/s); each frame advances the solver by 1/fps s.
     pub fps: f64,
     /// The objects.
     pub objects: Vec<SceneObject>,

@@ -152,7 +152,7 @@ impl SceneSolver<'_> {
     }
 }
 
-/// Mean of flat positions [m].
+/// Mean of flat positions (m).
 fn centroid(positions: &[f64]) -> [f64; 3] {
     let n = (positions.len() / 3).max(1) as f64;
     let mut c = [0.0; 3];

@@ -10,7 +10,7 @@
 //! d = (x_a(k) − p_b(k)) − R_k r₀,
 //!
 //! where R_k is the rotation of the triangle's frame (its first edge, its normal) from frame 0
-//! to frame k. The metric is the mean of |d − (d·n_k) n_k| over the embedded vertices [m]:
+//! to frame k. The metric is the mean of |d − (d·n_k) n_k| over the embedded vertices (m):
 //! a vertex carried rigidly with the surface (translated *and* rotated) has zero slip, moving
 //! along the normal (lifting off, pressing in) is not slip, and sliding 1 cm along the surface
 //! is 1 cm. (Without R_k a vertex held 1 mm off a surface that turns by 90° would count
@@ -19,7 +19,7 @@
 use crate::energy::real::{cross, dot, sub, unit};
 use crate::mesh::closest_point::{closest_on_triangle, point_at};
 
-/// Vertices farther than this from the base surface at frame 0 are not measured [m].
+/// Vertices farther than this from the base surface at frame 0 are not measured (m).
 pub(crate) const EMBED_DISTANCE: f64 = 5e-3;
 
 type V3 = [f64; 3];
@@ -56,8 +56,8 @@ fn corners(points: &[V3], t: [u32; 3]) -> [V3; 3] {
 }
 
 impl SlipEmbedding {
-    /// Embeds the vertices `sliding` [m] within `EMBED_DISTANCE` of the surface `triangles`
-    /// over `base` [m] at their closest points (ties: the first triangle).
+    /// Embeds the vertices `sliding` (m) within `EMBED_DISTANCE` of the surface `triangles`
+    /// over `base` (m) at their closest points (ties: the first triangle).
     pub fn new(sliding: &[V3], base: &[V3], triangles: &[[u32; 3]]) -> Self {
         let mut embedded = Vec::new();
         for (vertex, &x) in sliding.iter().enumerate() {
@@ -101,7 +101,7 @@ impl SlipEmbedding {
         self.embedded.is_empty()
     }
 
-    /// Mean slip [m] with the sliding object at `sliding` and the base at `base` (same vertex
+    /// Mean slip (m) with the sliding object at `sliding` and the base at `base` (same vertex
     /// order as at embedding); NaN when no vertex is embedded.
     pub fn slip(&self, sliding: &[V3], base: &[V3]) -> f64 {
         if self.embedded.is_empty() {

@@ -16,11 +16,11 @@ pub const GRIP_FRICTION_COUPLING_LAGGED: u32 = 1;
 /// Parameters of the contact and friction laws for one substep.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactLaw {
-    /// Penalty stiffness κ [N/m²] (b is an energy: κ m³ = J).
+    /// Penalty stiffness κ in N/m² (b is an energy: κ m³ = J).
     pub kappa: f64,
-    /// Contact thickness δ [m]: the penalty acts where d < δ.
+    /// Contact thickness δ (m): the penalty acts where d < δ.
     pub delta: f64,
-    /// Stick–slip velocity ε [m/s].
+    /// Stick–slip velocity ε (m/s).
     pub epsilon: f64,
     /// `GRIP_FRICTION_SMOOTHING_*`.
     pub smoothing: u32,
@@ -29,13 +29,13 @@ pub struct ContactLaw {
 }
 
 impl ContactLaw {
-    /// Penalty energy b(d) = κ(δ − d)³ for d < δ, else 0 [J] (paper §3.2; written there as
+    /// Penalty energy b(d) = κ(δ − d)³ for d < δ, else 0; in J (paper §3.2; written there as
     /// −κ(x − δ)³).
     pub fn energy(&self, d: f64) -> f64 {
         self.penalty(d)
     }
 
-    /// [`ContactLaw::energy`] over [`Real`]: b(d) = κ(δ − d)³ for d < δ, else 0 [J], so that
+    /// [`ContactLaw::energy`] over [`Real`]: b(d) = κ(δ − d)³ for d < δ, else 0 (in J), so that
     /// energies built on it (self-contact's mollified edge–edge term) can be differentiated.
     pub fn penalty<T: Real>(&self, d: T) -> T {
         if d.re() < self.delta {
@@ -46,7 +46,7 @@ impl ContactLaw {
         }
     }
 
-    /// Contact force magnitude λ(d) = −b′(d) = 3κ(δ − d)² for d < δ, else 0 [N] (paper Eq. 3).
+    /// Contact force magnitude λ(d) = −b′(d) = 3κ(δ − d)² for d < δ, else 0; in N (paper Eq. 3).
     pub fn force<T: Real>(&self, d: T) -> T {
         if d.re() < self.delta {
             let p = c::<T>(self.delta) - d;
@@ -57,7 +57,7 @@ impl ContactLaw {
     }
 
     /// s(x)/x for the selected smoothing: finite at x = 0 (2/ε for s_a, 1/ε for s_b), so the
-    /// friction force −μλ (s(|v̄|)/|v̄|) v̄ of Eq. 8 and 11 needs no division by |v̄| [s/m].
+    /// friction force −μλ (s(|v̄|)/|v̄|) v̄ of Eq. 8 and 11 needs no division by |v̄|; in s/m.
     pub fn slip_ratio<T: Real>(&self, x: T) -> T {
         let eps = self.epsilon;
         if self.smoothing == GRIP_FRICTION_SMOOTHING_RATIONAL {
@@ -69,8 +69,8 @@ impl ContactLaw {
         }
     }
 
-    /// Smoothed Coulomb friction (paper Eq. 8, 11) on relative velocity `v_rel` [m/s] against a
-    /// surface of unit normal `n` pressed with force `lambda` [N]: −μλ η(v̄), v̄ = (I − n nᵀ) v_rel.
+    /// Smoothed Coulomb friction (paper Eq. 8, 11) on relative velocity `v_rel` (m/s) against a
+    /// surface of unit normal `n` pressed with force `lambda` (N): −μλ η(v̄), v̄ = (I − n nᵀ) v_rel.
     pub fn friction<T: Real>(&self, mu: f64, lambda: T, n: V3<T>, v_rel: V3<T>) -> V3<T> {
         let vn = dot(n, v_rel);
         let vt = [0, 1, 2].map(|k| v_rel[k] - vn * n[k]);

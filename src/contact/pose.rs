@@ -15,7 +15,7 @@ const RIGID_TOLERANCE: f64 = 1e-6;
 pub struct Pose {
     /// Rotation R.
     pub rotation: UnitQuaternion<f64>,
-    /// Translation t [m].
+    /// Translation t (m).
     pub translation: Vector3<f64>,
 }
 
@@ -82,7 +82,7 @@ impl Pose {
 pub struct AffineMap {
     /// Linear part.
     pub a: Matrix3<f64>,
-    /// Offset [m].
+    /// Offset (m).
     pub b: Vector3<f64>,
 }
 

@@ -29,14 +29,14 @@ pub struct GripShape {
     pub kind: u32,
     /// 0: objects stay outside the shape; 1: objects stay inside it (a pipe, a bowl). Default 0.
     pub inside: u32,
-    /// A point on the plane, or the centre of the sphere, capsule or cylinder [m]. Default 0.
+    /// A point on the plane, or the centre of the sphere, capsule or cylinder (m). Default 0.
     pub center: [f64; 3],
     /// Plane normal (pointing away from the material) or the capsule/cylinder axis; any nonzero
     /// length, normalised by the solver. Default (0, 0, 1).
     pub axis: [f64; 3],
-    /// Radius of sphere, capsule and cylinder [m] (> 0; ignored for planes). Default 0.5 m.
+    /// Radius of sphere, capsule and cylinder in m (> 0; ignored for planes). Default 0.5 m.
     pub radius: f64,
-    /// Half length along the axis of capsule and cylinder [m] (≥ 0; 0 = infinite). Default 0.
+    /// Half length along the axis of capsule and cylinder in m (≥ 0; 0 = infinite). Default 0.
     pub half_length: f64,
     /// Written by `grip_shape_default()`; do not change.
     pub struct_tag: u32,
@@ -56,7 +56,7 @@ impl Default for GripShape {
     }
 }
 
-/// Largest coordinate or length accepted in a shape [m].
+/// Largest coordinate or length accepted in a shape (m).
 const MAX_LENGTH: f64 = 1e9;
 
 /// A validated shape with a unit axis.
@@ -66,13 +66,13 @@ pub struct Shape {
     pub kind: u32,
     /// Objects kept inside instead of outside.
     pub inside: bool,
-    /// Centre or point on the plane [m].
+    /// Centre or point on the plane (m).
     pub center: [f64; 3],
     /// Unit axis or normal.
     pub axis: [f64; 3],
-    /// Radius [m].
+    /// Radius (m).
     pub radius: f64,
-    /// Half length [m]; 0 = infinite.
+    /// Half length (m); 0 = infinite.
     pub half_length: f64,
 }
 
@@ -114,7 +114,7 @@ impl Shape {
         })
     }
 
-    /// Signed gap d(y) [m] and unit normal n = ∇d at a point `y` of the definition frame.
+    /// Signed gap d(y) in m and unit normal n = ∇d at a point `y` of the definition frame.
     pub fn gap<T: Real>(&self, y: V3<T>) -> (T, V3<T>) {
         let rel = sub(y, self.center.map(c::<T>));
         let axis = self.axis.map(c::<T>);
@@ -137,7 +137,7 @@ impl Shape {
         }
     }
 
-    /// d(y) [m], ∇d(y) and the Hessian ∇²d(y) [1/m] (forward-mode AD of the exact normal).
+    /// d(y) in m, ∇d(y) and the Hessian ∇²d(y) in 1/m (forward-mode AD of the exact normal).
     pub fn gap_derivatives(&self, y: [f64; 3]) -> (f64, [f64; 3], Matrix3<f64>) {
         let dy: [DualSVec64<3>; 3] =
             std::array::from_fn(|i| DualSVec64::new(y[i], Derivative::derivative_generic(Const::<3>, U1, i)));

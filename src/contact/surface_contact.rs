@@ -22,19 +22,19 @@ use num_dual::{Derivative, DualSVec64};
 /// opposing samples); friction is then left out.
 const MIN_NORMAL_LENGTH: f64 = 1e-9;
 
-/// How a contact turns the potential φ into its gap: d = side·φ + offset [m].
+/// How a contact turns the potential φ into its gap: d = side·φ + offset, in m.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GapMeasure {
     /// ±1: the side of a two-sided surface the query is on (+1 for closed surfaces).
     pub side: f64,
-    /// Constant added to the gap [m] (≥ 0): a solid's vertices against a shell use the contact
+    /// Constant added to the gap in m (≥ 0): a solid's vertices against a shell use the contact
     /// thickness, so they act only where they reach the shell's mid-surface (the shell's own
     /// vertices already keep the thickness from the solid).
     pub offset: f64,
 }
 
 impl GapMeasure {
-    /// d = side·φ + offset [m].
+    /// d = side·φ + offset, in m.
     pub fn gap(&self, phi: f64) -> f64 {
         self.side * phi + self.offset
     }
@@ -45,9 +45,9 @@ impl GapMeasure {
 pub struct StencilForce {
     /// Global vertices.
     pub stencil: Vec<u32>,
-    /// Force on each stencil vertex, 3 per vertex [N].
+    /// Force on each stencil vertex, 3 per vertex (N).
     pub force: DVector<f64>,
-    /// d(force)/dv [N·s/m], when asked for.
+    /// d(force)/dv (N·s/m), when asked for.
     pub jacobian: Option<DMatrix<f64>>,
 }
 
@@ -56,7 +56,7 @@ pub struct StencilForce {
 pub struct LaggedSurfaceFriction {
     /// Unit normal at qₜ.
     pub normal: [f64; 3],
-    /// Contact force λ(qₜ) [N].
+    /// Contact force λ(qₜ) (N).
     pub lambda: f64,
     /// Query vertex, then the surface vertices at qₜ.
     pub stencil: Vec<u32>,
@@ -79,7 +79,7 @@ impl LaggedSurfaceFriction {
 }
 
 impl LaggedSurfaceFriction {
-    /// v_rel = v_query − Σⱼ Wⱼ vⱼ with the frozen stencil and weights [m/s].
+    /// v_rel = v_query − Σⱼ Wⱼ vⱼ with the frozen stencil and weights (m/s).
     pub fn relative_velocity(&self, v: &[f64]) -> [f64; 3] {
         relative_velocity(&self.stencil, &self.weights, v).into()
     }
@@ -158,7 +158,7 @@ fn spread_jacobian(jac: &mut DMatrix<f64>, weights: &[f64], d_f: &Matrix3xX<f64>
 
 /// Penalty and (implicit, unless `lagged_friction`) friction forces of a contact whose potential
 /// was evaluated at the end-of-step positions, on the potential's stencil; `None` when d ≥ δ.
-/// `h` [s] is the substep (for the Jacobian along v); the potential must carry second
+/// `h` (s) is the substep (for the Jacobian along v); the potential must carry second
 /// derivatives when `with_jacobian` and not `definite`. With `definite`, the Jacobian is the
 /// modified one of Newton's safeguard: the penalty's λ′∇d∇dᵀ + λ∇²d becomes the Gauss–Newton
 /// λ′∇d∇dᵀ (λ∇²d couples every stencil vertex on a deforming surface and is strongly
@@ -252,7 +252,7 @@ fn spread_generic<T: Real>(force: &mut [T], weights: &[T], f: V3<T>) {
 }
 
 /// Penalty and (when `implicit_friction`) implicit friction forces on the potential's stencil
-/// [N], over [`Real`]: the residual evaluates them in `f64`, matrix-free Jacobian products in
+/// (in N), over [`Real`]: the residual evaluates them in `f64`, matrix-free Jacobian products in
 /// dual numbers. Same law as [`end_of_step_force`]; `None` when d ≥ δ.
 pub fn stencil_force<T: Real>(
     law: &ContactLaw,
@@ -285,7 +285,7 @@ pub fn stencil_force<T: Real>(
     Some(force)
 }
 
-/// Lagged friction forces on the frozen stencil [N], over [`Real`] (see
+/// Lagged friction forces on the frozen stencil (N), over [`Real`] (see
 /// [`lagged_friction_force`]).
 pub fn lagged_friction_generic<T: Real>(law: &ContactLaw, mu: f64, frozen: &LaggedSurfaceFriction, v: &[T]) -> Vec<T> {
     let mut v_rel = vertex(v, frozen.stencil[0]);

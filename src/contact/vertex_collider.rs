@@ -18,7 +18,7 @@ pub struct ColliderMotion {
     pub shape: Shape,
     /// Rotation of the pose at the end of the substep.
     pub rotation: Matrix3<f64>,
-    /// Translation of the pose at the end of the substep [m].
+    /// Translation of the pose at the end of the substep (m).
     pub translation: Vector3<f64>,
     /// Maps a body point at the end pose to where it was at the start pose.
     pub end_to_start: AffineMap,
@@ -26,7 +26,7 @@ pub struct ColliderMotion {
     pub start_to_end: AffineMap,
     /// Rotation and translation of the start pose.
     pub start: Pose,
-    /// Substep length h [s].
+    /// Substep length h (s).
     pub h: f64,
 }
 
@@ -62,13 +62,13 @@ impl ColliderMotion {
         }
     }
 
-    /// Gap [m] and world unit normal at world point `x` at the end of the substep.
+    /// Gap (m) and world unit normal at world point `x` at the end of the substep.
     pub fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
         let (d, n) = self.shape.gap(to_local(&self.rotation, &self.translation, x));
         (d, rotate(&self.rotation, n))
     }
 
-    /// Velocity [m/s] of the collider's surface point that is at `x` at the end of the substep:
+    /// Velocity (m/s) of the collider's surface point that is at `x` at the end of the substep:
     /// (x − x_start)/h, x_start where that body point was at the start.
     pub fn surface_velocity<T: Real>(&self, x: V3<T>) -> V3<T> {
         let x0 = self.end_to_start.apply(x);
@@ -101,13 +101,13 @@ impl ColliderMotion {
 pub struct LaggedFriction {
     /// Unit normal at qₜ.
     pub normal: [f64; 3],
-    /// Contact force λ(qₜ) [N].
+    /// Contact force λ(qₜ) (N).
     pub lambda: f64,
-    /// Collider surface velocity at qₜ [m/s].
+    /// Collider surface velocity at qₜ (m/s).
     pub collider_velocity: [f64; 3],
 }
 
-/// Force [N] on a vertex at end-of-step position `x` with velocity `v`: contact λ n plus
+/// Force (N) on a vertex at end-of-step position `x` with velocity `v`: contact λ n plus
 /// friction −μ λ η(v̄), with n, λ and the collider's velocity at `x` (implicit), or frozen in
 /// `lagged`.
 pub fn force<T: Real>(
@@ -151,7 +151,7 @@ pub fn is_active(
     motion.gap(x).0 < law.delta || (mu > 0.0 && lagged.is_some_and(|l| l.lambda > 0.0))
 }
 
-/// F and dF/dv [N·s/m] along x = x_start + h v (so dF/dv = ∂F/∂v + h ∂F/∂x), by one forward-mode
+/// F and dF/dv (N·s/m) along x = x_start + h v (so dF/dv = ∂F/∂v + h ∂F/∂x), by one forward-mode
 /// pass with three dual directions.
 pub fn force_and_jacobian(
     law: &ContactLaw,
@@ -164,7 +164,7 @@ pub fn force_and_jacobian(
     force_and_jacobian_along(law, motion, mu, lagged, x_start, v, motion.h)
 }
 
-/// F and dF/dv along x = x_base + h v for any `h` [s] (an integrator stage's effective step,
+/// F and dF/dv along x = x_base + h v for any `h` in s (an integrator stage's effective step,
 /// which differs from the collider's substep `motion.h`).
 pub fn force_and_jacobian_along(
     law: &ContactLaw,

@@ -2,7 +2,7 @@
 //! the shared edge (x0, x1) and the opposite vertices x2 (triangle A = x0 x1 x2) and x3
 //! (triangle B = x1 x0 x3).
 //!
-//! W = k · (θ − θ̄)² · |ē|² / (2(Ā_A + Ā_B)), with k the bending stiffness [N·m], θ the signed dihedral
+//! W = k · (θ − θ̄)² · |ē|² / (2(Ā_A + Ā_B)), with k the bending stiffness (N·m), θ the signed dihedral
 //! angle, θ̄ its rest value, ē the rest edge and Ā the rest triangle areas. On an equilateral mesh
 //! of a cylinder of radius R this gives ½ k R⁻² per unit area, the plate energy ½ D κ²
 //! (checked in tests/bending_calibration.rs; like every hinge energy it depends on the mesh:
@@ -25,15 +25,15 @@ const COLLAPSED_AREA_RATIO: f64 = 1e-8;
 pub struct BendingHinge {
     /// Global indices: edge (x0, x1), then the opposite vertices x2, x3.
     pub vertices: [u32; 4],
-    /// Rest dihedral angle θ̄ [rad].
+    /// Rest dihedral angle θ̄ (rad).
     pub rest_angle: f64,
-    /// k |ē|² / (2(Ā_A + Ā_B)) [J].
+    /// k |ē|² / (2(Ā_A + Ā_B)), in J.
     pub weight: f64,
     /// Squared rest |n_A|, |n_B|, |e| (for the collapse test).
     rest_sq: [f64; 3],
 }
 
-/// Signed dihedral angle of a hinge [rad], or `None` if it is collapsed relative to `reference`.
+/// Signed dihedral angle of a hinge (rad), or `None` if it is collapsed relative to `reference`.
 fn angle(x: &[f64; 12], reference: Option<&[f64; 3]>) -> Option<f64> {
     let (x0, x1, x2, x3) = (vertex(x, 0), vertex(x, 1), vertex(x, 2), vertex(x, 3));
     let e = sub(x1, x0);
@@ -69,7 +69,7 @@ impl BendingHinge {
         Some(Self { vertices, rest_angle: theta, weight: 0.5 * bending_stiffness * scale / areas, rest_sq })
     }
 
-    /// Signed dihedral angle θ [rad] at `x`, 0 for a collapsed hinge.
+    /// Signed dihedral angle θ (rad) at `x`, 0 for a collapsed hinge.
     pub fn angle(&self, x: &[f64; 12]) -> f64 {
         angle(x, Some(&self.rest_sq)).unwrap_or(self.rest_angle)
     }

@@ -1,13 +1,13 @@
-//! Conversions from engineering constants (Young's modulus E [Pa], Poisson ratio ν) to the
+//! Conversions from engineering constants (Young's modulus E in Pa, Poisson ratio ν) to the
 //! parameters of the energy densities.
 
-/// Lamé parameters (μ, λ) [Pa] of 3D linear elasticity: μ = E / (2(1+ν)), λ = Eν / ((1+ν)(1−2ν)).
+/// Lamé parameters (μ, λ) in Pa of 3D linear elasticity: μ = E / (2(1+ν)), λ = Eν / ((1+ν)(1−2ν)).
 pub fn lame_3d(youngs_modulus: f64, poisson_ratio: f64) -> (f64, f64) {
     let (e, nu) = (youngs_modulus, poisson_ratio);
     (e / (2.0 * (1.0 + nu)), e * nu / ((1.0 + nu) * (1.0 - 2.0 * nu)))
 }
 
-/// Plane-stress Lamé parameters (μ, λ*) [Pa] for membranes: μ = E / (2(1+ν)), λ* = Eν / (1−ν²).
+/// Plane-stress Lamé parameters (μ, λ*) in Pa for membranes: μ = E / (2(1+ν)), λ* = Eν / (1−ν²).
 pub fn lame_plane_stress(youngs_modulus: f64, poisson_ratio: f64) -> (f64, f64) {
     let (e, nu) = (youngs_modulus, poisson_ratio);
     (e / (2.0 * (1.0 + nu)), e * nu / (1.0 - nu * nu))

@@ -8,7 +8,7 @@
 //!   derivatives while J and ∂J/∂C are exact at rest (no rest stress, same linear response).
 //!
 //! λ* = Eν/(1−ν²) is the plane-stress Lamé parameter; both models match linear plane stress at rest.
-//! Energy [J] = thickness × rest area × Ψ.
+//! Energy (in J) = thickness × rest area × Ψ.
 
 use super::real::{c, Real};
 use super::{lame, Element};
@@ -33,17 +33,17 @@ pub struct MembraneTriangle {
     pub vertices: [u32; 3],
     /// Inverse of the 2D rest edge matrix.
     pub dm_inv: Matrix2<f64>,
-    /// Rest area × thickness [m³].
+    /// Rest area × thickness (m³).
     pub rest_volume: f64,
-    /// μ [Pa].
+    /// μ, in Pa.
     pub mu: f64,
-    /// λ* (StVK) or λ̃ = λ* + μ (neo-Hookean) [Pa].
+    /// λ* (StVK) or λ̃ = λ* + μ (neo-Hookean), in Pa.
     pub lambda: f64,
     /// Energy density.
     pub model: MembraneModel,
 }
 
-/// Rest area [m²] of a triangle and its 2D edge matrix, `None` when the area is not positive.
+/// Rest area (m²) of a triangle and its 2D edge matrix, `None` when the area is not positive.
 pub fn rest_frame(rest: [[f64; 3]; 3]) -> Option<(f64, Matrix2<f64>)> {
     let e1 = Vector3::from(rest[1]) - Vector3::from(rest[0]);
     let e2 = Vector3::from(rest[2]) - Vector3::from(rest[0]);

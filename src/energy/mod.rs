@@ -20,17 +20,17 @@ use real::Real;
 pub trait Element<const D: usize>: Sync + Send {
     /// Global indices of the stencil's vertices, `D / 3` of them.
     fn vertices(&self) -> &[u32];
-    /// Energy [J] at stencil positions `x` [m].
+    /// Energy (J) at stencil positions `x` (m).
     fn energy(&self, x: &[f64; D]) -> f64;
-    /// Gradient of [`Element::energy`] with respect to `x` [N]; exact, finite for every input.
+    /// Gradient of [`Element::energy`] with respect to `x` (N); exact, finite for every input.
     fn gradient<T: Real>(&self, x: &[T; D]) -> [T; D];
-    /// Hessian [N/m]: the forward-mode AD Jacobian of the gradient, symmetrized.
+    /// Hessian (N/m): the forward-mode AD Jacobian of the gradient, symmetrized.
     fn hessian(&self, x: &[f64; D]) -> SMatrix<f64, D, D> {
         let mut h = autodiff::jacobian(|y| self.gradient(y), x);
         autodiff::symmetrize(&mut h);
         h
     }
-    /// A positive semi-definite stand-in for the Hessian [N/m], for Newton's modified Jacobian
+    /// A positive semi-definite stand-in for the Hessian (N/m), for Newton's modified Jacobian
     /// far from the solution: by default the Hessian projected onto the PSD cone
     /// ([`autodiff::project_psd`]); an element may give a cheaper one (e.g. Gauss–Newton).
     fn definite_hessian(&self, x: &[f64; D]) -> SMatrix<f64, D, D> {

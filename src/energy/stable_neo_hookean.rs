@@ -13,11 +13,11 @@ pub struct NeoHookeanTet {
     pub vertices: [u32; 4],
     /// Inverse of the rest edge matrix D_m = [X1−X0, X2−X0, X3−X0].
     pub dm_inv: Matrix3<f64>,
-    /// Rest volume V [m³] (positive).
+    /// Rest volume V in m³ (positive).
     pub rest_volume: f64,
-    /// Energy parameter μ [Pa].
+    /// Energy parameter μ (Pa).
     pub mu: f64,
-    /// Energy parameter λ [Pa].
+    /// Energy parameter λ (Pa).
     pub lambda: f64,
     /// Rest-stability shift α = 1 + 3μ/(4λ).
     pub alpha: f64,

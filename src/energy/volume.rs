@@ -1,10 +1,10 @@
 //! Volume-change penalty of one closed object (paper §3.4): the work W(V) the enclosed fluid
 //! does against the ambient pressure when the volume V changes from its rest value V₀, as a
 //! function of V alone. The force on the vertices is f = p(V) ∂V/∂q, with p(V) = −W′(V) the net
-//! over-pressure (inside minus ambient) [Pa].
+//! over-pressure (inside minus ambient), in Pa.
 //!
-//! Models, with κ_v the compression coefficient [1/Pa] (paper Eq. 17) and P the over-pressure
-//! at V₀ [Pa] (0 in the paper; a tennis ball holds ≈ 1 atm):
+//! Models, with κ_v the compression coefficient in 1/Pa (paper Eq. 17) and P the over-pressure
+//! at V₀ in Pa (0 in the paper; a tennis ball holds ≈ 1 atm):
 //! - quadratic (Eq. 20/21): p(V) = P − (V − V₀)/(V₀ κ_v), W = −P(V − V₀) + (V − V₀)²/(2V₀κ_v);
 //! - ideal gas (Eq. 18): the gas inside is at absolute pressure 1/κ_v at V₀ (an ideal gas has
 //!   κ_v = 1/P_abs) and follows Boyle's law, the ambient is at 1/κ_v − P:
@@ -37,11 +37,11 @@ const SMALLEST_RATIO: f64 = 0.1;
 pub struct VolumeModel {
     /// One of `GRIP_VOLUME_QUADRATIC`, `GRIP_VOLUME_IDEAL_GAS`, `GRIP_VOLUME_NEARLY_INCOMPRESSIBLE`.
     pub kind: u32,
-    /// Compression coefficient κ_v [1/Pa] (> 0).
+    /// Compression coefficient κ_v in 1/Pa (> 0).
     pub kappa: f64,
-    /// Over-pressure P at the rest volume [Pa].
+    /// Over-pressure P at the rest volume (Pa).
     pub pressure: f64,
-    /// Rest volume V₀ [m³] (> 0).
+    /// Rest volume V₀ in m³ (> 0).
     pub rest_volume: f64,
 }
 
@@ -79,7 +79,7 @@ impl VolumeModel {
         }
     }
 
-    /// W of the unextended law at V [J].
+    /// W of the unextended law at V, in J.
     fn law_energy(&self, v: f64) -> f64 {
         let (k, v0, p) = (self.kappa, self.rest_volume, self.pressure);
         match self.kind {
@@ -89,7 +89,7 @@ impl VolumeModel {
         }
     }
 
-    /// Where the logarithmic models switch to their tangent extension [m³] (−∞ for quadratic).
+    /// Where the logarithmic models switch to their tangent extension in m³ (−∞ for quadratic).
     fn switch(&self) -> f64 {
         if self.kind == GRIP_VOLUME_QUADRATIC {
             f64::NEG_INFINITY
@@ -98,7 +98,7 @@ impl VolumeModel {
         }
     }
 
-    /// Net over-pressure p(V) = −W′(V) [Pa], over [`Real`] (dual numbers differentiate it).
+    /// Net over-pressure p(V) = −W′(V) in Pa, over [`Real`] (dual numbers differentiate it).
     pub fn over_pressure<T: Real>(&self, v: T) -> T {
         let (k, v0, p) = (self.kappa, self.rest_volume, self.pressure);
         let vm = self.switch();
@@ -118,7 +118,7 @@ impl VolumeModel {
         -self.law(v.max(self.switch())).1
     }
 
-    /// W(V) [J], zero at V₀.
+    /// W(V) in J, zero at V₀.
     pub fn energy(&self, v: f64) -> f64 {
         let vm = self.switch();
         if v < vm {
@@ -130,7 +130,7 @@ impl VolumeModel {
     }
 }
 
-/// Signed volume [m³] of the tet spanned by a closed surface triangle and a fixed point `o`:
+/// Signed volume (m³) of the tet spanned by a closed surface triangle and a fixed point `o`:
 /// (x₀ − o)·((x₁ − o) × (x₂ − o))/6; summed over a closed, outward-oriented surface it is the
 /// enclosed volume (divergence theorem).
 pub fn triangle_volume<T: Real>(x: &[T; 9], o: [f64; 3]) -> T {
@@ -145,7 +145,7 @@ pub fn triangle_volume_gradient<T: Real>(x: &[T; 9], o: [f64; 3]) -> [T; 9] {
     std::array::from_fn(|i| g[i / 3][i % 3] * (1.0 / 6.0))
 }
 
-/// Signed volume [m³] of a tet: (x₁ − x₀)·((x₂ − x₀) × (x₃ − x₀))/6.
+/// Signed volume (m³) of a tet: (x₁ − x₀)·((x₂ − x₀) × (x₃ − x₀))/6.
 pub fn tet_volume<T: Real>(x: &[T; 12]) -> T {
     let p: [V3<T>; 4] = std::array::from_fn(|i| [x[3 * i], x[3 * i + 1], x[3 * i + 2]]);
     let (e1, e2, e3) = (sub(p[1], p[0]), sub(p[2], p[0]), sub(p[3], p[0]));

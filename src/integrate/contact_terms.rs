@@ -83,7 +83,7 @@ impl<'a> ContactTerms<'a> {
     }
 
     /// jac −= scale · dF/dv for every pair, into the vertices' diagonal blocks (fixed vertices
-    /// skipped). `q_base` and `dxdv` [s] define x = q_base + dxdv · v.
+    /// skipped). `q_base` and `dxdv` (s) define x = q_base + dxdv · v.
     #[allow(clippy::too_many_arguments)]
     pub fn add_jacobian(
         &self,
@@ -147,7 +147,7 @@ impl<'a> ContactTerms<'a> {
             .collect()
     }
 
-    /// Σ b(d) at end positions `q` plus `h` Σ D(v) of the friction frozen in `frozen` [J]: the
+    /// Σ b(d) at end positions `q` plus `h` Σ D(v) of the friction frozen in `frozen` (J): the
     /// contact part of the merit function.
     pub fn potential(&self, q: &[f64], v: &[f64], h: f64, frozen: &[Option<LaggedFriction>]) -> f64 {
         let terms: Vec<f64> = (0..self.pairs.len())
@@ -166,7 +166,7 @@ impl<'a> ContactTerms<'a> {
         terms.iter().sum()
     }
 
-    /// The smallest gap [m] over pairs of free vertices at end positions `q` (∞ without pairs),
+    /// The smallest gap (m) over pairs of free vertices at end positions `q` (∞ without pairs),
     /// and how many pairs are within the contact thickness.
     pub fn gap_summary(&self, q: &[f64], fixed: &[bool]) -> (f64, u32) {
         let gaps: Vec<f64> = self

@@ -9,7 +9,7 @@ use crate::solve::pattern::BlockSlot;
 use nalgebra::SMatrix;
 use rayon::prelude::*;
 
-/// Σ_e E_e(q) [J].
+/// Σ_e E_e(q), in J.
 pub fn energy<const D: usize, E: Element<D>>(elements: &[E], q: &[f64]) -> f64 {
     let local: Vec<f64> = elements.par_iter().map(|e| e.energy(&gather::<D>(e.vertices(), q))).collect();
     local.iter().sum()
@@ -90,7 +90,7 @@ pub fn hessians<const D: usize, E: Element<D>>(elements: &[E], q: &[f64], defini
 }
 
 /// Rayleigh stiffness-damping matrices β_e K⁺_e(q): element Hessians projected onto the PSD cone
-/// (so damping never adds energy), scaled by each element's β [s]. Empty when every β is 0.
+/// (so damping never adds energy), scaled by each element's β (s). Empty when every β is 0.
 pub fn damping_matrices<const D: usize, E: Element<D>>(
     elements: &[E],
     beta: &[f64],

@@ -65,7 +65,7 @@ pub fn bdf2_coefficients(h: f64, h_prev: f64) -> Option<(f64, f64, f64)> {
     Some(((1.0 + w) * (1.0 + w) / d, w * w / d, h * (1.0 + w) / d))
 }
 
-/// The state one step back, for BDF2: positions [m], velocities [m/s] and that step's h [s].
+/// The state one step back, for BDF2: positions (m), velocities (m/s) and that step's h (s).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepHistory {
     /// Positions at the start of the last step.

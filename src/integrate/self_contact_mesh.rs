@@ -1,4 +1,4 @@
-//! The triangles of self-contact over one call (issue 10): the shells' triangles, then the
+//! The triangles of self-contact over one call: the shells' triangles, then the
 //! solids' boundary faces for the shell–solid pairs of `super::shell_solid`, with their
 //! exclusion topology, the friction table of the objects and the guard's count of intersecting
 //! shell triangles.
@@ -31,7 +31,7 @@ pub struct SelfContactMesh {
     pub solid_edge_faces: HashMap<[u32; 2], [u32; 2]>,
     /// Which pairs are never tested: incident ones, and 1-ring ones within δ_s at rest.
     pub filter: ExclusionFilter,
-    /// Rest positions (flat, 3 per vertex) [m]: the edge–edge mollifier thresholds.
+    /// Rest positions (flat, 3 per vertex, in m): the edge–edge mollifier thresholds.
     pub rest: Vec<f64>,
     /// Vertices of `triangles`, sorted.
     pub vertices: Vec<u32>,
@@ -44,8 +44,8 @@ pub struct SelfContactMesh {
 }
 
 impl SelfContactMesh {
-    /// The mesh of the shells' `triangles` (global indices) over `rest` (3 per vertex) [m], for
-    /// thickness δ_s = `delta` [m] (1-ring pairs within it at rest are excluded,
+    /// The mesh of the shells' `triangles` (global indices) over `rest` (3 per vertex, in m), for
+    /// thickness δ_s = `delta` in m (1-ring pairs within it at rest are excluded,
     /// `ExclusionFilter`); `None` without triangles.
     pub fn new(triangles: Vec<[u32; 3]>, rest: Vec<f64>, delta: f64) -> Option<Self> {
         Self::with_solids(triangles, &[], rest, delta)
@@ -103,7 +103,7 @@ impl SelfContactMesh {
         self
     }
 
-    /// Number of intersecting pairs of shell triangles at `q` [m] (exact checker,
+    /// Number of intersecting pairs of shell triangles at `q` in m (exact checker,
     /// `crate::mesh::intersection`) that self-contact acts on: every pair but those holding a
     /// 1-ring primitive pair excluded for being within δ_s at rest
     /// (`ExclusionFilter::excuses`; none on a mesh whose rest clearance exceeds δ_s, where this
@@ -116,7 +116,7 @@ impl SelfContactMesh {
             .count()
     }
 
-    /// The intersecting triangle pairs at `q` [m] in one pass of the exact checker: those
+    /// The intersecting triangle pairs at `q` (m) in one pass of the exact checker: those
     /// between shell triangles that [`Self::intersections`] counts, and those of a shell
     /// triangle and a solid's boundary face (none without solids): a shell edge through a
     /// solid's face or a solid's ridge or corner through a shell triangle, both of which the

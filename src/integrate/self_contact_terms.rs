@@ -1,4 +1,4 @@
-//! Self-contact of shells (issue 10) in the time-stepping residual and Jacobian: the cubic
+//! Self-contact of shells in the time-stepping residual and Jacobian: the cubic
 //! penalty W_c = Σ b(d_i) of vertex–triangle and edge–edge pairs (paper §3.2, Eq. 3, applied
 //! to the shells against themselves and each other, and against the solids' boundary faces
 //! with a signed gap, `super::shell_solid`; `crate::energy::self_contact`) as an
@@ -59,7 +59,7 @@ pub struct SelfContactTerms<'a> {
 }
 
 impl<'a> SelfContactTerms<'a> {
-    /// Candidates around `q_guess` with reach δ + `padding` [m] (`law.delta` is the thickness δ,
+    /// Candidates around `q_guess` with reach δ + `padding` in m (`law.delta` is the thickness δ,
     /// `law.kappa` the stiffness κ); pairs whose four vertices are all `fixed` are left out.
     pub fn new(mesh: &'a SelfContactMesh, law: ContactLaw, fixed: &'a [bool], q_guess: &[f64], padding: f64) -> Self {
         Self::with_laws(mesh, law, solid_law(law), fixed, q_guess, padding)
@@ -100,8 +100,8 @@ impl<'a> SelfContactTerms<'a> {
         self.seconds_search += started.elapsed().as_secs_f64();
     }
 
-    /// The pairs with a free vertex among the broad phase's candidates at `q` [m] within
-    /// `reach` [m], each with the μ of its two objects; shell–solid pairs signed by the solid's
+    /// The pairs with a free vertex among the broad phase's candidates at `q` (m) within
+    /// `reach` (m), each with the μ of its two objects; shell–solid pairs signed by the solid's
     /// outward side and with the thinner law of `super::shell_solid`, solid–solid ones dropped.
     fn pairs_within(&self, q: &[f64], reach: f64) -> Vec<SelfContactPair> {
         let m = self.mesh;
@@ -141,7 +141,7 @@ impl<'a> SelfContactTerms<'a> {
         vt.chain(ee).filter(|p| p.vertices.iter().any(|&v| !self.fixed[v as usize])).collect()
     }
 
-    /// The substep's start positions `q_start` [m]: with lagged coupling (paper Eq. 25) the
+    /// The substep's start positions `q_start` (m): with lagged coupling (paper Eq. 25) the
     /// friction of the pairs within δ there is frozen for the substep; no effect otherwise.
     pub fn with_start(mut self, q_start: &[f64]) -> Self {
         if self.law.coupling == GRIP_FRICTION_COUPLING_LAGGED && self.mesh.mu.iter().any(|&mu| mu > 0.0) {
@@ -170,7 +170,7 @@ impl<'a> SelfContactTerms<'a> {
         }
     }
 
-    /// The shells' intersecting triangle pairs at `q` [m] that self-contact acts on
+    /// The shells' intersecting triangle pairs at `q` (m) that self-contact acts on
     /// ([`SelfContactMesh::intersections`]).
     pub fn intersections(&self, q: &[f64]) -> usize {
         self.mesh.intersections(q)
@@ -192,7 +192,7 @@ impl<'a> SelfContactTerms<'a> {
     }
 
     /// out −= scale · F(q, v) of the pairs' friction (paper Eq. 8, 16) over [`Real`]: fully
-    /// implicit at end positions `q` [m] and velocities `v` [m/s] (Eq. 23), or lagged (Eq. 25);
+    /// implicit at end positions `q` (m) and velocities `v` in m/s (Eq. 23), or lagged (Eq. 25);
     /// candidates must be fresh for the values of `q`.
     pub fn add_friction<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
         let local: Vec<Option<[T; 12]>> = if self.implicit() {
@@ -257,7 +257,7 @@ impl<'a> SelfContactTerms<'a> {
         local.into_iter().flatten().collect()
     }
 
-    /// h Σ D(v) [J] of the friction frozen in `frozen` (paper Eq. 14–15 integrated): the
+    /// h Σ D(v) in J of the friction frozen in `frozen` (paper Eq. 14–15 integrated): the
     /// self-contact friction part of the merit function.
     pub fn friction_potential(&self, v: &[f64], h: f64, frozen: &[FrozenPairFriction]) -> f64 {
         let local: Vec<f64> = frozen.par_iter().map(|f| f.potential(&self.law, &gather(&f.vertices, v))).collect();
@@ -270,7 +270,7 @@ impl<'a> SelfContactTerms<'a> {
         terms::add_gradient(&self.pairs, q, scale, out);
     }
 
-    /// W_c(q) = Σ b(d_i) [J] (gathering again first if `q` needs it).
+    /// W_c(q) = Σ b(d_i) in J (gathering again first if `q` needs it).
     pub fn energy(&mut self, q: &[f64]) -> f64 {
         self.ensure_fresh(q);
         terms::energy(&self.pairs, q)
@@ -306,7 +306,7 @@ impl<'a> SelfContactTerms<'a> {
         dropped
     }
 
-    /// The smallest distance [m] of a pair of shells at `q` (∞ without one; the unsigned
+    /// The smallest distance (m) of a pair of shells at `q` (∞ without one; the unsigned
     /// distance's kink at 0 is what the touching retry is for, and shell–solid gaps have none)
     /// and how many pairs are within their thickness.
     pub fn distance_summary(&mut self, q: &[f64]) -> (f64, u32) {
@@ -327,7 +327,7 @@ fn stencil<T: Real>(vertices: &[u32; 4], q: &[T]) -> [T; 12] {
 mod tests {
     use super::*;
 
-    /// Two triangles, the second `z` [m] above the first's interior.
+    /// Two triangles, the second `z` (m) above the first's interior.
     fn positions(z: f64) -> Vec<f64> {
         vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.2, 0.2, z, 0.4, 0.2, z, 0.2, 0.4, z]
     }

@@ -1,4 +1,4 @@
-//! Shells against the surfaces of solids through self-contact's pairs (issue 10).
+//! Shells against the surfaces of solids through self-contact's pairs.
 //!
 //! A shell rests on a solid through the implicit surface of the solid (paper §3.2), which is
 //! queried at the shell's vertices only and blends the planes of the solid's faces. Where the
@@ -44,7 +44,7 @@ pub fn solid_law(law: ContactLaw) -> ContactLaw {
     ContactLaw { delta: f * law.delta, kappa: law.kappa / (f * f), ..law }
 }
 
-/// (b − a) × (c − a) [m²] of triangle `f` at positions `q` [m].
+/// (b − a) × (c − a), in m², of triangle `f` at positions `q` (m).
 fn face_normal(f: [u32; 3], q: &[f64]) -> [f64; 3] {
     let p = |v: u32| [0, 1, 2].map(|k| q[3 * v as usize + k]);
     let (a, b, c) = (p(f[0]), p(f[1]), p(f[2]));
@@ -52,7 +52,7 @@ fn face_normal(f: [u32; 3], q: &[f64]) -> [f64; 3] {
 }
 
 /// The angle-weighted pseudonormal (`crate::mesh::pseudonormal`) of every vertex of the solids'
-/// outward boundary `faces` at `q` [m], unit, per global vertex of `q` (zero for the others).
+/// outward boundary `faces` at `q` (m), unit, per global vertex of `q` (zero for the others).
 pub fn vertex_normals(faces: &[[u32; 3]], q: &[f64]) -> Vec<[f64; 3]> {
     let mut out = angle_weighted_normals(faces, q.len() / 3, |v| [0, 1, 2].map(|k| q[3 * v as usize + k]));
     out.iter_mut().filter(|n| **n != [0.0; 3]).for_each(|n| *n = unit(*n));
@@ -73,7 +73,7 @@ pub fn edge_faces(faces: &[[u32; 3]], first: usize) -> HashMap<[u32; 2], [u32; 2
 /// Which side of a candidate pair is a solid's: the mesh's triangles (shells' then solids'
 /// faces), whether each global vertex is a solid's, the faces beside each solid edge
 /// ([`edge_faces`]), the solids' vertex normals ([`vertex_normals`]) and the gather point `q`
-/// [m] at which the sides are frozen.
+/// (in m) at which the sides are frozen.
 pub struct Sides<'a> {
     /// Shell triangles, then the solids' outward boundary faces.
     pub triangles: &'a [[u32; 3]],
@@ -84,7 +84,7 @@ pub struct Sides<'a> {
     /// The solids' vertices' outward unit pseudonormals at `q`, per global vertex
     /// ([`vertex_normals`]; empty without solids).
     pub vertex_normals: &'a [[f64; 3]],
-    /// The gather point [m], 3 per vertex.
+    /// The gather point (m), 3 per vertex.
     pub q: &'a [f64],
 }
 

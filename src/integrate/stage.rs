@@ -60,19 +60,19 @@ pub struct ImplicitStage<'a> {
     pub model: &'a Model,
     /// Pattern and slots.
     pub layout: &'a SystemLayout,
-    /// Base positions q̂ [m]: the stage's positions are q̂ + h v.
+    /// Base positions q̂ (m): the stage's positions are q̂ + h v.
     pub q_start: &'a [f64],
-    /// Base velocities v̂ [m/s].
+    /// Base velocities v̂ (m/s).
     pub v_start: &'a [f64],
-    /// Effective step h [s] of the stage.
+    /// Effective step h (s) of the stage.
     pub h: f64,
-    /// Explicit momentum e [N·s] of the stage's known force evaluations (none for BE).
+    /// Explicit momentum e (N·s) of the stage's known force evaluations (none for BE).
     pub explicit: Option<&'a [f64]>,
-    /// Gravity [m/s²].
+    /// Gravity (m/s²).
     pub gravity: [f64; 3],
     /// Per vertex: velocity prescribed (pinned).
     pub fixed: &'a [bool],
-    /// Prescribed velocities of fixed vertices [m/s] (others ignored).
+    /// Prescribed velocities of fixed vertices in m/s (others ignored).
     pub v_fixed: &'a [f64],
     /// Damping matrices at the start of the step.
     pub damping: &'a DampingMatrices,
@@ -82,11 +82,11 @@ pub struct ImplicitStage<'a> {
     pub surface: Option<SurfaceTerms<'a>>,
     /// Volume-change penalties of the model.
     pub volume: VolumeTerms<'a>,
-    /// Self-contact of the shells (issue 10), if on.
+    /// Self-contact of the shells, if on.
     pub self_contact: Option<SelfContactTerms<'a>>,
     /// Jacobian blocks of surface contacts left out because the pattern lacked them.
     pub dropped_blocks: u32,
-    /// Velocities [m/s] whose intersection count the caller already knows, and that count
+    /// Velocities (m/s) whose intersection count the caller already knows, and that count
     /// (Newton's guess, counted when it was chosen; see `with_known_intersections`).
     known_intersections: Option<(Vec<f64>, usize)>,
     /// Element Hessians projected onto the PSD cone in the Jacobian (see `set_definite`).
@@ -135,7 +135,7 @@ impl<'a> ImplicitStage<'a> {
         }
     }
 
-    /// Subtracts the explicit momentum `e` [N·s] from the residual (a multi-stage scheme's known
+    /// Subtracts the explicit momentum `e` (N·s) from the residual (a multi-stage scheme's known
     /// stages, e.g. (h/2) f(qₜ, vₜ) of the trapezoidal rule).
     pub fn with_explicit(mut self, explicit: Option<&'a [f64]>) -> Self {
         self.explicit = explicit;
@@ -148,19 +148,19 @@ impl<'a> ImplicitStage<'a> {
         self
     }
 
-    /// Adds contact and friction between deforming meshes (issue 4).
+    /// Adds contact and friction between deforming meshes.
     pub fn with_surface_contact(mut self, surface: Option<SurfaceTerms<'a>>) -> Self {
         self.surface = surface;
         self
     }
 
-    /// Adds the self-contact penalty of the shells (issue 10) to the step.
+    /// Adds the self-contact penalty of the shells to the step.
     pub fn with_self_contact(mut self, self_contact: Option<SelfContactTerms<'a>>) -> Self {
         self.self_contact = self_contact;
         self
     }
 
-    /// Tells the stage that the velocities `v` [m/s] make `count` shell triangle pairs
+    /// Tells the stage that the velocities `v` (m/s) make `count` shell triangle pairs
     /// intersect, so that `intersections(v)` need not check them again.
     pub fn with_known_intersections(mut self, v: Vec<f64>, count: usize) -> Self {
         self.known_intersections = Some((v, count));
@@ -234,7 +234,7 @@ impl<'a> ImplicitStage<'a> {
         }
     }
 
-    /// The total force f(q, v) [N] at any positions and velocities (rows of pinned vertices
+    /// The total force f(q, v) in N at any positions and velocities (rows of pinned vertices
     /// included), with this stage's contact terms: the known stages of multi-stage schemes.
     pub fn force(&mut self, q: &[f64], v: &[f64]) -> Vec<f64> {
         self.refresh(q);

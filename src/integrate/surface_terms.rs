@@ -1,4 +1,4 @@
-//! Contact and friction between deforming meshes (issue 4) in the time-stepping residual and
+//! Contact and friction between deforming meshes in the time-stepping residual and
 //! Jacobian: every (query vertex, implicit surface) pair of the model, with candidate samples
 //! found by a grid search around a reference configuration, grown by a padding. Whenever an
 //! evaluation point has moved more than half the padding from the reference, the candidates are
@@ -65,7 +65,7 @@ fn position(q: &[f64], v: u32) -> [f64; 3] {
 
 impl<'a> SurfaceTerms<'a> {
     /// Sets up the substep starting at `q_start`, with candidates around `q_guess` (Newton's
-    /// initial guess) within kernel radius + `padding` [m].
+    /// initial guess) within kernel radius + `padding` (m).
     pub fn new(
         law: ContactLaw,
         kernel: Kernel,
@@ -323,7 +323,7 @@ impl<'a> SurfaceTerms<'a> {
             .collect()
     }
 
-    /// Σ b(d) at end positions `q` plus `h` Σ D(v) of the friction frozen in `frozen` [J]: the
+    /// Σ b(d) at end positions `q` plus `h` Σ D(v) of the friction frozen in `frozen` (J): the
     /// deforming-surface part of the merit function.
     pub fn potential(&mut self, q: &[f64], v: &[f64], h: f64, frozen: &[(f64, LaggedSurfaceFriction)]) -> f64 {
         self.ensure_fresh(q);
@@ -345,7 +345,7 @@ impl<'a> SurfaceTerms<'a> {
         penalty.iter().sum::<f64>() + h * friction.iter().sum::<f64>()
     }
 
-    /// The smallest gap [m] at `q` over contacts with a free vertex (∞ without contacts), and
+    /// The smallest gap (m) at `q` over contacts with a free vertex (∞ without contacts), and
     /// how many contacts are within the contact thickness.
     pub fn gap_summary(&self, q: &[f64], fixed: &[bool]) -> (f64, u32) {
         let gaps: Vec<Option<f64>> = self

@@ -29,7 +29,7 @@ pub struct VolumeTerms<'a> {
     pub penalties: &'a [VolumePenalty],
 }
 
-/// V(q) [m³] of one penalty over [`Real`].
+/// V(q) in m³ of one penalty over [`Real`].
 fn volume<T: Real + Send + Sync>(p: &VolumePenalty, q: &[T]) -> T {
     let local: Vec<T> = match &p.cells {
         VolumeCells::Surface { triangles, origin } => {
@@ -88,7 +88,7 @@ fn add_block<const D: usize>(
 }
 
 impl VolumeTerms<'_> {
-    /// Σ W(V(q)) [J].
+    /// Σ W(V(q)), in J.
     pub fn energy(&self, q: &[f64]) -> f64 {
         self.penalties.iter().map(|p| p.model.energy(volume(p, q))).sum()
     }

@@ -16,7 +16,7 @@ pub enum Feature {
 }
 
 /// Barycentric coordinates (weights of corners a, b, c; they sum to 1) of the point of triangle
-/// `[a, b, c]` [m] closest to `p` [m], and the feature it lies on. Exact 0 and 1 on corners and
+/// `[a, b, c]` (m) closest to `p` (m), and the feature it lies on. Exact 0 and 1 on corners and
 /// edges. A degenerate triangle (coincident corners, zero area) may give non-finite weights.
 pub fn closest_on_triangle(p: [f64; 3], [a, b, c]: [[f64; 3]; 3]) -> ([f64; 3], Feature) {
     let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
@@ -54,7 +54,7 @@ pub fn closest_on_triangle(p: [f64; 3], [a, b, c]: [[f64; 3]; 3]) -> ([f64; 3], 
     ([1.0 - v - w, v, w], Feature::Face)
 }
 
-/// The point of weights `w` on triangle `t` [m]: Σ wₖ tₖ.
+/// The point of weights `w` on triangle `t` (m): Σ wₖ tₖ.
 pub fn point_at(t: [[f64; 3]; 3], w: [f64; 3]) -> [f64; 3] {
     std::array::from_fn(|k| w[0] * t[0][k] + w[1] * t[1][k] + w[2] * t[2][k])
 }

@@ -4,7 +4,7 @@
 //! Positions are flat `x0 y0 z0 x1 …` in metres; element indices are flat and 0-based.
 
 /// A hanging rectangular cloth of `nx × ny` quads, `(nx+1) × (ny+1)` vertices, in the plane
-/// y = 0 spanned by X (`width` [m]) and Z (`height` [m]).
+/// y = 0 spanned by X (`width` in m) and Z (`height` in m).
 ///
 /// Vertex (i, j) is at (i·width/nx − width/2, 0, −j·height/ny) with index j·(nx+1) + i, so row
 /// j = 0 is the top edge at z = 0 (Z is up) and the cloth hangs down to z = −height. Each quad
@@ -46,7 +46,7 @@ const KUHN: [([usize; 3], f64); 6] =
 /// tets by the Kuhn/Freudenthal subdivision along its (0,0,0)–(1,1,1) diagonal, so neighbouring
 /// cubes share their face triangulations (the mesh is conforming).
 ///
-/// `size` [m] is the box extent, `origin` [m] its minimum corner. Vertex (i, j, k) is at
+/// `size` (m) is the box extent, `origin` (m) its minimum corner. Vertex (i, j, k) is at
 /// origin + (i·sx/cx, j·sy/cy, k·sz/cz) with index (k·(cy+1) + j)·(cx+1) + i. Every tet is
 /// positively oriented: det[x1 − x0, x2 − x0, x3 − x0] > 0 (for positive `size`).
 pub fn box_tets(size: [f64; 3], cells: [usize; 3], origin: [f64; 3]) -> (Vec<f64>, Vec<u32>) {
@@ -89,7 +89,7 @@ pub fn box_tets(size: [f64; 3], cells: [usize; 3], origin: [f64; 3]) -> (Vec<f64
 }
 
 /// Indices of the vertices whose coordinate along `axis` (0 = x, 1 = y, 2 = z) is within
-/// `tolerance` [m] of the largest one. Empty when `positions` is empty or `axis > 2`;
+/// `tolerance` (m) of the largest one. Empty when `positions` is empty or `axis > 2`;
 /// non-finite coordinates are ignored.
 pub fn top_vertices(positions: &[f64], axis: usize, tolerance: f64) -> Vec<usize> {
     if axis > 2 {
@@ -106,7 +106,7 @@ pub fn top_vertices(positions: &[f64], axis: usize, tolerance: f64) -> Vec<usize
 }
 
 /// Drops the vertices that no element uses and renumbers the elements: returns the kept
-/// positions (flat, [m]) and `elements` (flat, any arity) in the new numbering. Kept vertices
+/// positions (flat, in m) and `elements` (flat, any arity) in the new numbering. Kept vertices
 /// keep their order. (A solid's unused vertices would otherwise be free particles.)
 pub fn without_unused_vertices(positions: &[f64], elements: &[u32]) -> (Vec<f64>, Vec<u32>) {
     let mut new_index = vec![u32::MAX; positions.len() / 3];

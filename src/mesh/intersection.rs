@@ -29,7 +29,7 @@ use super::intersection_grid::{candidate_pairs, Box3};
 use super::predicates::{meet_beyond_edge, meet_beyond_vertex, triangles_meet, P3};
 use rayon::prelude::*;
 
-/// Whether triangles `t` and `u` (vertex indices into `positions` [m]) of one mesh intersect,
+/// Whether triangles `t` and `u` (vertex indices into `positions` in m) of one mesh intersect,
 /// with the rules for neighbours of the module documentation (shared vertex: only if they also
 /// meet elsewhere; shared edge: only if folded flat onto each other). Exact. Indices must be in
 /// range.
@@ -54,7 +54,7 @@ pub fn triangles_intersect(positions: &[[f64; 3]], t: [u32; 3], u: [u32; 3]) -> 
     }
 }
 
-/// Mean edge length [m] of the finite triangles (each triangle's three edges; an edge shared
+/// Mean edge length (m) of the finite triangles (each triangle's three edges; an edge shared
 /// by two triangles counts twice), or 0 when there is none.
 fn mean_edge_length(positions: &[[f64; 3]], triangles: &[[u32; 3]]) -> f64 {
     let (mut sum, mut count) = (0.0, 0usize);
@@ -76,7 +76,7 @@ fn mean_edge_length(positions: &[[f64; 3]], triangles: &[[u32; 3]]) -> f64 {
     }
 }
 
-/// The bounding box [m] of triangle `t` (exact: minima and maxima of its coordinates).
+/// The bounding box (m) of triangle `t` (exact: minima and maxima of its coordinates).
 fn bounding_box(positions: &[[f64; 3]], t: [u32; 3]) -> Box3 {
     let c = t.map(|v| positions[v as usize]);
     let lo: P3 = std::array::from_fn(|k| c[0][k].min(c[1][k]).min(c[2][k]));
@@ -102,7 +102,7 @@ pub(crate) fn intersecting_pairs_where(
     pairs
 }
 
-/// The pairs (i, j), i < j, of intersecting triangles of one mesh, sorted: `positions` [m],
+/// The pairs (i, j), i < j, of intersecting triangles of one mesh, sorted: `positions` (m),
 /// `triangles` indices into them (in range). Triangles sharing a vertex are reported only if
 /// they also meet elsewhere, triangles sharing an edge only if folded flat onto each other (see
 /// the module documentation); touching counts. Exact (orientation predicates, no tolerance).
@@ -113,7 +113,7 @@ pub fn intersecting_pairs(positions: &[[f64; 3]], triangles: &[[u32; 3]]) -> Vec
 }
 
 /// The pairs (i, j) of intersecting triangles i of mesh a and j of mesh b, sorted: positions
-/// [m] and triangles (indices into the mesh's own positions, in range) of each mesh. The
+/// (in m) and triangles (indices into the mesh's own positions, in range) of each mesh. The
 /// meshes share no vertex, so every pair that shares a point is reported, touching included.
 /// Exact; same broad phase as [`intersecting_pairs`].
 pub fn intersecting_pairs_between(

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A closed axis-aligned box [m]: lower and upper corner.
+/// A closed axis-aligned box (m): lower and upper corner.
 pub(crate) type Box3 = [[f64; 3]; 2];
 
 /// Most cell entries per box on average before the cell size is doubled.
@@ -47,7 +47,7 @@ impl Hasher for CellHasher {
     }
 }
 
-/// The grid: origin [m], cell edge [m] and the boxes entered in each occupied cell (box indices
+/// The grid: origin (m), cell edge (m) and the boxes entered in each occupied cell (box indices
 /// increasing).
 struct Grid {
     origin: [f64; 3],
@@ -74,7 +74,7 @@ fn overlap(a: &Box3, b: &Box3) -> bool {
 }
 
 /// Every pair (i, j), i < j, of the finite `boxes` whose closed boxes overlap and for which
-/// `consider(i, j)` holds, each once, in no particular order. `cell` [m] is the requested cell
+/// `consider(i, j)` holds, each once, in no particular order. `cell` (m) is the requested cell
 /// edge (the mean edge length of the triangles); it is enlarged when needed (see the module
 /// documentation). Boxes with a non-finite coordinate are left out. `consider` is asked before
 /// the boxes are compared, so pairs of kinds the caller never wants cost no more than a call.

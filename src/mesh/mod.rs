@@ -18,7 +18,7 @@ pub use hinges::interior_hinges;
 pub use intersection::{intersecting_pairs, intersecting_pairs_between};
 pub use validate::{validate_positions, validate_tets, validate_triangles, MeshError};
 
-/// Flat coordinates (3 per vertex) [m] as points.
+/// Flat coordinates (3 per vertex, in m) as points.
 pub(crate) fn triples(flat: &[f64]) -> Vec<[f64; 3]> {
     flat.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect()
 }

@@ -9,7 +9,7 @@
 
 use robust::{Coord, Coord3D};
 
-/// A point [m].
+/// A point (m).
 pub(crate) type P3 = [f64; 3];
 
 /// Sign (−1, 0, +1) of the orientation of d relative to plane (a, b, c): the sign of

@@ -10,7 +10,7 @@
 use crate::energy::real::{add, cross, dot, norm, scale, sub, unit};
 
 /// Σ αᵢ nᵢ (not normalised) of each of `vertex_count` vertices over the triangles `faces`
-/// (indices below `vertex_count`) with corners at `position(v)` [m]; zero for a vertex of no
+/// (indices below `vertex_count`) with corners at `position(v)` (m); zero for a vertex of no
 /// face. Faces are taken in order, corners 0, 1, 2, so the sums do not depend on threads.
 pub fn angle_weighted_normals(
     faces: &[[u32; 3]],

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-/// A sphere of `radius` [m] about the origin: the icosahedron with each triangle split into four
+/// A sphere of `radius` (m) about the origin: the icosahedron with each triangle split into four
 /// `subdivisions` times (20·4ⁿ triangles, 10·4ⁿ + 2 vertices), vertices projected onto the sphere.
 pub fn icosphere(radius: f64, subdivisions: u32) -> (Vec<f64>, Vec<u32>) {
     let t = (1.0 + 5f64.sqrt()) / 2.0;
@@ -66,7 +66,7 @@ pub fn icosphere(radius: f64, subdivisions: u32) -> (Vec<f64>, Vec<u32>) {
     (points.iter().flat_map(|p| p.map(|x| x * radius)).collect(), faces.concat())
 }
 
-/// An open cylinder of `radius` [m] about the x axis from x = `x0` to `x1` [m]: `around` ×
+/// An open cylinder of `radius` (m) about the x axis from x = `x0` to `x1` (m): `around` ×
 /// `along` quads (each split in two, diagonals alternating), `around · (along + 1)` vertices;
 /// vertex (i around, j along) has index j·around + i and sits at angle 2πi/around from +y
 /// towards +z. Normals point away from the axis.

@@ -18,7 +18,7 @@ impl fmt::Display for MeshError {
 /// Largest vertex count one object may have (indices are `u32`).
 pub(crate) const MAX_VERTICES: usize = u32::MAX as usize / 4;
 
-/// Largest coordinate magnitude accepted [m]: beyond it squared lengths lose all precision.
+/// Largest coordinate magnitude accepted (m): beyond it squared lengths lose all precision.
 pub(crate) const MAX_COORDINATE: f64 = 1e9;
 
 /// Positions as `[x, y, z]` triples: at least one vertex, all finite and within ±`MAX_COORDINATE` m.

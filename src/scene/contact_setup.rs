@@ -1,4 +1,4 @@
-//! Which vertices can touch which deforming surfaces (issue 4): every object's implicit contact
+//! Which vertices can touch which deforming surfaces: every object's implicit contact
 //! surface, and the (query vertex, surface) pairs. Shell vertices query solids and collider
 //! meshes; solid boundary vertices query other solids, shells (from either side) and collider
 //! meshes. Collider meshes only ever act as surfaces; shell–shell contact is not modelled here.
@@ -15,7 +15,7 @@ pub struct SurfaceQuery {
     pub surface: u32,
     /// Friction coefficient μ of the pair.
     pub mu: f64,
-    /// Offset added to the gap [m]: the contact thickness for a solid's vertex against a shell
+    /// Offset added to the gap (m): the contact thickness for a solid's vertex against a shell
     /// (see `GapMeasure`), else 0.
     pub offset: f64,
     /// For a solid's vertex against a shell: the index of the solid's own surface, whose
@@ -32,7 +32,7 @@ pub fn touches(query: ObjectKind, surface: ObjectKind) -> bool {
 impl Model {
     /// The implicit surface of every object, in object order, with kernel radii
     /// `radius_multiplier` × sample spacing at rest and a far-field gap of twice the contact
-    /// `thickness` [m] (beyond the thickness, so no force, and close, so the blend to it at an
+    /// `thickness` in m (beyond the thickness, so no force, and close, so the blend to it at an
     /// open edge stays gentle). Shell surfaces are two-sided.
     pub fn implicit_surfaces(&self, radius_multiplier: f64, thickness: f64) -> Vec<ImplicitSurface> {
         self.objects
@@ -50,7 +50,7 @@ impl Model {
 
     /// Every (contact vertex, surface) pair that can touch, grouped by surface, vertices in
     /// increasing order; μ from `set_friction` or `default_friction`. A solid's vertices against
-    /// a shell get the contact `thickness` [m] as gap offset: the shell's own vertices keep the
+    /// a shell get the contact `thickness` (m) as gap offset: the shell's own vertices keep the
     /// thickness from the solid, and a second layer the other way round would fight them (both
     /// surfaces are faceted, their sags differ by a fraction of the thickness), so this direction
     /// only stops solid vertices that reach the shell's mid-surface between its vertices.

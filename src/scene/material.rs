@@ -14,21 +14,21 @@ pub const GRIP_MATERIAL_TAG: u32 = 0x4752_4D31;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GripMaterial {
-    /// Density [kg/m³] (> 0). Shells weigh density × thickness per m². Default 300 (with the
+    /// Density in kg/m³ (> 0). Shells weigh density × thickness per m². Default 300 (with the
     /// default thickness: 0.3 kg/m²).
     pub density: f64,
-    /// Young's modulus E [Pa] (> 0). Default 1e6 Pa.
+    /// Young's modulus E in Pa (> 0). Default 1e6 Pa.
     pub youngs_modulus: f64,
     /// Poisson ratio ν (−1 < ν < 0.5). Default 0.3.
     pub poisson_ratio: f64,
-    /// Shell thickness [m] (> 0; ignored for solids). Default 0.001 m.
+    /// Shell thickness in m (> 0; ignored for solids). Default 0.001 m.
     pub thickness: f64,
-    /// Shell bending stiffness k [N·m] (≥ 0; ignored for solids): the plate modulus D in
+    /// Shell bending stiffness k in N·m (≥ 0; ignored for solids): the plate modulus D in
     /// W = ½ D κ² per m². Default 1e-6 N·m.
     pub bending_stiffness: f64,
-    /// Rayleigh mass damping α [1/s] (≥ 0): D = αM + βK (paper §3.1). Default 0.
+    /// Rayleigh mass damping α in 1/s (≥ 0): D = αM + βK (paper §3.1). Default 0.
     pub damping_alpha: f64,
-    /// Rayleigh stiffness damping β [s] (≥ 0). Default 0.
+    /// Rayleigh stiffness damping β in s (≥ 0). Default 0.
     pub damping_beta: f64,
     /// Shell membrane model, one of `GRIP_MEMBRANE_*`. Default neo-Hookean.
     pub membrane_model: u32,

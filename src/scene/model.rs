@@ -48,12 +48,12 @@ pub struct Collider {
     pub shape: Shape,
 }
 
-/// Elements of one kind with the Rayleigh β [s] of each.
+/// Elements of one kind with the Rayleigh β (s) of each.
 #[derive(Clone, Debug)]
 pub struct ElementSet<E> {
     /// The elements.
     pub elements: Vec<E>,
-    /// Rayleigh stiffness damping β [s] per element.
+    /// Rayleigh stiffness damping β (s) per element.
     pub beta: Vec<f64>,
 }
 
@@ -81,11 +81,11 @@ pub struct Model {
     pub membranes: ElementSet<MembraneTriangle>,
     /// Shell bending hinges.
     pub hinges: ElementSet<BendingHinge>,
-    /// Lumped mass per vertex [kg].
+    /// Lumped mass per vertex (kg).
     pub mass: Vec<f64>,
-    /// Rayleigh mass damping α [1/s] per vertex.
+    /// Rayleigh mass damping α (1/s) per vertex.
     pub alpha: Vec<f64>,
-    /// Rest positions per vertex [m].
+    /// Rest positions per vertex (m).
     pub rest: Vec<[f64; 3]>,
     /// Kinematic colliders in creation order.
     pub colliders: Vec<Collider>,

@@ -27,9 +27,9 @@ pub const GRIP_SOLVER_PARAMS_TAG: u32 = 0x4752_5031;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GripSolverParams {
-    /// Largest substep [s] that `grip_solver_advance` takes (> 0). Default 1/240 s.
+    /// Largest substep (s) that `grip_solver_advance` takes (> 0). Default 1/240 s.
     pub time_step: f64,
-    /// Gravitational acceleration [m/s²]. Default (0, 0, −9.81): Z up, as in Blender.
+    /// Gravitational acceleration (m/s²). Default (0, 0, −9.81): Z up, as in Blender.
     pub gravity: [f64; 3],
     /// Newton iteration limit per substep (≥ 1). Default 50.
     pub max_newton_iterations: u32,
@@ -42,7 +42,7 @@ pub struct GripSolverParams {
     /// start-of-step velocities (or at Newton's predicted initial guess, if larger) (in (0, 1),
     /// dimensionless). Default 1e-6.
     pub residual_tolerance: f64,
-    /// Newton also stops after a full step whose largest velocity change is below this [m/s]
+    /// Newton also stops after a full step whose largest velocity change is below this (m/s)
     /// (≥ 0; 0 disables). Default 1e-6 m/s.
     pub velocity_tolerance: f64,
     /// One of `GRIP_LINEAR_SOLVER_*`. Default `GRIP_LINEAR_SOLVER_DIRECT_LU`.
@@ -51,14 +51,14 @@ pub struct GripSolverParams {
     pub integrator: u32,
     /// Threads for assembly (0 = all cores). Results do not depend on it.
     pub worker_count: u32,
-    /// Contact thickness δ [m] (> 0): the penalty b(d) = κ(δ − d)³ acts where the gap d < δ
+    /// Contact thickness δ in m (> 0): the penalty b(d) = κ(δ − d)³ acts where the gap d < δ
     /// (paper §3.2). Resting contacts settle near δ/2. Default 0.001 m.
     pub contact_thickness: f64,
-    /// Initial penalty stiffness κ [N/m²] (≥ 0; 0 = automatic: the weight of the heaviest
+    /// Initial penalty stiffness κ in N/m² (≥ 0; 0 = automatic: the weight of the heaviest
     /// contact vertex held at gap δ/2). Raised after any step that ends with a negative gap
     /// (paper §4.4), and back to this value once no contact is active. Default 0.
     pub contact_stiffness: f64,
-    /// Stick–slip velocity ε [m/s] (> 0) of the smoothed Coulomb law: below it friction fades
+    /// Stick–slip velocity ε in m/s (> 0) of the smoothed Coulomb law: below it friction fades
     /// (paper Eq. 14–15); a sticking vertex creeps at a fraction of ε. Default 1e-4 m/s.
     pub friction_epsilon: f64,
     /// Friction coefficient μ (≥ 0) of pairs without `grip_solver_set_friction`. Default 0.3.
@@ -88,14 +88,14 @@ pub struct GripSolverParams {
     /// residual σ_k = min((‖r_k‖/‖r_{k−1}‖)^φ, σ_max) (paper Algorithm 2) (in (0, 1),
     /// dimensionless). Default 0.5.
     pub forcing_max: f64,
-    /// Self-contact thickness δ_s [m] (> 0, at most 1e3): shells repel themselves and each
+    /// Self-contact thickness δ_s in m (> 0, at most 1e3): shells repel themselves and each
     /// other with the penalty b(d) = κ_s(δ_s − d)³ of vertex–triangle and edge–edge distances
     /// d < δ_s (paper §3.2, Eq. 3). Pairs one edge apart that are closer than δ_s at rest are
     /// left out; pairs farther apart in the mesh are not, so keep δ_s below their rest
     /// distances (on a regular mesh, the shortest shell edge; `energy::self_contact::filter::
     /// rest_clearance`). Default 0.001 m.
     pub self_contact_thickness: f64,
-    /// Self-contact of shells (issue 10): 0 = off, 1 = on. Default 0. Its friction between two
+    /// Self-contact of shells: 0 = off, 1 = on. Default 0. Its friction between two
     /// shells (or a shell and itself) is set with `grip_solver_set_friction` (default μ = 0),
     /// with `friction_epsilon`, `friction_smoothing` and `friction_coupling` as for all contact.
     /// When on, shells also meet the boundary faces of solids through shell-vertex–face and

@@ -15,7 +15,7 @@ pub enum VolumeCells {
     Surface {
         /// Triangles, outward.
         triangles: Vec<[u32; 3]>,
-        /// Apex of every cell [m].
+        /// Apex of every cell (m).
         origin: [f64; 3],
     },
     /// The tets of a solid (global vertex indices, positively oriented).
@@ -34,7 +34,7 @@ pub struct VolumePenalty {
 }
 
 impl VolumePenalty {
-    /// Enclosed volume V(q) [m³] at global positions `q` (cells summed in order).
+    /// Enclosed volume V(q) (m³) at global positions `q` (cells summed in order).
     pub fn volume(&self, q: &[f64]) -> f64 {
         match &self.cells {
             VolumeCells::Surface { triangles, origin } => {
@@ -68,7 +68,7 @@ fn is_closed(triangles: &[[u32; 3]]) -> bool {
 impl Model {
     /// Sets (or with `GRIP_VOLUME_NONE` removes) the volume penalty of object `id` at global
     /// positions `q`: a tet solid (sum of its tets' volumes) or a closed shell (enclosed volume by
-    /// the divergence theorem; an inward-oriented shell is flipped). κ_v [1/Pa], P [Pa]; the rest
+    /// the divergence theorem; an inward-oriented shell is flipped). κ_v in 1/Pa, P in Pa; the rest
     /// volume is the volume at `q`. Changes nothing on error.
     pub fn set_volume_penalty(&mut self, id: u32, kind: u32, kappa: f64, pressure: f64, q: &[f64]) -> Result<()> {
         let o = self.object(id)?;

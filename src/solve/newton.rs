@@ -77,7 +77,7 @@ pub struct NewtonSettings {
     pub max_line_search_steps: u32,
     /// Relative residual tolerance.
     pub residual_tolerance: f64,
-    /// Velocity-change tolerance [m/s] (0 disables).
+    /// Velocity-change tolerance in m/s (0 disables).
     pub velocity_tolerance: f64,
     /// Residual norm the tolerance is relative to when it exceeds ‖r‖ at the initial guess (a
     /// predicted guess can be so good that a tolerance relative to it is below round-off).
@@ -97,7 +97,7 @@ pub struct NewtonStats {
     pub linear_iterations: u32,
     /// Final ‖r‖₂ / ‖r(v₀)‖₂ (0 when r(v₀) = 0).
     pub relative_residual: f64,
-    /// Final ‖r‖₂ [kg·m/s].
+    /// Final ‖r‖₂ (kg·m/s).
     pub residual: f64,
     /// Seconds assembling Jacobians.
     pub seconds_assembly: f64,

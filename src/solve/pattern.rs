@@ -73,7 +73,7 @@ impl BlockPattern {
     }
 
     /// Adds `scale` × a stencil's matrix to the values `jac` of this pattern: block (a, b) of the
-    /// matrix, entries `entry(3a + row, 3b + col)`, goes to vertex pair (stencil[a], stencil[b]).
+    /// matrix, entries `entry(3a + row, 3b + col)`, goes to vertex pair (`stencil[a]`, `stencil[b]`).
     /// Rows and columns of `fixed` vertices are skipped (they are eliminated); returns how many
     /// blocks were dropped because the pattern lacks them.
     pub fn add_stencil_matrix(

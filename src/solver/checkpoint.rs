@@ -142,12 +142,12 @@ fn fingerprint(model: &Model) -> u64 {
     h
 }
 
-/// Whether `x` is a usable position coordinate [m] (finite, within the API's bound).
+/// Whether `x` is a usable position coordinate in m (finite, within the API's bound).
 fn coordinate(x: f64) -> bool {
     x.abs() <= MAX_COORDINATE
 }
 
-/// A contact stiffness read back: absent, or finite and positive [N/m²].
+/// A contact stiffness read back: absent, or finite and positive (N/m²).
 fn stiffness(x: Option<f64>, what: &str) -> Result<Option<f64>> {
     match x {
         Some(k) if !(k > 0.0 && k.is_finite()) => {

@@ -58,16 +58,16 @@ pub struct GripStepReport {
     /// Substeps redone with a stiffer contact penalty because they ended with a negative gap, or
     /// (self-contact) with more intersecting shell triangles than they started with.
     pub contact_retries: u32,
-    /// Smallest gap between a free vertex and a collider at the end [m] (+∞ without colliders);
+    /// Smallest gap between a free vertex and a collider at the end in m (+∞ without colliders);
     /// negative means penetration.
     pub deepest_gap: f64,
-    /// Penalty stiffness κ in use at the end [N/m²] (0 before the first step with colliders).
+    /// Penalty stiffness κ in use at the end in N/m² (0 before the first step with colliders).
     pub contact_stiffness: f64,
     /// Largest final relative residual ‖r‖/‖r(v₀)‖ over completed substeps.
     pub residual: f64,
-    /// Largest final absolute residual ‖r‖₂ over completed substeps [kg·m/s].
+    /// Largest final absolute residual ‖r‖₂ over completed substeps (kg·m/s).
     pub residual_abs: f64,
-    /// Simulated time covered [s].
+    /// Simulated time covered (s).
     pub simulated_time: f64,
     /// Wall-clock seconds for the whole call.
     pub seconds_total: f64,
@@ -81,9 +81,9 @@ pub struct GripStepReport {
     pub seconds_residual: f64,
     /// Seconds finding contact candidates between deforming meshes (grid searches).
     pub seconds_contact_search: f64,
-    /// Kinetic energy ½ vᵀMv at the end [J].
+    /// Kinetic energy ½ vᵀMv at the end (J).
     pub kinetic_energy: f64,
-    /// Elastic energy W(q) at the end [J].
+    /// Elastic energy W(q) at the end (J).
     pub elastic_energy: f64,
     /// Bit set of `GRIP_WARNING_*` raised during the call (0: none).
     pub warnings: u32,
@@ -94,7 +94,7 @@ pub struct GripStepReport {
     pub last_failure: u32,
     /// Newton attempts that failed during the call (each split its substep or ended the call).
     pub failed_attempts: u32,
-    /// Smallest gap between a free vertex and a collider or mesh at the start of the call [m]
+    /// Smallest gap between a free vertex and a collider or mesh at the start of the call (m)
     /// (+∞ without contact); negative means the input was penetrating.
     pub initial_deepest_gap: f64,
 }

@@ -1,4 +1,4 @@
-//! Self-contact of shells over one call (issue 10): the shells' triangles (and the solids'
+//! Self-contact of shells over one call: the shells' triangles (and the solids'
 //! boundary faces for the signed shell–solid pairs of `crate::integrate::shell_solid`, which
 //! need no guard) and exclusion topology, the penalty law (thickness
 //! `params.self_contact_thickness`, stiffness κ_s), the candidate padding, and the guard
@@ -37,7 +37,7 @@ use crate::scene::{GripSolverParams, Model, ObjectKind};
 /// Factor by which κ_s (κ_b) grows when a substep ends with new intersections (crossings).
 pub(super) const STIFFER: f64 = 4.0;
 
-/// Ceiling on κ_s and κ_b [N/m²].
+/// Ceiling on κ_s and κ_b (N/m²).
 const MAX_STIFFNESS: f64 = 1e30;
 
 /// The self-contact of the shells over a call.
@@ -49,7 +49,7 @@ pub(super) struct SelfContactOverCall<'a> {
     /// Law of the shell–solid pairs: δ_b and the κ_b in use (raised on retries, and never
     /// below `shell_solid::solid_law(law)`).
     pub solid: ContactLaw,
-    /// Candidate padding [m].
+    /// Candidate padding (m).
     pub padding: f64,
     /// The crossings at the end of the last accepted substep, which is where the next one
     /// starts (`None` before the first): counted once, not again at the next start.
@@ -67,25 +67,25 @@ impl<'a> SelfContactOverCall<'a> {
         SelfContactTerms::with_laws(self.mesh, self.law, self.solid, fixed, q_guess, self.padding).with_start(q_start)
     }
 
-    /// The intersecting pairs at `q` [m] between shell triangles (as [`Self::intersections`])
+    /// The intersecting pairs at `q` (m) between shell triangles (as [`Self::intersections`])
     /// and between shell triangles and solids' faces.
     pub fn crossings(&self, q: &[f64]) -> Crossings {
         self.mesh.crossings(q)
     }
 
-    /// The crossings at a substep's start `q` [m]: those the last accepted substep ended with
+    /// The crossings at a substep's start `q` (m): those the last accepted substep ended with
     /// (it ended at `q`), else counted.
     pub fn crossings_at_start(&self, q: &[f64]) -> Crossings {
         self.crossed.unwrap_or_else(|| self.crossings(q))
     }
 
-    /// Number of intersecting triangle pairs of the shells at `q` [m] that self-contact acts on
+    /// Number of intersecting triangle pairs of the shells at `q` (m) that self-contact acts on
     /// ([`SelfContactMesh::intersections`]).
     pub fn intersections(&self, q: &[f64]) -> usize {
         self.mesh.intersections(q)
     }
 
-    /// Whether a pair distance `d` [m] is close enough to 0 to call for a stiffer κ_s.
+    /// Whether a pair distance `d` (m) is close enough to 0 to call for a stiffer κ_s.
     pub fn touching(&self, d: f64) -> bool {
         d < TOUCHING * self.law.delta
     }
@@ -115,12 +115,10 @@ impl<'a> SelfContactOverCall<'a> {
 /// solid's boundary face for the shell–solid pairs of `crate::integrate::shell_solid`, with the
 /// rest positions and the friction coefficient μ of every pair of these objects: between two
 /// shells (a shell with itself included) the value of `grip_solver_set_friction` between their
-/// ids, else 0 — not `params.default_friction`: self-contact friction is opt-in. (It was made
-/// so when `cloth-fold` with μ = 0.3 stalled Newton at the first fold; since Newton keeps out of
-/// intersections that run takes 1.4 s/frame, BENCHMARKS.md, but the other self-contact scenes
-/// have not been measured with friction on.) Between a shell and a solid, the μ of their
-/// implicit-surface contact (`params.default_friction` unless set). `None` when self-contact is
-/// off or there is no shell.
+/// ids, else 0 — not `params.default_friction`: self-contact friction is opt-in, since
+/// `cloth-fold` (μ = 0.3, BENCHMARKS.md) is the only self-contact scene measured with it on.
+/// Between a shell and a solid, the μ of their implicit-surface contact
+/// (`params.default_friction` unless set). `None` when self-contact is off or there is no shell.
 pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfContactMesh> {
     if params.self_contact == 0 {
         return None;
@@ -152,7 +150,7 @@ pub(super) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfConta
     Some(SelfContactMesh::with_solids(triangles, &faces, rest, delta)?.with_friction(row, mu))
 }
 
-/// κ_s,0 [N/m²]: `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
+/// κ_s,0 (N/m²): `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
 /// of the heaviest shell vertex at d = δ_s/2 (the collider rule, `advance::initial_contact_stiffness`):
 /// 3κ(δ_s/2)² = m g.
 pub(super) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &GripSolverParams) -> f64 {
@@ -166,14 +164,14 @@ pub(super) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &
 }
 
 /// The law of the shell–solid pairs over a call: `shell_solid::solid_law` of the
-/// self-contact law `law`, with κ_b raised to `kept` [N/m²], the κ_b a previous call ended with,
+/// self-contact law `law`, with κ_b raised to `kept` (N/m²), the κ_b a previous call ended with,
 /// if that is stiffer.
 pub(super) fn solid(law: ContactLaw, kept: Option<f64>) -> ContactLaw {
     let derived = solid_law(law);
     ContactLaw { kappa: derived.kappa.max(kept.unwrap_or(0.0)), ..derived }
 }
 
-/// Candidate padding [m]: a quarter of the shells' mean rest edge length, at least δ_s. Newton
+/// Candidate padding (m): a quarter of the shells' mean rest edge length, at least δ_s. Newton
 /// iterates may move a vertex half this far before the candidates are gathered again.
 pub(super) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
     let solid = |v: u32| mesh.solid.get(v as usize).copied().unwrap_or(false);

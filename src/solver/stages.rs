@@ -20,37 +20,37 @@ use crate::solve::NewtonStats;
 pub(super) struct StageInput {
     /// End of the stage as a fraction of the step.
     pub c: f64,
-    /// Base positions q̂ [m].
+    /// Base positions q̂ (m).
     pub q_hat: Vec<f64>,
-    /// Base velocities v̂ [m/s].
+    /// Base velocities v̂ (m/s).
     pub v_hat: Vec<f64>,
-    /// Effective step [s].
+    /// Effective step (s).
     pub h_eff: f64,
-    /// Explicit momentum [N·s], if any.
+    /// Explicit momentum (N·s), if any.
     pub explicit: Option<Vec<f64>>,
 }
 
 /// A solved stage.
 pub(super) struct StageOutput {
-    /// End positions [m].
+    /// End positions (m).
     pub q: Vec<f64>,
-    /// End velocities [m/s].
+    /// End velocities (m/s).
     pub v: Vec<f64>,
     /// Newton's statistics.
     pub stats: NewtonStats,
-    /// Deepest gap [m] and active contacts at the end, if there are contacts.
+    /// Deepest gap (m) and active contacts at the end, if there are contacts.
     pub gaps: Option<(f64, u32)>,
-    /// Total force [N] at the end, when asked for.
+    /// Total force (N) at the end, when asked for.
     pub force: Option<Vec<f64>>,
 }
 
-/// A failed stage: the error and, with self-contact, the smallest distance [m] between shell
+/// A failed stage: the error and, with self-contact, the smallest distance (m) between shell
 /// triangles at Newton's last iterate (a substep whose Newton solve stalled with shells touching
 /// is redone with a stiffer κ_s, `Substepper::try_substep`).
 pub(super) struct StageFailure {
     /// Why the stage failed.
     pub error: Error,
-    /// Closest shell pair [m] at the last iterate, when Newton ran with self-contact.
+    /// Closest shell pair (m) at the last iterate, when Newton ran with self-contact.
     pub closest_pair: Option<f64>,
 }
 
@@ -83,7 +83,7 @@ impl Substepper<'_> {
         }
     }
 
-    /// f(qₜ, vₜ) [N]: every force at the start of the substep, colliders at their start poses.
+    /// f(qₜ, vₜ) in N: every force at the start of the substep, colliders at their start poses.
     fn start_force(
         &mut self,
         q: &[f64],

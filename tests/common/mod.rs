@@ -8,8 +8,8 @@ pub mod stage_checks;
 use grip::energy::Element;
 use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
 
-/// The Newton linear solvers that issue 3's and 4's acceptance tests run with (issue 5), and
-/// their names for the messages.
+/// The Newton linear solvers that the friction and deforming-mesh contact tests run with (the
+/// direct and the iterative one), and their names for the messages.
 pub const SOLVERS: [(u32, &str); 2] =
     [(GRIP_LINEAR_SOLVER_DIRECT_LU, "direct"), (GRIP_LINEAR_SOLVER_ITERATIVE, "iterative")];
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The bad-input matrix (issue 9, point 1) through the Python binding: every case of
+"""The bad-input matrix through the Python binding: every case of
 tests/bad_input/cases.txt (the table tests/bad_input.rs runs through the C API) is one call
 through the binding's Library with one set of bad arguments. It must raise the GripError
 subclass of the expected status with a message naming the problem; afterwards the scene is

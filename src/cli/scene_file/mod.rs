@@ -49,7 +49,7 @@
 //! a = "sleeve"
 //! b = "limb"
 //! mu = 0.2
-//! [[slip]]            # a stats.csv column <object>_slip_on_<on> [m] (see slip.rs)
+//! [[slip]]            # a stats.csv column <object>_slip_on_<on> (m) (see slip.rs)
 //! object = "sleeve"
 //! on = "limb"
 //! ```

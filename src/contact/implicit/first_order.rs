@@ -13,7 +13,7 @@ use crate::energy::real::{c, Real, V3};
 pub struct FirstOrder<T> {
     /// Global vertices: the query vertex, then the surface vertices.
     pub stencil: Vec<u32>,
-    /// φ [m].
+    /// φ, in m.
     pub phi: T,
     /// ∂φ/∂(stencil positions), 3 per stencil vertex.
     pub gradient: Vec<T>,
@@ -28,7 +28,7 @@ fn vertex<T: Real>(q: &[T], v: u32) -> V3<T> {
 
 /// φ at query vertex `query` from the candidate samples, positions `q` (any [`Real`]); `None`
 /// when no candidate's support contains the query point (tested on the values). `far`: the
-/// background value φ₀ on the query's side [m] (see `potential::evaluate`).
+/// background value φ₀ on the query's side in m (see `potential::evaluate`).
 pub fn evaluate<T: Real>(
     surface: &ImplicitSurface,
     kernel: Kernel,

@@ -13,7 +13,7 @@ pub struct SampleGrid {
 }
 
 impl SampleGrid {
-    /// Buckets `centroids` [m]; sample i reaches `reach[i]` [m] (its kernel radius plus padding).
+    /// Buckets `centroids` (m); sample i reaches `reach[i]` in m (its kernel radius plus padding).
     /// The cell size is the largest reach, so a query looks at 27 cells at most.
     pub fn new(centroids: Vec<[f64; 3]>, reach: Vec<f64>) -> Self {
         let cell = reach.iter().copied().fold(0.0, f64::max).max(1e-9);
@@ -24,7 +24,7 @@ impl SampleGrid {
         Self { cell, buckets, centroids, reach }
     }
 
-    /// Samples whose reach contains `x` [m], in increasing order.
+    /// Samples whose reach contains `x` (m), in increasing order.
     pub fn query(&self, x: &[f64; 3]) -> Vec<u32> {
         let k = key(x, self.cell);
         let mut out = Vec::new();

@@ -23,7 +23,7 @@ use nalgebra::{DMatrix, DVector};
 pub struct Potential {
     /// Global vertices: `stencil[0]` is the query vertex, then the surface vertices.
     pub stencil: Vec<u32>,
-    /// φ [m].
+    /// φ, in m.
     pub phi: f64,
     /// ∂φ/∂(stencil positions), 3 per stencil vertex.
     pub gradient: DVector<f64>,
@@ -36,9 +36,9 @@ pub struct Potential {
 /// Second-order part of a [`Potential`].
 #[derive(Clone, Debug)]
 pub struct PotentialSecond {
-    /// ∂²φ/∂(stencil positions)² [1/m].
+    /// ∂²φ/∂(stencil positions)², in 1/m.
     pub hessian: DMatrix<f64>,
-    /// Row j: ∂Wⱼ/∂(stencil positions) [1/m].
+    /// Row j: ∂Wⱼ/∂(stencil positions), in 1/m.
     pub vertex_weight_gradients: DMatrix<f64>,
 }
 
@@ -49,8 +49,8 @@ struct Active {
     first: sample::SampleFirst,
 }
 
-/// φ alone at point `x` [m] (`None` when no candidate sample's support contains x); `far` is
-/// the background sample's value φ₀ [m] (see [`evaluate`]).
+/// φ alone at point `x` in m (`None` when no candidate sample's support contains x); `far` is
+/// the background sample's value φ₀ in m (see [`evaluate`]).
 pub fn value(
     surface: &ImplicitSurface,
     kernel: Kernel,
@@ -81,7 +81,7 @@ pub fn value(
 
 /// φ at query vertex `query` with first derivatives (and second ones when `second`), from the
 /// candidate samples; `None` when no candidate's support contains the query point. `far` is the
-/// background sample's value φ₀ [m]: `surface.far` seen from the query's side, i.e. −far for a
+/// background sample's value φ₀ in m: `surface.far` seen from the query's side, i.e. −far for a
 /// query on the negative side of a two-sided (shell) surface, so that beyond an open edge the
 /// gap d = side·φ + offset blends to +far (no contact) on both sides.
 pub fn evaluate(

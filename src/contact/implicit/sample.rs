@@ -26,7 +26,7 @@ pub struct SampleFirst {
     pub w: f64,
     /// ∂w/∂z.
     pub dw: Grad12,
-    /// Plane distance g = n·(x − p) [m].
+    /// Plane distance g = n·(x − p), in m.
     pub g: f64,
     /// ∂g/∂z.
     pub dg: Grad12,
@@ -74,7 +74,7 @@ pub fn plane_distance_gradient<T: Real>(z: &[T; 12]) -> [T; 12] {
 }
 
 /// The sample's weight and plane distance with first derivatives; `None` when x is outside the
-/// kernel support of radius `radius` [m] or the triangle is degenerate.
+/// kernel support of radius `radius` (m) or the triangle is degenerate.
 pub fn first_order(kernel: Kernel, radius: f64, z: &[f64; 12]) -> Option<SampleFirst> {
     let (w, dw_y, _) = weight(kernel, radius, z)?;
     let dg = plane_distance_gradient(z);

@@ -12,12 +12,12 @@ pub struct ImplicitSurface {
     pub object: u32,
     /// Sample triangles, global vertex indices, oriented with outward normals.
     pub triangles: Vec<[u32; 3]>,
-    /// Kernel support radius of each sample [m].
+    /// Kernel support radius of each sample (m).
     pub radius: Vec<f64>,
     /// Thin shells are surfaces from both sides: the gap is measured on the side the query
     /// point is on at the start of the step.
     pub two_sided: bool,
-    /// Gap of the far-field background sample [m] (> the contact thickness): φ tends to it
+    /// Gap of the far-field background sample in m (> the contact thickness): φ tends to it
     /// where the samples' weights vanish, e.g. beyond the open edge of a shell. `new` sets the
     /// largest kernel radius; the solver sets twice the contact thickness.
     pub far: f64,
@@ -26,7 +26,7 @@ pub struct ImplicitSurface {
 }
 
 impl ImplicitSurface {
-    /// Samples at `triangles` (global indices into `rest`, the rest positions [m]) with kernel
+    /// Samples at `triangles` (global indices into `rest`, the rest positions in m) with kernel
     /// radii `radius_multiplier` × spacing.
     pub fn new(
         object: u32,
@@ -51,12 +51,12 @@ impl ImplicitSurface {
         Self { object, triangles, radius, two_sided, far, corners }
     }
 
-    /// Largest kernel radius [m] (0 without samples).
+    /// Largest kernel radius in m (0 without samples).
     pub fn max_radius(&self) -> f64 {
         self.radius.iter().copied().fold(0.0, f64::max)
     }
 
-    /// Centroid of sample `i` at positions `q` [m].
+    /// Centroid of sample `i` at positions `q` (m).
     pub fn centroid(&self, i: usize, q: &[f64]) -> [f64; 3] {
         let t = self.triangles[i];
         [0, 1, 2].map(|k| (q[3 * t[0] as usize + k] + q[3 * t[1] as usize + k] + q[3 * t[2] as usize + k]) / 3.0)
@@ -87,13 +87,13 @@ impl ImplicitSurface {
         (len > 0.0 && len.is_finite()).then(|| (n / len).into())
     }
 
-    /// Signed plane distance n·(x − p) [m] of sample `i` (its sign tells the side of a shell).
+    /// Signed plane distance n·(x − p), in m, of sample `i` (its sign tells the side of a shell).
     pub fn plane_distance(&self, i: usize, x: &[f64; 3], q: &[f64]) -> f64 {
         sample::plane_distance(&self.local(i, x, q))
     }
 }
 
-/// Euclidean distance [m].
+/// Euclidean distance (m).
 pub fn dist(a: &[f64; 3], b: &[f64; 3]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
 }

@@ -1,5 +1,5 @@
-//! Broad phase of self-contact (issue 10): the vertex–triangle and edge–edge pairs whose
-//! bounding boxes come within a reach `pad` [m] of each other, for the penalty of §3.2 applied
+//! Broad phase of self-contact: the vertex–triangle and edge–edge pairs whose
+//! bounding boxes come within a reach `pad` (m) of each other, for the penalty of §3.2 applied
 //! to a shell against itself ([`super::SelfContactPair`]). A pair at distance d < δ has boxes
 //! within δ, so gathering with `pad` = δ + padding at a reference configuration finds every
 //! pair that can enter the δ band while no vertex has moved more than padding/2 from it (each
@@ -16,13 +16,13 @@ use super::filter::{bounds, overlap, ExclusionFilter};
 use super::{EdgeEdge, VertexTriangle};
 use crate::mesh::intersection_grid::{candidate_pairs, Box3};
 
-/// The box of `vertices` at `q`, grown by `grow` [m] on every side.
+/// The box of `vertices` at `q`, grown by `grow` (m) on every side.
 fn grown(q: &[f64], vertices: &[u32], grow: f64) -> Box3 {
     let (lo, hi) = bounds(q, vertices);
     [lo.map(|x| x - grow), hi.map(|x| x + grow)]
 }
 
-/// Mean edge length [m] of `edges` at `q` (the grid's cell size; 0 without edges).
+/// Mean edge length (m) of `edges` at `q` (the grid's cell size; 0 without edges).
 pub(crate) fn mean_edge(q: &[f64], edges: &[[u32; 2]]) -> f64 {
     let sum: f64 = edges
         .iter()
@@ -34,8 +34,8 @@ pub(crate) fn mean_edge(q: &[f64], edges: &[[u32; 2]]) -> f64 {
     sum / edges.len().max(1) as f64
 }
 
-/// Every tested pair of `triangles` (global indices into `q`, 3 per vertex [m]) whose bounding
-/// boxes come within `pad` [m] along every axis, as [`super::filter::brute_force_candidates`]
+/// Every tested pair of `triangles` (global indices into `q`, 3 per vertex in m) whose bounding
+/// boxes come within `pad` (m) along every axis, as [`super::filter::brute_force_candidates`]
 /// finds them (same set, same order), in O(n) for a cloth without dense clusters.
 pub fn candidates(
     filter: &ExclusionFilter,

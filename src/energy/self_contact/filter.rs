@@ -12,9 +12,9 @@
 //! h/√2 those pairs are excluded; beyond h, pairs two edges apart are within δ, so δ must stay
 //! below the edge length), and for δ < h/√2 every non-incident pair is tested: a hinge
 //! folded flat, or a crumple crushed in its plane to less than δ, meets contact, not just
-//! bending. (Until the seventh session the whole 1-ring was excluded, which left folds tighter
-//! than about two edges to the bending energy; the 7K twisted cylinder crossed itself there
-//! from frame 149.) [`rest_clearance`] reports the smallest rest distance of a tested pair.
+//! bending. (Excluding the whole 1-ring would leave folds tighter than about two edges to the
+//! bending energy alone, and such folds let the 7K twisted cylinder cross itself.)
+//! [`rest_clearance`] reports the smallest rest distance of a tested pair.
 
 use super::distance::{distance, edge_edge_feature, point_triangle_feature};
 use super::{EdgeEdge, VertexTriangle};
@@ -41,19 +41,19 @@ fn sorted(mut t: [u32; 3]) -> [u32; 3] {
     t
 }
 
-/// Point–triangle distance [m] of vertex `v` and triangle `t` at `q`.
+/// Point–triangle distance (m) of vertex `v` and triangle `t` at `q`.
 pub(crate) fn vt_distance(q: &[f64], v: u32, t: [u32; 3]) -> f64 {
     let x = gather::<12>(&[v, t[0], t[1], t[2]], q);
     distance(&x, point_triangle_feature(&x)).0
 }
 
-/// Edge–edge distance [m] of edges `a` and `b` at `q`.
+/// Edge–edge distance (m) of edges `a` and `b` at `q`.
 pub(crate) fn ee_distance(q: &[f64], a: [u32; 2], b: [u32; 2]) -> f64 {
     let x = gather::<12>(&[a[0], a[1], b[0], b[1]], q);
     distance(&x, edge_edge_feature(&x)).0
 }
 
-/// A lower bound [m] on the distance between the point sets `a` and `b` of `q`: the distance
+/// A lower bound (m) on the distance between the point sets `a` and `b` of `q`: the distance
 /// of their centroids less each set's largest distance from its centroid (bounding spheres),
 /// so that pairs clearly farther apart than δ skip the exact distance.
 fn sphere_gap(q: &[f64], a: &[u32], b: &[u32]) -> f64 {
@@ -69,8 +69,8 @@ fn sphere_gap(q: &[f64], a: &[u32], b: &[u32]) -> f64 {
 }
 
 impl ExclusionFilter {
-    /// Builds the filter of `triangles` (indices into `rest`, 3 coordinates per vertex [m]) for
-    /// thickness `delta` [m]: 1-ring pairs closer than `delta` at `rest` are excluded.
+    /// Builds the filter of `triangles` (indices into `rest`, 3 coordinates per vertex in m) for
+    /// thickness `delta` (m): 1-ring pairs closer than `delta` at `rest` are excluded.
     pub fn new(triangles: &[[u32; 3]], rest: &[f64], delta: f64) -> Self {
         let vertex_count = rest.len() / 3;
         let mut ring: Vec<Vec<u32>> = (0..vertex_count as u32).map(|v| vec![v]).collect();
@@ -225,7 +225,7 @@ pub(crate) fn overlap(a: &([f64; 3], [f64; 3]), b: &([f64; 3], [f64; 3]), pad: f
     (0..3).all(|k| a.0[k] <= b.1[k] + pad && b.0[k] <= a.1[k] + pad)
 }
 
-/// Every tested pair whose bounding boxes come within `delta` [m] at positions `q`, by brute
+/// Every tested pair whose bounding boxes come within `delta` (m) at positions `q`, by brute
 /// force over all primitive pairs (O(n²); for tests and small meshes). Vertices are those used
 /// by `triangles`; vertex–triangle pairs come out ordered by vertex then triangle, edge–edge
 /// pairs by the filter's edge order.
@@ -261,7 +261,7 @@ pub fn brute_force_candidates(
     (vt, ee)
 }
 
-/// The smallest distance [m] over all tested pairs at positions `q` (∞ without any): the rest
+/// The smallest distance (m) over all tested pairs at positions `q` (∞ without any): the rest
 /// shape has no self-contact force when δ is below this at rest. Brute force, O(n²).
 pub fn rest_clearance(filter: &ExclusionFilter, triangles: &[[u32; 3]], q: &[f64]) -> f64 {
     let (vt, ee) = brute_force_candidates(filter, triangles, q, f64::INFINITY);

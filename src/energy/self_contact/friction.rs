@@ -1,4 +1,4 @@
-//! Smoothed Coulomb friction of self-contact pairs (issue 10), through the same fully implicit
+//! Smoothed Coulomb friction of self-contact pairs, through the same fully implicit
 //! sliding basis as contact with colliders and surfaces (paper §3.3, Eq. 8, 11, 16, 23).
 //!
 //! A pair's closest points P = Σ wᵢxᵢ on one primitive and Q = Σ wⱼxⱼ on the other
@@ -31,7 +31,7 @@ use nalgebra::SMatrix;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactFrame<T> {
     /// Normal force magnitude λ = −b′(d) (paper Eq. 3; times the mollifier m for edge–edge
-    /// pairs) [N].
+    /// pairs), in N.
     pub lambda: T,
     /// Unit normal n = (P − Q)/d from the closest point of the second primitive to the first,
     /// negated for a shell–solid pair whose shell primitive is inside (σ of
@@ -43,13 +43,13 @@ pub struct ContactFrame<T> {
 }
 
 impl<T: Real> ContactFrame<T> {
-    /// v_rel = Σ kᵢvᵢ [m/s]: the velocity of P relative to Q (paper Eq. 16, Tᵀv).
+    /// v_rel = Σ kᵢvᵢ (m/s): the velocity of P relative to Q (paper Eq. 16, Tᵀv).
     pub fn relative_velocity(&self, v: &[T; 12]) -> V3<T> {
         std::array::from_fn(|k| (0..4).fold(c::<T>(0.0), |a, i| a + self.weights[i] * v[3 * i + k]))
     }
 
     /// The smoothed Coulomb friction −μλ η(v̄) (paper Eq. 8, 11) on P, spread to the slots as
-    /// kᵢ f [N], 3 per slot; `mu` dimensionless.
+    /// kᵢ f in N, 3 per slot; `mu` dimensionless.
     pub fn forces(&self, law: &ContactLaw, mu: f64, v: &[T; 12]) -> [T; 12] {
         let f = law.friction(mu, self.lambda, self.normal, self.relative_velocity(v));
         std::array::from_fn(|i| self.weights[i / 3] * f[i % 3])
@@ -88,7 +88,7 @@ impl SelfContactPair {
     }
 
     /// Fully implicit friction forces on the stencil (paper Eq. 8, 16, 23) at end-of-step
-    /// positions `x` [m] and velocities `v` [m/s], 3 per slot [N]; `None` without friction
+    /// positions `x` (m) and velocities `v` (m/s), 3 per slot (N); `None` without friction
     /// (μ = 0 or no contact force).
     pub fn friction<T: Real>(&self, x: &[T; 12], v: &[T; 12]) -> Option<[T; 12]> {
         if !(self.mu > 0.0) {
@@ -97,7 +97,7 @@ impl SelfContactPair {
         Some(self.contact_frame(x)?.forces(&self.law, self.mu, v))
     }
 
-    /// dF/dv [N·s/m] of [`SelfContactPair::friction`] along x = x̂ + h v (paper Eq. 23's
+    /// dF/dv (N·s/m) of [`SelfContactPair::friction`] along x = x̂ + h v (paper Eq. 23's
     /// Jacobian: ∂F/∂v + h ∂F/∂x): exact when `exact`, through λ, n and kᵢ; otherwise with n and
     /// kᵢ held (λ(x) kept), the modified Jacobian of Newton's safeguard as for surface contact.
     pub fn friction_jacobian(&self, x: &[f64; 12], v: &[f64; 12], h: f64, exact: bool) -> Option<SMatrix<f64, 12, 12>> {
@@ -132,7 +132,7 @@ pub struct FrozenPairFriction {
 }
 
 impl FrozenPairFriction {
-    /// Freezes `pair`'s frame at stencil positions `x` [m] (paper Eq. 25: the start of the
+    /// Freezes `pair`'s frame at stencil positions `x` in m (paper Eq. 25: the start of the
     /// substep, or the merit's point); `None` without friction.
     pub fn new(pair: &SelfContactPair, x: &[f64; 12]) -> Option<Self> {
         if !(pair.mu > 0.0) {
@@ -141,7 +141,7 @@ impl FrozenPairFriction {
         Some(Self { vertices: pair.vertices, mu: pair.mu, frame: pair.contact_frame(x)? })
     }
 
-    /// Friction forces (paper Eq. 25) at stencil velocities `v` [m/s], 3 per slot [N].
+    /// Friction forces (paper Eq. 25) at stencil velocities `v` (m/s), 3 per slot (N).
     pub fn forces<T: Real>(&self, law: &ContactLaw, v: &[T; 12]) -> [T; 12] {
         let frame = ContactFrame {
             lambda: c(self.frame.lambda),
@@ -151,13 +151,13 @@ impl FrozenPairFriction {
         frame.forces(law, self.mu, v)
     }
 
-    /// dF/dv [N·s/m] of [`FrozenPairFriction::forces`] (paper Eq. 25 differentiated; exact:
+    /// dF/dv (N·s/m) of [`FrozenPairFriction::forces`] (paper Eq. 25 differentiated; exact:
     /// nothing else varies).
     pub fn jacobian(&self, law: &ContactLaw, v: &[f64; 12]) -> SMatrix<f64, 12, 12> {
         jacobian(|vd| self.forces(law, vd), v)
     }
 
-    /// The dissipation potential D = μλ f₀(|v̄|) [W] whose negative gradient in v is
+    /// The dissipation potential D = μλ f₀(|v̄|) in W whose negative gradient in v is
     /// [`FrozenPairFriction::forces`] (paper Eq. 14–15 integrated; the merit's friction term).
     pub fn potential(&self, law: &ContactLaw, v: &[f64; 12]) -> f64 {
         let f = &self.frame;

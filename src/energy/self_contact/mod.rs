@@ -1,4 +1,4 @@
-//! Self-contact of shells (issue 10): the paper's cubic penalty b(d) = κ(δ − d)³ for d < δ
+//! Self-contact of shells: the paper's cubic penalty b(d) = κ(δ − d)³ for d < δ
 //! (Larionov et al. 2022 §3.2, [`ContactLaw::energy`]) applied to the unsigned distance of
 //! every candidate vertex–triangle and edge–edge pair of the cloth against itself (or between
 //! two shells), W_c = Σ b(d_i) (paper §3.2, the aggregate contact energy), and to a signed gap
@@ -15,7 +15,7 @@
 //!   are continuous at x = ε_× (IPC's quadratic m is only C¹ there).
 //!
 //! b, b′ and b″ vanish at d = δ, so a pair enters contact with no jump in energy, force or
-//! stiffness. Within a closest-feature case ([`distance`]) the energy is smooth; across cases
+//! stiffness. Within a closest-feature case ([`mod@distance`]) the energy is smooth; across cases
 //! d is C¹, so W is C¹ everywhere d > 0 (C² within a case). At d = 0 (primitives touching or
 //! crossing; the unsigned distance has no direction) the force is set to 0. (For shell–solid
 //! pairs, W is C¹ wherever it does not cross the solid: the sign changes only through d = 0
@@ -79,9 +79,9 @@ pub struct EdgeEdge {
 pub enum PairKind {
     /// Vertex in slot 0, triangle in slots 1–3.
     VertexTriangle,
-    /// Edges in slots 0–1 and 2–3, with the mollifier threshold ε_× [m⁴].
+    /// Edges in slots 0–1 and 2–3, with the mollifier threshold ε_× (m⁴).
     EdgeEdge {
-        /// ε_× = 10⁻³ |ē0|²|ē1|² (rest lengths) [m⁴]; 0 disables the mollifier.
+        /// ε_× = 10⁻³ |ē0|²|ē1|² (rest lengths), in m⁴; 0 disables the mollifier.
         eps_cross: f64,
     },
 }
@@ -106,7 +106,7 @@ pub struct SelfContactPair {
     pub outward: Option<SolidSide>,
 }
 
-/// The side of a solid's face or edge (unit normals [dimensionless], frozen when the pair is
+/// The side of a solid's face or edge (unit normals, dimensionless, frozen when the pair is
 /// gathered; a solid's vertex against a shell triangle is stored as a face too,
 /// [`SolidSide::vertex`]): the direction u = (P − Q)/d of [`SolidSide::inside`] points inside
 /// where it makes a cosine below −`SIDE_COSINE` with the mean of the two normals (a face's two
@@ -170,7 +170,7 @@ impl SelfContactPair {
     }
 
     /// An edge–edge pair (μ = 0), its mollifier threshold from the rest positions `rest` (flat, 3 per
-    /// vertex) [m].
+    /// vertex, in m).
     pub fn edge_edge(pair: EdgeEdge, law: ContactLaw, rest: &[f64]) -> Self {
         let [[p0, p1], [q0, q1]] = pair.edges;
         let vertices = [p0, p1, q0, q1];
@@ -188,7 +188,7 @@ impl SelfContactPair {
         }
     }
 
-    /// The gap [m] at stencil positions `x` ([`SelfContactPair::gap`]): the unsigned distance d
+    /// The gap (m) at stencil positions `x` ([`SelfContactPair::gap`]): the unsigned distance d
     /// between shells, the signed gap σd between a shell and a solid.
     pub fn distance(&self, x: &[f64; 12]) -> f64 {
         self.gap(x, self.closest(x)).0
@@ -265,7 +265,7 @@ impl Element<12> for SelfContactPair {
         &self.vertices
     }
 
-    /// b(d) for a vertex–triangle pair, m b(d) for an edge–edge pair [J].
+    /// b(d) for a vertex–triangle pair, m b(d) for an edge–edge pair; in J.
     fn energy(&self, x: &[f64; 12]) -> f64 {
         let d = self.distance(x);
         match self.kind {
@@ -301,16 +301,16 @@ impl Element<12> for SelfContactPair {
 pub struct LocalHessian {
     /// Global vertex indices of the 4 stencil slots.
     pub vertices: [u32; 4],
-    /// ∂²W/∂x², rows and columns 3·slot + coordinate [N/m].
+    /// ∂²W/∂x², rows and columns 3·slot + coordinate; in N/m.
     pub matrix: SMatrix<f64, 12, 12>,
 }
 
 /// Self-contact energy and derivatives at one configuration.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SelfContactEval {
-    /// W_c = Σ b(d_i) [J].
+    /// W_c = Σ b(d_i), in J.
     pub energy: f64,
-    /// ∂W_c/∂q, 3 per vertex [N].
+    /// ∂W_c/∂q, 3 per vertex, in N.
     pub gradient: Vec<f64>,
     /// Hessians of the pairs within the thickness (d < δ), in pair order.
     pub hessians: Vec<LocalHessian>,

@@ -2,12 +2,12 @@
 //! signed distance, overlap queries for the self-intersection broad phase. Built by median splits
 //! of the item centroids along the longest axis; the build and every query are deterministic.
 
-/// An axis-aligned box [m]; `min > max` on some axis means empty.
+/// An axis-aligned box (m); `min > max` on some axis means empty.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Aabb {
-    /// Lower corner [m].
+    /// Lower corner (m).
     pub min: [f64; 3],
-    /// Upper corner [m].
+    /// Upper corner (m).
     pub max: [f64; 3],
 }
 
@@ -49,7 +49,7 @@ impl Aabb {
         (0..3).all(|k| self.min[k] <= p[k] && p[k] <= self.max[k])
     }
 
-    /// Squared distance [m²] from `p` to the box (0 inside).
+    /// Squared distance (m²) from `p` to the box (0 inside).
     pub fn distance2(&self, p: [f64; 3]) -> f64 {
         (0..3).map(|k| (self.min[k] - p[k]).max(p[k] - self.max[k]).max(0.0).powi(2)).sum()
     }
@@ -112,7 +112,7 @@ impl Bvh {
         Bvh { nodes, items }
     }
 
-    /// The item closest to `p` and its squared distance [m²], where `distance2(item)` is the
+    /// The item closest to `p` and its squared distance (m²), where `distance2(item)` is the
     /// exact squared distance from `p` to the item. `None` when there are no items.
     pub fn closest(&self, p: [f64; 3], mut distance2: impl FnMut(u32) -> f64) -> Option<(u32, f64)> {
         let mut best: Option<(u32, f64)> = None;

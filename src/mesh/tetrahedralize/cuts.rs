@@ -34,7 +34,7 @@ const ROOT_MAX_STEPS: usize = 100;
 pub(super) struct Cuts {
     /// Cut edges as (u, v), u < v, sorted.
     pub edges: Vec<(u32, u32)>,
-    /// Where each edge is cut: `position(u) + t·(position(v) − position(u))` [m].
+    /// Where each edge is cut: `position(u) + t·(position(v) − position(u))` (m).
     pub positions: Vec<[f64; 3]>,
     /// The parameter t ∈ (0, 1) of each cut, measured from u.
     pub params: Vec<f64>,
@@ -158,7 +158,7 @@ pub(super) fn warp(lattice: &Lattice, signs: &[i8], cuts: &Cuts) -> Vec<u32> {
 }
 
 /// The vertices of sign `sign` violated by a cut point `e` with `usable(e)`, each with its
-/// closest violating cut point (by distance [m]; ties to the lower cut index).
+/// closest violating cut point (by distance in m; ties to the lower cut index).
 fn violations(
     lattice: &Lattice,
     signs: &[i8],

@@ -11,13 +11,13 @@
 //! Coordinates are kept as exact *doubled* integers (black `2i`, red `2i+1`), so orientation and
 //! the parity rule are decided without rounding.
 
-/// A BCC lattice over `cells[0] × cells[1] × cells[2]` cubes of side `spacing` [m] whose first
-/// black vertex is at `origin` [m].
+/// A BCC lattice over `cells[0] × cells[1] × cells[2]` cubes of side `spacing` (m) whose first
+/// black vertex is at `origin` (m).
 #[derive(Clone, Debug)]
 pub(super) struct Lattice {
-    /// Position of black vertex (0, 0, 0) [m].
+    /// Position of black vertex (0, 0, 0) (m).
     pub origin: [f64; 3],
-    /// Cube side `L` [m] (the length of a long edge).
+    /// Cube side `L` in m (the length of a long edge).
     pub spacing: f64,
     /// Cube counts along x, y, z (each ≥ 1).
     pub cells: [usize; 3],
@@ -63,7 +63,7 @@ impl Lattice {
         [i, j, k].map(|c| 2 * c as i64 + offset)
     }
 
-    /// Position of vertex `v` [m]: `origin + ½·L·doubled(v)`.
+    /// Position of vertex `v` (m): `origin + ½·L·doubled(v)`.
     pub fn position(&self, v: u32) -> [f64; 3] {
         let d = self.doubled(v);
         std::array::from_fn(|a| self.origin[a] + 0.5 * self.spacing * d[a] as f64)

@@ -37,12 +37,12 @@ pub use cuts::{ALPHA_LONG, ALPHA_SHORT};
 use crate::error::{Error, Result};
 use lattice::Lattice;
 
-/// Lower bound [°] on the dihedral angles that the paper proves for [`ALPHA_LONG`] and
+/// Lower bound (°) on the dihedral angles that the paper proves for [`ALPHA_LONG`] and
 /// [`ALPHA_SHORT`] (see the module documentation for what is measured here).
 ///
 /// cbindgen:ignore
 pub const MIN_DIHEDRAL_DEGREES: f64 = 10.7;
-/// Upper bound [°] on the dihedral angles that the paper proves.
+/// Upper bound (°) on the dihedral angles that the paper proves.
 ///
 /// cbindgen:ignore
 pub const MAX_DIHEDRAL_DEGREES: f64 = 164.8;
@@ -53,20 +53,20 @@ pub const MAX_DIHEDRAL_DEGREES: f64 = 164.8;
 /// cbindgen:ignore
 pub const MAX_LATTICE_CELLS: usize = 1 << 22;
 
-/// Largest coordinate magnitude accepted [m] (as for solver meshes).
+/// Largest coordinate magnitude accepted in m (as for solver meshes).
 const MAX_COORDINATE: f64 = crate::mesh::validate::MAX_COORDINATE;
 
-/// A tetrahedral mesh: positions [m] and positively oriented tets (indices into `positions`).
+/// A tetrahedral mesh: positions (m) and positively oriented tets (indices into `positions`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TetMesh {
-    /// Vertex positions [m]; every vertex is used by some tet.
+    /// Vertex positions (m); every vertex is used by some tet.
     pub positions: Vec<[f64; 3]>,
     /// Tets as four vertex indices, det[x1−x0, x2−x0, x3−x0] > 0.
     pub tets: Vec<[u32; 4]>,
 }
 
 impl TetMesh {
-    /// Positions as a flat `x0 y0 z0 x1 …` array [m] (the layout of `Solver::add_solid`).
+    /// Positions as a flat `x0 y0 z0 x1 …` array in m (the layout of `Solver::add_solid`).
     pub fn flat_positions(&self) -> Vec<f64> {
         self.positions.iter().flatten().copied().collect()
     }
@@ -76,14 +76,14 @@ impl TetMesh {
         self.tets.iter().flatten().copied().collect()
     }
 
-    /// Total volume [m³] (sum of the tet volumes).
+    /// Total volume in m³ (sum of the tet volumes).
     pub fn volume(&self) -> f64 {
         let p = |v: u32| self.positions[v as usize];
         self.tets.iter().map(|t| stuffing::orientation(t.map(p)) / 6.0).sum()
     }
 }
 
-/// Lattice spacing [m] that gives about `tets` tets for a solid of `volume` [m³]. A BCC lattice
+/// Lattice spacing (m) that gives about `tets` tets for a solid of `volume` (m³). A BCC lattice
 /// tet has volume L³/12, so L = (12·V/N)^(1/3). The count is approximate: the tets cut at the
 /// surface are smaller than lattice tets, which typically adds 10–30 % for the sizes used in
 /// simulation. NaN when `volume` is not positive and finite or `tets` is 0.
@@ -94,10 +94,10 @@ pub fn cell_size_for_tet_count(volume: f64, tets: usize) -> f64 {
     (12.0 * volume / tets as f64).cbrt()
 }
 
-/// Tets filling the region where `sdf < 0` inside the box `lo`..`hi` [m], with lattice spacing
-/// `cell_size` [m] (the side of a lattice cube; lattice tets have volume `cell_size³/12`).
+/// Tets filling the region where `sdf < 0` inside the box `lo`..`hi` (m), with lattice spacing
+/// `cell_size` in m (the side of a lattice cube; lattice tets have volume `cell_size³/12`).
 ///
-/// `sdf` [m] is negative inside; it need not be an exact distance, only continuous with the
+/// `sdf` (m) is negative inside; it need not be an exact distance, only continuous with the
 /// surface at its zero set (it is evaluated at the lattice vertices and root-found along the
 /// lattice edges that cross zero). Where the solid reaches the box, the box clips it. Refused:
 /// non-finite or inverted box, `cell_size` not positive and finite, more than
@@ -131,7 +131,7 @@ pub fn tetrahedralize_sdf<F: Fn([f64; 3]) -> f64 + Sync>(
 }
 
 /// Tets filling the solid bounded by a closed triangle surface, with lattice spacing
-/// `cell_size` [m]. `positions` [m], `triangles` index them (unused vertices are ignored).
+/// `cell_size` (m). `positions` (m), `triangles` index them (unused vertices are ignored).
 ///
 /// The surface must be closed (every edge in exactly two triangles), manifold (also at every
 /// vertex), consistently oriented and free of self-intersections (exact predicates; touching

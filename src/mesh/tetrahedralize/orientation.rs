@@ -14,7 +14,7 @@ fn det(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {
     a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])
 }
 
-/// Solid angle [sr] of triangle (a, b, c) seen from `p` (Van Oosterom & Strackee 1983):
+/// Solid angle (sr) of triangle (a, b, c) seen from `p` (Van Oosterom & Strackee 1983):
 /// Ω = 2·atan2(det[A, B, C], |A||B||C| + (A·B)|C| + (A·C)|B| + (B·C)|A|) with A = a − p, …;
 /// positive when `p` lies behind the triangle (opposite its normal (b − a) × (c − a)), so an
 /// outward-facing closed surface sums to 4π at points inside it.
@@ -25,7 +25,7 @@ fn solid_angle(p: [f64; 3], a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {
 }
 
 /// Flips a surface that faces inward as a whole and checks that its shells bound one solid.
-/// Returns the enclosed volume [m³].
+/// Returns the enclosed volume (m³).
 pub(super) fn orient_solid(positions: &[[f64; 3]], surface: &mut Surface) -> Result<f64> {
     let n = surface.component_count;
     let p = |v: u32| positions[v as usize];

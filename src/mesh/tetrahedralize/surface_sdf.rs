@@ -50,7 +50,7 @@ impl<'a> SurfaceSdf<'a> {
         self.triangles[t as usize].map(|v| self.positions[v as usize])
     }
 
-    /// Signed distance [m] from `p` to the surface: negative inside, positive outside.
+    /// Signed distance (m) from `p` to the surface: negative inside, positive outside.
     pub fn signed_distance(&self, p: [f64; 3]) -> f64 {
         let Some((t, d2)) = self.bvh.closest(p, |t| {
             let corners = self.corners(t);
