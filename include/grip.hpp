@@ -227,9 +227,9 @@ inline TetMesh tetrahedralize(Span<const double> positions, Span<const std::uint
 
 /// Progress callback of Solver::set_progress: gets the fraction done in [0, 1]; returning true
 /// cancels the running step/advance (it then throws grip::Error with Status::Cancelled and the
-/// solver is unchanged). It runs on a worker thread of the solver's pool, not necessarily the
-/// thread that called step/advance: only read or set thread-safe state from it. An exception
-/// it throws cancels the call and is rethrown by step/advance.
+/// solver is unchanged). It runs on the thread that called step/advance, between Newton
+/// iterations and after each substep (never on a worker thread of the solver). An exception it
+/// throws cancels the call and is rethrown by step/advance.
 using ProgressFunction = std::function<bool(double fraction_done)>;
 
 /// One grip solver (RAII over GripSolver*, move-only). Every member throws grip::Error when its

@@ -176,3 +176,42 @@ fn a_solver_used_from_two_threads_at_once_refuses_the_second_call() {
         grip_solver_destroy(s);
     }
 }
+
+/// The threads a progress callback ran on.
+type ThreadsSeen = std::sync::Mutex<Vec<(std::thread::ThreadId, Option<String>)>>;
+
+unsafe extern "C" fn record_thread(user_data: *mut c_void, _fraction: f64) -> u32 {
+    let seen = &*(user_data as *const ThreadsSeen);
+    let me = std::thread::current();
+    seen.lock().unwrap().push((me.id(), me.name().map(str::to_string)));
+    0
+}
+
+/// Advances a C solver with 2 workers and a callback that records its thread; returns the
+/// calling thread and what the callback saw.
+fn callback_threads() -> (std::thread::ThreadId, Vec<(std::thread::ThreadId, Option<String>)>) {
+    let seen = ThreadsSeen::default();
+    // SAFETY: `seen` outlives the advance; the solver is used from this thread only.
+    unsafe {
+        let (s, _, _) = c_cloth(6, 2, 0.0);
+        let user = &seen as *const ThreadsSeen as *mut c_void;
+        assert_eq!(grip_solver_set_progress_callback(s, Some(record_thread), user), GripStatus::Ok);
+        assert_eq!(grip_solver_advance(s, 0.05), GripStatus::Ok);
+        grip_solver_destroy(s);
+    }
+    (std::thread::current().id(), seen.into_inner().unwrap())
+}
+
+#[test]
+fn the_progress_callback_runs_on_the_thread_that_called_advance() {
+    // include/grip.h: "Runs on the calling thread" (hosts may touch their own API from it).
+    let from_test = callback_threads();
+    let from_host_thread =
+        std::thread::Builder::new().name("host-main".into()).spawn(callback_threads).unwrap().join().unwrap();
+    for (caller, seen) in [from_test, from_host_thread] {
+        assert!(seen.len() > 1, "the callback was called between iterations and substeps");
+        for (thread, name) in &seen {
+            assert_eq!(*thread, caller, "the callback ran on {name:?}, not on the calling thread");
+        }
+    }
+}

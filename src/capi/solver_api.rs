@@ -10,7 +10,9 @@ use std::ffi::c_void;
 /// Progress callback: called between Newton iterations and after each substep with the fraction
 /// of the current step/advance done, in [0, 1] (the last call is 1). Return nonzero to cancel:
 /// the call then returns `GRIP_STATUS_CANCELLED` and the solver is as it was before it. Runs on
-/// the calling thread. Calls on the same solver from inside the callback fail (busy);
+/// the thread that called `grip_solver_step`/`grip_solver_advance`, never on one of the solver's
+/// worker threads, so a host may use its own API from it. Calls on the same solver from inside
+/// the callback fail (busy);
 /// `grip_solver_destroy` from inside it frees the solver once the running call returns.
 pub type GripProgressFn = Option<unsafe extern "C" fn(user_data: *mut c_void, fraction_done: f64) -> u32>;
 
@@ -158,8 +160,11 @@ struct HostCallback {
     user_data: *mut c_void,
 }
 
-// SAFETY: the callback is only ever invoked on the thread that called step/advance; the host
-// owns `user_data` and its thread-safety.
+// SAFETY: the solver (and with it this callback) may move between host threads between calls,
+// which is why it must be `Send`. During a call the callback is invoked only on the thread that
+// made the call (`crate::solver` forwards every report from the pool's worker to it), one
+// invocation at a time. A host that calls a solver from several threads in turn must make
+// `user_data` usable from each of them, as `grip_solver_set_progress_callback` documents.
 unsafe impl Send for HostCallback {}
 
 impl HostCallback {
@@ -170,9 +175,11 @@ impl HostCallback {
 }
 
 /// Installs a progress callback (`fn` NULL removes it). `user_data` is passed back untouched.
+/// The callback runs on whichever thread calls step/advance (see `GripProgressFn`).
 ///
 /// # Safety
-/// `fn` must be safe to call with `user_data` during every later step/advance of this solver.
+/// `fn` must be safe to call with `user_data` during every later step/advance of this solver,
+/// on the thread that makes that call.
 #[no_mangle]
 pub unsafe extern "C" fn grip_solver_set_progress_callback(
     solver: *mut GripSolver,

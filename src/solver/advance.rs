@@ -8,7 +8,7 @@ use super::report::{
 };
 use super::self_contact::{self as self_contact, SelfContactOverCall};
 use super::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
-use super::{warnings, GripStepReport, Solver};
+use super::{progress, warnings, GripStepReport, ProgressFn, Solver};
 use crate::contact::implicit::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
@@ -108,104 +108,16 @@ impl Solver {
         let pinned = self.pinned.iter().filter(|p| **p).count() - kinematic;
         let mut report = GripStepReport { pinned_vertices: pinned as u32, ..Default::default() };
         let pool = self.pool.clone();
-        let result = pool.install(|| -> Result<CallEnd> {
-            if self.layout.is_none() {
-                let t = Instant::now();
-                let layout = SystemLayout::new(&self.model, &[]);
-                let linear = layout.linear_solver(&self.params)?;
-                self.layout = Some((layout, linear));
-                report.seconds_factorization += t.elapsed().as_secs_f64();
-            }
-            let pairs = contact_pairs(&self.model, self.params.default_friction);
-            let surfaces =
-                self.model.implicit_surfaces(self.params.contact_radius_multiplier, self.params.contact_thickness);
-            let queries = self.model.surface_queries(self.params.default_friction, self.params.contact_thickness);
-            let padding = search_padding(&surfaces, &queries, self.params.contact_thickness);
-            let kappa = match self.contact_stiffness {
-                Some(k) => k,
-                None => initial_contact_stiffness(&self.model, &self.params),
-            };
-            let kernel = Kernel::from_code(self.params.contact_kernel).unwrap_or(Kernel::Interpolating);
-            report_initial_state(self, &mut report, &pairs, &surfaces, &queries, kappa, kernel, padding);
-            let self_mesh = self_contact::mesh(&self.model, &self.params);
-            let self_over = self_mesh.as_ref().map(|m| {
-                let law = self_contact::law(
-                    &self.params,
-                    self.self_contact_stiffness
-                        .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params)),
-                );
-                SelfContactOverCall {
-                    mesh: m,
-                    law,
-                    solid: self_contact::solid(law, self.shell_solid_stiffness),
-                    padding: self_contact::padding(m, self.params.self_contact_thickness),
-                    crossed: None,
-                }
-            });
-            let mut acceleration = self.acceleration.clone();
-            let mut history = self.history.clone();
-            let Solver {
-                params, model, q, v, pinned, target, layout, progress, collider_pose, collider_target, ..
-            } = &mut *self;
-            let q_begin = q.clone();
-            let (mut q, mut v) = (q.clone(), v.clone());
-            let mut stepper = Substepper {
-                model,
-                params,
-                system: layout,
-                settings: NewtonSettings {
-                    max_iterations: params.max_newton_iterations,
-                    max_line_search_steps: params.max_line_search_steps,
-                    residual_tolerance: params.residual_tolerance,
-                    velocity_tolerance: params.velocity_tolerance,
-                    reference_residual: 0.0,
-                    forcing_max: params.forcing_max,
-                },
-                gravity: params.gravity,
-                pinned,
-                target,
-                q_begin: &q_begin,
-                max_halvings: params.max_substep_halvings,
-                colliders: CollidersOverCall {
-                    shapes: model.colliders.iter().map(|c| c.shape).collect(),
-                    poses: collider_pose,
-                    targets: collider_target,
-                    pairs: &pairs,
-                    law: ContactLaw {
-                        kappa,
-                        delta: params.contact_thickness,
-                        epsilon: params.friction_epsilon,
-                        smoothing: params.friction_smoothing,
-                        coupling: params.friction_coupling,
-                    },
-                    max_retries: params.max_contact_retries,
-                },
-                surfaces: SurfacesOverCall { surfaces: &surfaces, queries: &queries, kernel, padding },
-                self_contact: self_over,
-                progress: progress.as_mut(),
-                report: &mut report,
-                acceleration: &mut acceleration,
-                history: &mut history,
-            };
-            for s in 0..substeps {
-                let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
-                stepper.interval(&mut q, &mut v, f0, f1, h, 0)?;
-                if let Some(cb) = stepper.progress.as_mut() {
-                    if cb(f1) {
-                        return Err(Error::Cancelled("cancelled by the progress callback".into()));
-                    }
-                }
-            }
-            let kappa = stepper.colliders.law.kappa;
-            let kappa_self = stepper.self_contact.as_ref().map(|s| [s.law.kappa, s.solid.kappa]);
-            let shapes: Vec<_> = model.colliders.iter().map(|c| c.shape).collect();
-            let end_poses: Vec<_> =
-                collider_pose.iter().zip(collider_target.iter()).map(|(p, t)| t.unwrap_or(*p)).collect();
-            if warnings::collider_gaps(&shapes, &end_poses, &pairs, &q, |v| pinned[v as usize]).1 > 0 {
-                report.warnings |= GRIP_WARNING_PINNED_IN_COLLIDER;
-            }
-            Ok((q, v, (kappa, kappa_self), acceleration, history))
-        });
+        // The host's callback stays on this thread while the work runs on the pool; it is put
+        // back however the call ends, a panic included.
+        let mut host_progress = self.progress.take();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            progress::on_pool(&pool, host_progress.as_mut(), |progress| {
+                self.run_on_pool(substeps, h, progress, &mut report)
+            })
+        }));
+        self.progress = host_progress;
+        let result = result.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
         let result = result.and_then(|state| {
             if state.0.iter().chain(&state.1).all(|x| x.is_finite()) {
@@ -252,6 +164,111 @@ impl Solver {
             Error::NotConverged(m) => Error::NotConverged(format!("{m}; the solver is unchanged")),
             other => other,
         })
+    }
+
+    /// The work of a call, on a worker of the solver's pool: the substeps on copies of the state,
+    /// ending with what the call commits. `progress` forwards to the host's callback.
+    fn run_on_pool(
+        &mut self,
+        substeps: usize,
+        h: f64,
+        progress: Option<&mut ProgressFn>,
+        report: &mut GripStepReport,
+    ) -> Result<CallEnd> {
+        if self.layout.is_none() {
+            let t = Instant::now();
+            let layout = SystemLayout::new(&self.model, &[]);
+            let linear = layout.linear_solver(&self.params)?;
+            self.layout = Some((layout, linear));
+            report.seconds_factorization += t.elapsed().as_secs_f64();
+        }
+        let pairs = contact_pairs(&self.model, self.params.default_friction);
+        let surfaces =
+            self.model.implicit_surfaces(self.params.contact_radius_multiplier, self.params.contact_thickness);
+        let queries = self.model.surface_queries(self.params.default_friction, self.params.contact_thickness);
+        let padding = search_padding(&surfaces, &queries, self.params.contact_thickness);
+        let kappa = match self.contact_stiffness {
+            Some(k) => k,
+            None => initial_contact_stiffness(&self.model, &self.params),
+        };
+        let kernel = Kernel::from_code(self.params.contact_kernel).unwrap_or(Kernel::Interpolating);
+        report_initial_state(self, report, &pairs, &surfaces, &queries, kappa, kernel, padding);
+        let self_mesh = self_contact::mesh(&self.model, &self.params);
+        let self_over = self_mesh.as_ref().map(|m| {
+            let law = self_contact::law(
+                &self.params,
+                self.self_contact_stiffness
+                    .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params)),
+            );
+            SelfContactOverCall {
+                mesh: m,
+                law,
+                solid: self_contact::solid(law, self.shell_solid_stiffness),
+                padding: self_contact::padding(m, self.params.self_contact_thickness),
+                crossed: None,
+            }
+        });
+        let mut acceleration = self.acceleration.clone();
+        let mut history = self.history.clone();
+        let Solver { params, model, q, v, pinned, target, layout, collider_pose, collider_target, .. } = &mut *self;
+        let q_begin = q.clone();
+        let (mut q, mut v) = (q.clone(), v.clone());
+        let mut stepper = Substepper {
+            model,
+            params,
+            system: layout,
+            settings: NewtonSettings {
+                max_iterations: params.max_newton_iterations,
+                max_line_search_steps: params.max_line_search_steps,
+                residual_tolerance: params.residual_tolerance,
+                velocity_tolerance: params.velocity_tolerance,
+                reference_residual: 0.0,
+                forcing_max: params.forcing_max,
+            },
+            gravity: params.gravity,
+            pinned,
+            target,
+            q_begin: &q_begin,
+            max_halvings: params.max_substep_halvings,
+            colliders: CollidersOverCall {
+                shapes: model.colliders.iter().map(|c| c.shape).collect(),
+                poses: collider_pose,
+                targets: collider_target,
+                pairs: &pairs,
+                law: ContactLaw {
+                    kappa,
+                    delta: params.contact_thickness,
+                    epsilon: params.friction_epsilon,
+                    smoothing: params.friction_smoothing,
+                    coupling: params.friction_coupling,
+                },
+                max_retries: params.max_contact_retries,
+            },
+            surfaces: SurfacesOverCall { surfaces: &surfaces, queries: &queries, kernel, padding },
+            self_contact: self_over,
+            progress,
+            report,
+            acceleration: &mut acceleration,
+            history: &mut history,
+        };
+        for s in 0..substeps {
+            let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
+            stepper.interval(&mut q, &mut v, f0, f1, h, 0)?;
+            if let Some(cb) = stepper.progress.as_mut() {
+                if cb(f1) {
+                    return Err(Error::Cancelled("cancelled by the progress callback".into()));
+                }
+            }
+        }
+        let kappa = stepper.colliders.law.kappa;
+        let kappa_self = stepper.self_contact.as_ref().map(|s| [s.law.kappa, s.solid.kappa]);
+        let shapes: Vec<_> = model.colliders.iter().map(|c| c.shape).collect();
+        let end_poses: Vec<_> =
+            collider_pose.iter().zip(collider_target.iter()).map(|(p, t)| t.unwrap_or(*p)).collect();
+        if warnings::collider_gaps(&shapes, &end_poses, &pairs, &q, |v| pinned[v as usize]).1 > 0 {
+            report.warnings |= GRIP_WARNING_PINNED_IN_COLLIDER;
+        }
+        Ok((q, v, (kappa, kappa_self), acceleration, history))
     }
 }
 

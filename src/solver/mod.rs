@@ -6,6 +6,7 @@
 
 mod advance;
 mod checkpoint;
+mod progress;
 pub mod report;
 mod retries;
 mod self_contact;
@@ -20,7 +21,8 @@ use crate::scene::{GripMaterial, GripSolverParams, Model, Object, ObjectKind};
 use crate::solve::linear_solver::LinearSolver;
 pub use report::GripStepReport;
 
-/// Called between Newton iterations with the fraction of the call done; `true` cancels.
+/// Called between Newton iterations and after each substep with the fraction of the call done,
+/// on the thread that called `step`/`advance`; `true` cancels.
 pub type ProgressFn = Box<dyn FnMut(f64) -> bool + Send>;
 
 /// A cloth and soft-body solver.

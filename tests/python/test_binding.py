@@ -288,16 +288,23 @@ class Progress(unittest.TestCase):
             self.solver.advance(0.05, progress=boom)
         np.testing.assert_array_equal(self.solver.positions(self.cloth), self.xyz)
 
-    def test_a_call_on_a_worker_thread_never_calls_back_on_the_main_thread(self):
-        # What the Blender bake relies on. (The callback runs on a thread of the solver's pool,
-        # not necessarily the caller's: include/grip.h says "the calling thread".)
-        threads = set()
-        worker = threading.Thread(target=lambda: self.solver.advance(
-            0.02, progress=lambda f: threads.add(threading.get_ident())))
+    def test_the_callback_runs_on_the_calling_thread(self):
+        # include/grip.h: the callback runs on the thread that called step/advance, so a host
+        # may use its thread-bound API in it when it steps from that thread, and a bake stepping
+        # on a worker thread is never called back on the main thread.
+        on_main = set()
+        self.solver.advance(0.02, progress=lambda f: on_main.add(threading.get_ident()))
+        self.assertEqual(on_main, {threading.main_thread().ident})
+        on_worker, worker_ident = set(), []
+
+        def bake():
+            worker_ident.append(threading.get_ident())
+            self.solver.advance(0.02, progress=lambda f: on_worker.add(threading.get_ident()))
+
+        worker = threading.Thread(target=bake)
         worker.start()
         worker.join()
-        self.assertTrue(threads)
-        self.assertNotIn(threading.main_thread().ident, threads)
+        self.assertEqual(on_worker, set(worker_ident))
 
 
 class Lifetime(unittest.TestCase):

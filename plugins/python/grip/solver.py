@@ -173,10 +173,10 @@ class Solver:
 
     def advance(self, duration, progress=None):
         """Advances ``duration`` seconds in substeps of at most ``params.time_step``.
-        ``progress(fraction_done)`` is called during the call (on a thread of the solver's pool,
-        which may not be the calling one); returning True
-        cancels it (:class:`CancelledError`, solver unchanged). An exception raised by
-        ``progress`` cancels the call and is re-raised."""
+        ``progress(fraction_done)`` is called during the call, on the calling thread, between
+        Newton iterations and after each substep; returning True cancels it
+        (:class:`CancelledError`, solver unchanged). An exception raised by ``progress`` cancels
+        the call and is re-raised."""
         self._run("grip_solver_advance", float(duration), progress)
 
     def _run(self, name, seconds, progress):

@@ -1,8 +1,10 @@
 /* Wiring Houdini's interrupt (UT_AutoInterrupt) to grip's progress callback. grip calls the
- * callback on a worker thread of its pool, not on the cooking thread, and Houdini's interrupt
- * is meant to be polled from the cooking thread. So the solver call runs on a helper thread;
- * the cooking thread polls the interrupt with the latest fraction, and the callback returns
- * "cancel" once the poll said so. A cancelled advance leaves the solver as it was.
+ * callback on the thread that called it, but only between Newton iterations, which can be
+ * seconds apart on large scenes, while Houdini's interrupt should be polled often from the
+ * cooking thread to keep the UI responsive. So the solver call runs on a helper thread; the
+ * cooking thread polls the interrupt every poll_interval with the latest fraction, and the
+ * callback returns "cancel" once the poll said so. A cancelled advance leaves the solver as it
+ * was.
  * SPDX-License-Identifier: MIT */
 
 #ifndef GRIP_SOP_INTERRUPTIBLE_RUN_HPP
