@@ -45,59 +45,9 @@ struct Cli {
     command: Command,
 }
 
-/// Summary of the scene-file keys, shown by `grip run --help`.
-const SCENE_HELP: &str = "\
-Scene file keys (SI units; unknown keys are errors; errors name the key):
-  [solver]      time_step [s], gravity [m/s^2], max_newton_iterations, max_line_search_steps,
-                max_substep_halvings, residual_tolerance, velocity_tolerance [m/s],
-                linear_solver (0 direct LU, 1 iterative, 2 iterative matrix-free), integrator,
-                worker_count, preconditioner = \"cholesky\" | \"block_jacobi\",
-                max_linear_iterations, forcing_max (in (0, 1)),
-                contact_thickness [m], contact_stiffness [N/m^2, 0 = automatic],
-                friction_epsilon [m/s], default_friction,
-                friction_smoothing = \"quadratic\" | \"rational\",
-                friction_coupling = \"implicit\" | \"lagged\", max_contact_retries,
-                contact_radius_multiplier (x triangle size, in [1, 10]),
-                contact_kernel = \"interpolating\" | \"cubic\",
-                self_contact = true | false (shells repel themselves and each other),
-                self_contact_thickness [m]
-  [output]      name (default output directory out/<name>), frames, fps,
-                view = [x, y, z] (direction from the scene towards the previews' viewer)
-  [[object]]    kind = \"shell\" | \"solid\" | \"collider\", mesh = \"file.obj\" | \"file.vtk\", name,
-                scale = s | [sx, sy, sz], rotate = [x, y, z] (degrees, about x then y then z),
-                translate = [x, y, z] (applied in that order: scale, rotate, translate),
-                preview = \"solid\" | \"translucent\" (half transparent in the previews);
-                shells and solids: density, youngs_modulus, poisson_ratio, thickness,
-                bending_stiffness, damping_alpha, damping_beta,
-                membrane_model = \"neo-hookean\" | \"stvk\", pin = \"top\", pin_tolerance,
-                pin_vertices = [i, ...] (held in place), velocity = [x, y, z];
-                kind = \"collider\" (a kinematic triangle mesh): motion = MOTION
-  [[object.pin_group]]  pinned vertices of the object above, driven by a motion of their rest
-                positions: vertices = [i, ...] or a box min = [x, y, z], max = [x, y, z]
-                (inclusive, inf and -inf allowed); motion = MOTION (default \"fixed\")
-  [[collider]]  kind = \"plane\" | \"sphere\" | \"capsule\" | \"cylinder\", name,
-                center = [x, y, z] (a point on a plane), axis = [x, y, z] (plane normal out of
-                the material, or the capsule/cylinder axis; default [0, 0, 1]),
-                radius [m] (required except for planes), half_length [m] (0 = infinite),
-                inside = true | false (keep objects inside: a bowl, a pipe),
-                mu (friction against every object; default [solver] default_friction),
-                velocity = [x, y, z] [m/s] and angular_velocity = [x, y, z] [rad/s, about
-                center] (a constant rigid motion), or motion = MOTION
-  [[friction]]  a = \"name\", b = \"name\", mu: friction of one pair of objects/colliders
-  [[slip]]      object = \"name\", on = \"name\": a stats.csv column <object>_slip_on_<on> [m]
-MOTION (a rigid motion, given to the solver as one pose per frame):
-  \"fixed\"
-  { steady = { velocity = [m/s], angular_velocity = [rad/s], pivot = [m] } }
-  { hinge = { axis = [x, y, z], pivot = [m], angle = DEG, start = S, duration = S,
-              ease = \"smoothstep\" | \"linear\" } }   rotation by angle * ease(u),
-              u = clamp((t - start) / duration, 0, 1); pivot default origin, start 0
-  { frames = [[16 numbers], ...] }   column-major 4x4 poses at the end of frames 0, 1, ...
-Example:
-  [[object.pin_group]]
-  min = [0.13, -inf, -inf]
-  max = [inf, inf, inf]
-  motion = { hinge = { axis = [0, 0, 1], pivot = [0, 0.075, 0], angle = 90.0, duration = 1.0 } }
-See examples/scenes/ (examples/scenes/tube-cloth-bend/scene.toml uses every kind of key).";
+/// The scene-file reference, docs/scene-file.md (the one place the keys are documented), shown
+/// by `grip run --help`.
+const SCENE_HELP: &str = include_str!("../../docs/scene-file.md");
 
 /// Options shared by `demo` and `run`.
 #[derive(Args, Debug)]
