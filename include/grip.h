@@ -389,7 +389,9 @@ typedef struct GripMaterial {
 // Progress callback: called between Newton iterations and after each substep with the fraction
 // of the current step/advance done, in [0, 1] (the last call is 1). Return nonzero to cancel:
 // the call then returns `GRIP_STATUS_CANCELLED` and the solver is as it was before it. Runs on
-// the calling thread. Calls on the same solver from inside the callback fail (busy);
+// the thread that called `grip_solver_step`/`grip_solver_advance`, never on one of the solver's
+// worker threads, so a host may use its own API from it. Calls on the same solver from inside
+// the callback fail (busy);
 // `grip_solver_destroy` from inside it frees the solver once the running call returns.
 typedef uint32_t (*GripProgressFn)(void *user_data, double fraction_done);
 
@@ -619,9 +621,11 @@ GripStatus grip_solver_step(struct GripSolver *solver, double dt);
 GripStatus grip_solver_advance(struct GripSolver *solver, double duration);
 
 // Installs a progress callback (`fn` NULL removes it). `user_data` is passed back untouched.
+// The callback runs on whichever thread calls step/advance (see `GripProgressFn`).
 //
 // # Safety
-// `fn` must be safe to call with `user_data` during every later step/advance of this solver.
+// `fn` must be safe to call with `user_data` during every later step/advance of this solver,
+// on the thread that makes that call.
 GripStatus grip_solver_set_progress_callback(struct GripSolver *solver,
                                              GripProgressFn fn,
                                              void *user_data);
