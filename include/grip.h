@@ -579,7 +579,7 @@ GripStatus grip_solver_create(const struct GripSolverParams *params,
 // step is running (from its progress callback, or another thread) frees it when that call returns.
 void grip_solver_destroy(struct GripSolver *solver);
 
-// Adds a tet solid: `vertex_count` rest positions (`3 × vertex_count` doubles [m]) and
+// Adds a tet solid: `vertex_count` rest positions (`3 × vertex_count` doubles (m)) and
 // `tet_count` tets (`4 × tet_count` indices, positively oriented: det[x1−x0, x2−x0, x3−x0] > 0).
 // Writes the new object's id to `*out_id`.
 //
@@ -593,7 +593,7 @@ GripStatus grip_solver_add_solid(struct GripSolver *solver,
                                  const struct GripMaterial *material,
                                  GripObjectId *out_id);
 
-// Adds a triangle shell (cloth): `vertex_count` rest positions [m] and `triangle_count`
+// Adds a triangle shell (cloth): `vertex_count` rest positions (m) and `triangle_count`
 // triangles (`3 × triangle_count` indices). Writes the new object's id to `*out_id`.
 //
 // # Safety

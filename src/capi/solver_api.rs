@@ -49,7 +49,7 @@ pub extern "C" fn grip_solver_destroy(solver: *mut GripSolver) {
     });
 }
 
-/// Adds a tet solid: `vertex_count` rest positions (`3 × vertex_count` doubles [m]) and
+/// Adds a tet solid: `vertex_count` rest positions (`3 × vertex_count` doubles (m)) and
 /// `tet_count` tets (`4 × tet_count` indices, positively oriented: det[x1−x0, x2−x0, x3−x0] > 0).
 /// Writes the new object's id to `*out_id`.
 ///
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn grip_solver_add_solid(
     })
 }
 
-/// Adds a triangle shell (cloth): `vertex_count` rest positions [m] and `triangle_count`
+/// Adds a triangle shell (cloth): `vertex_count` rest positions (m) and `triangle_count`
 /// triangles (`3 × triangle_count` indices). Writes the new object's id to `*out_id`.
 ///
 /// # Safety

@@ -37,7 +37,7 @@ pub struct BenchRow {
     pub residual: f64,
     /// Seconds finding contact candidates.
     pub contact_search: f64,
-    /// Peak resident memory of the run [MiB] (0 where the OS does not say).
+    /// Peak resident memory of the run (MiB) (0 where the OS does not say).
     pub peak_mib: f64,
 }
 
@@ -145,7 +145,7 @@ pub fn bench_scene(scene: &Scene, frames: usize) -> Result<BenchRow, String> {
     Ok(row)
 }
 
-/// Peak resident memory of this process [MiB] (`VmHWM`), where the OS reports it.
+/// Peak resident memory of this process (MiB) (`VmHWM`), where the OS reports it.
 pub fn peak_memory_mib() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;

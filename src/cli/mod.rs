@@ -82,17 +82,17 @@ struct ContactOptions {
         PossibleValue::new("medium").hide(true),
     ]))]
     res: Option<String>,
-    /// incline: slope angle [degrees] [default: 10]
+    /// incline: slope angle (degrees) [default: 10]
     #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
     angle: Option<f64>,
     /// incline, pinch, tube-cloth-bend: friction coefficient [default: 0.177 (incline), 0.5
     /// (pinch), 0.2 (tube-cloth-bend)]
     #[arg(long, value_name = "MU")]
     mu: Option<f64>,
-    /// incline: initial speed down the slope [m/s] [default: 0.1]
+    /// incline: initial speed down the slope (m/s) [default: 0.1]
     #[arg(long, value_name = "M/S", allow_negative_numbers = true)]
     v0: Option<f64>,
-    /// incline, pinch: solver time step [s] [default: 0.01]
+    /// incline, pinch: solver time step (s) [default: 0.01]
     #[arg(long = "h", value_name = "S")]
     h: Option<f64>,
     /// incline, pinch: friction coupling [default: implicit]
@@ -213,7 +213,7 @@ enum Command {
         a: PathBuf,
         /// Output directory of the second run
         b: PathBuf,
-        /// Exit with status 1 when a common frame differs by more than this [m], or a frame
+        /// Exit with status 1 when a common frame differs by more than this (m), or a frame
         /// file is in one run only (2 when the runs cannot be compared)
         #[arg(long, value_name = "M")]
         tolerance: Option<f64>,

@@ -27,12 +27,12 @@ type CallEnd = (Vec<f64>, Vec<f64>, (f64, Option<[f64; 2]>), Vec<f64>, Option<St
 /// Most substeps one `advance` may take.
 pub(crate) const MAX_SUBSTEPS: usize = 1_000_000;
 
-/// ½ vᵀMv [J].
+/// ½ vᵀMv (J).
 pub fn kinetic_energy(model: &Model, v: &[f64]) -> f64 {
     model.mass.iter().zip(v.chunks_exact(3)).map(|(m, v)| 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2])).sum()
 }
 
-/// W(q) [J]: elastic energy of every element.
+/// W(q) (J): elastic energy of every element.
 pub fn elastic_energy(model: &Model, q: &[f64]) -> f64 {
     element_terms::energy(&model.tets.elements, q)
         + element_terms::energy(&model.membranes.elements, q)
@@ -53,7 +53,7 @@ fn contact_pairs(model: &Model, default_friction: f64) -> Vec<ContactPair> {
     pairs
 }
 
-/// κ₀ [N/m²]: `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g of
+/// κ₀ (N/m²): `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g of
 /// the heaviest contact vertex at gap δ/2: 3κ(δ/2)² = m g (g at least 9.81 m/s²).
 fn initial_contact_stiffness(model: &Model, params: &GripSolverParams) -> f64 {
     if params.contact_stiffness > 0.0 {
@@ -65,7 +65,7 @@ fn initial_contact_stiffness(model: &Model, params: &GripSolverParams) -> f64 {
     (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
 }
 
-/// Padding [m] of the candidate search of deforming-surface contacts: a quarter of the mean
+/// Padding (m) of the candidate search of deforming-surface contacts: a quarter of the mean
 /// kernel radius of the surfaces that can be touched, and at least the contact thickness. Newton
 /// iterates may move this far before candidates are searched again.
 fn search_padding(surfaces: &[ImplicitSurface], queries: &[crate::scene::SurfaceQuery], thickness: f64) -> f64 {

@@ -29,28 +29,28 @@ pub type ProgressFn = Box<dyn FnMut(f64) -> bool + Send>;
 pub struct Solver {
     params: GripSolverParams,
     model: Model,
-    /// Positions [m], flat `x0 y0 z0 x1 …` over all objects.
+    /// Positions (m), flat `x0 y0 z0 x1 …` over all objects.
     q: Vec<f64>,
-    /// Velocities [m/s].
+    /// Velocities (m/s).
     v: Vec<f64>,
     /// Pinned flag per vertex.
     pinned: Vec<bool>,
-    /// Where each pinned vertex must be at the end of the next step/advance [m].
+    /// Where each pinned vertex must be at the end of the next step/advance (m).
     target: Vec<Option<[f64; 3]>>,
     /// Pose of each collider (same order as `model.colliders`).
     collider_pose: Vec<Pose>,
     /// Where each collider must be at the end of the next step/advance.
     collider_target: Vec<Option<Pose>>,
-    /// Contact penalty stiffness κ [N/m²] in use; `None` until contacts first need it and after
+    /// Contact penalty stiffness κ (N/m²) in use; `None` until contacts first need it and after
     /// a call that ends with no active contact (it then restarts from the initial value).
     contact_stiffness: Option<f64>,
-    /// Self-contact stiffness κ_s [N/m²] in use; `None` until the first call with self-contact
+    /// Self-contact stiffness κ_s (N/m²) in use; `None` until the first call with self-contact
     /// (raised when a substep would make the shells intersect, never lowered).
     self_contact_stiffness: Option<f64>,
-    /// Stiffness κ_b [N/m²] of the shell–solid pairs in use; `None` until the first call with
+    /// Stiffness κ_b (N/m²) of the shell–solid pairs in use; `None` until the first call with
     /// self-contact (raised when a substep would make shells cross solids' faces, never lowered).
     shell_solid_stiffness: Option<f64>,
-    /// Acceleration of the last substep [m/s²], per coordinate (empty after the model changed):
+    /// Acceleration of the last substep (m/s²), per coordinate (empty after the model changed):
     /// Newton's initial guess continues it.
     acceleration: Vec<f64>,
     /// The state one substep back, for BDF2 (`None` at the start, after the model changed or the
@@ -109,7 +109,7 @@ impl Solver {
         &self.model
     }
 
-    /// Adds a tet solid at rest at `positions` [m]; returns its id.
+    /// Adds a tet solid at rest at `positions` (m); returns its id.
     pub fn add_solid(&mut self, positions: &[f64], tets: &[u32], material: &GripMaterial) -> Result<u32> {
         let mut model = self.model.clone();
         let id = model.add_solid(positions, tets, material)?;
@@ -117,7 +117,7 @@ impl Solver {
         Ok(id)
     }
 
-    /// Adds a triangle shell at rest at `positions` [m]; returns its id.
+    /// Adds a triangle shell at rest at `positions` (m); returns its id.
     pub fn add_shell(&mut self, positions: &[f64], triangles: &[u32], material: &GripMaterial) -> Result<u32> {
         let mut model = self.model.clone();
         let id = model.add_shell(positions, triangles, material)?;
@@ -125,7 +125,7 @@ impl Solver {
         Ok(id)
     }
 
-    /// Adds a kinematic collider mesh at `positions` [m] (its vertices are prescribed: they move
+    /// Adds a kinematic collider mesh at `positions` (m) (its vertices are prescribed: they move
     /// only by [`Solver::set_collider_positions`]); returns its id.
     pub fn add_collider_mesh(&mut self, positions: &[f64], triangles: &[u32]) -> Result<u32> {
         let mut model = self.model.clone();
@@ -137,7 +137,7 @@ impl Solver {
     }
 
     /// Sets where the vertices of collider mesh `id` are at the end of the next step/advance
-    /// (`xyz` [m], 3 per vertex); over the substeps they move there linearly, and their
+    /// (`xyz` (m), 3 per vertex); over the substeps they move there linearly, and their
     /// velocity enters the friction of what touches them.
     pub fn set_collider_positions(&mut self, id: u32, xyz: &[f64]) -> Result<()> {
         let o = self.model.object(id).map_err(|_| {
@@ -188,19 +188,19 @@ impl Solver {
     }
 
     /// Sets (or with `GRIP_VOLUME_NONE` removes) the volume-change penalty of object `id`
-    /// (paper §3.4): `model` one of `GRIP_VOLUME_*`, compression coefficient κ_v [1/Pa],
-    /// over-pressure at the rest volume [Pa]; the rest volume is the current one. A tet solid's
+    /// (paper §3.4): `model` one of `GRIP_VOLUME_*`, compression coefficient κ_v (1/Pa),
+    /// over-pressure at the rest volume (Pa); the rest volume is the current one. A tet solid's
     /// volume is the sum of its tets', a closed shell's the enclosed volume.
     pub fn set_volume_penalty(&mut self, id: u32, model: u32, compression: f64, pressure: f64) -> Result<()> {
         self.model.set_volume_penalty(id, model, compression, pressure, &self.q)
     }
 
-    /// The volume [m³] object `id`'s penalty measures now (`None` without a penalty).
+    /// The volume (m³) object `id`'s penalty measures now (`None` without a penalty).
     pub fn penalty_volume(&self, id: u32) -> Option<f64> {
         self.model.volumes.iter().find(|p| p.object == id).map(|p| p.volume(&self.q))
     }
 
-    /// Energy [J] stored in every volume penalty (W(V) of paper Eq. 18–20, zero at rest volume).
+    /// Energy (J) stored in every volume penalty (W(V) of paper Eq. 18–20, zero at rest volume).
     pub fn volume_energy(&self) -> f64 {
         self.model.volumes.iter().map(|p| p.model.energy(p.volume(&self.q))).sum()
     }
@@ -299,13 +299,13 @@ impl Solver {
         Ok(())
     }
 
-    /// Positions [m] of object `id`, `3 × vertex_count` values.
+    /// Positions (m) of object `id`, `3 × vertex_count` values.
     pub fn positions(&self, id: u32) -> Result<&[f64]> {
         let o = self.model.object(id)?;
         Ok(&self.q[3 * o.first_vertex..3 * (o.first_vertex + o.vertex_count)])
     }
 
-    /// Velocities [m/s] of object `id`.
+    /// Velocities (m/s) of object `id`.
     pub fn velocities(&self, id: u32) -> Result<&[f64]> {
         let o = self.model.object(id)?;
         Ok(&self.v[3 * o.first_vertex..3 * (o.first_vertex + o.vertex_count)])
@@ -321,12 +321,12 @@ impl Solver {
         self.progress = progress;
     }
 
-    /// Kinetic energy ½ vᵀMv [J] of the whole model.
+    /// Kinetic energy ½ vᵀMv (J) of the whole model.
     pub fn kinetic_energy(&self) -> f64 {
         advance::kinetic_energy(&self.model, &self.v)
     }
 
-    /// Elastic energy W(q) [J] of the whole model.
+    /// Elastic energy W(q) (J) of the whole model.
     pub fn elastic_energy(&self) -> f64 {
         advance::elastic_energy(&self.model, &self.q)
     }

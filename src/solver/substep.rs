@@ -66,7 +66,7 @@ pub(super) struct SurfacesOverCall<'a> {
     pub queries: &'a [SurfaceQuery],
     /// MLS kernel.
     pub kernel: Kernel,
-    /// Candidate search padding [m].
+    /// Candidate search padding (m).
     pub padding: f64,
 }
 
@@ -89,7 +89,7 @@ pub(super) struct Substepper<'a> {
     pub self_contact: Option<SelfContactOverCall<'a>>,
     pub progress: Option<&'a mut ProgressFn>,
     pub report: &'a mut GripStepReport,
-    /// Acceleration [m/s²] of the last accepted substep: the predictor of the next Newton guess.
+    /// Acceleration (m/s²) of the last accepted substep: the predictor of the next Newton guess.
     pub acceleration: &'a mut Vec<f64>,
     /// The state one substep back (BDF2), updated with every accepted substep.
     pub history: &'a mut Option<StepHistory>,
@@ -330,7 +330,7 @@ impl<'a> Substepper<'a> {
     }
 }
 
-/// `u` with the rows of the `pinned` vertices set to their prescribed velocities `v_fixed` [m/s].
+/// `u` with the rows of the `pinned` vertices set to their prescribed velocities `v_fixed` (m/s).
 fn with_pins(pinned: &[bool], mut u: Vec<f64>, v_fixed: &[f64]) -> Vec<f64> {
     for (i, _) in pinned.iter().enumerate().filter(|(_, p)| **p) {
         u[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
@@ -338,5 +338,5 @@ fn with_pins(pinned: &[bool], mut u: Vec<f64>, v_fixed: &[f64]) -> Vec<f64> {
     u
 }
 
-/// Ceiling on the adaptive contact stiffness [N/m²] (beyond it the Jacobian is numerically singular).
+/// Ceiling on the adaptive contact stiffness (N/m²) (beyond it the Jacobian is numerically singular).
 pub(super) const MAX_CONTACT_STIFFNESS: f64 = 1e30;

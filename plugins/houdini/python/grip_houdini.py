@@ -362,7 +362,8 @@ def _build(inputs, p, time, warnings, library):
 def run_interruptible(solver, duration, interrupted, poll_interval=0.05):
     """solver.advance(duration) on a helper thread while this thread calls
     ``interrupted(fraction)`` every ``poll_interval`` s; once it returns True the progress
-    callback (on grip's pool thread) cancels the advance (grip.CancelledError, solver unchanged)."""
+    callback (on the helper thread, between Newton iterations) cancels the advance
+    (grip.CancelledError, solver unchanged)."""
     state = {"fraction": 0.0, "cancel": False, "error": None}
 
     def work():

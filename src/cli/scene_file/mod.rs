@@ -1,65 +1,8 @@
 //! TOML scene files for `grip run`, and their export (`grip demo NAME --export DIR`).
 //!
-//! ```toml
-//! [solver]            # every GripSolverParams field; defaults from GripSolverParams::default()
-//! time_step = 0.004   # s
-//! gravity = [0, 0, -9.81]
-//! friction_coupling = "implicit"   # or "lagged"; friction_smoothing = "quadratic" | "rational"
-//! contact_kernel = "interpolating" # or "cubic"; contact_radius_multiplier = 2.0
-//! self_contact = true # shells repel themselves and each other within
-//! self_contact_thickness = 0.002   # m
-//! [output]
-//! name = "drape"      # default output directory out/<name>; default: the file stem
-//! frames = 48
-//! fps = 24
-//! view = [0, 0, 1]    # direction from the scene towards the previews' viewer (default: 35°
-//!                     #   off the thinnest horizontal axis, 20° above)
-//! [[object]]
-//! name = "cloth"      # output file stem, and the name friction and slip pairs use
-//! kind = "shell"      # "shell" | "solid" | "collider" (a kinematic triangle mesh)
-//! mesh = "cloth.obj"  # relative to this file; OBJ or legacy VTK (tets for solids)
-//! translate = [0, 0, 1]
-//! scale = 1.0         # or [sx, sy, sz]; applied first
-//! rotate = [90, 0, 0] # degrees about x, then y, then z; after scale, before translate
-//! damping_alpha = 0.5 # any GripMaterial field; membrane_model = "neo-hookean" | "stvk"
-//! pin = "top"         # vertices within pin_tolerance (m) of the largest z, held in place
-//! pin_vertices = [0, 10]            # held in place
-//! velocity = [0, 1, 0]
-//! angular_velocity = [0, 0, 50]     # rad/s about the mesh centroid, added to velocity
-//! volume_model = "ideal-gas"        # volume-change penalty (paper §3.4): "quadratic" |
-//! compression_coefficient = 4.9e-6  #   "ideal-gas" | "nearly-incompressible"; κ_v in 1/Pa,
-//! pressure = 101325                 #   over-pressure in Pa (default 0); closed shells, solids
-//! preview = "translucent" # half transparent in the PNG previews ("solid" by default)
-//! # kind = "collider" takes name, mesh, the transforms, preview and
-//! # motion = <motion> (below); material, pin and velocity keys are errors.
-//! [[object.pin_group]]              # pinned vertices driven by a motion of their rest positions
-//! min = [0.13, -inf, -inf]          # a box (inclusive, ±inf allowed) in the placed mesh's
-//! max = [inf, inf, inf]             #   coordinates, or vertices = [i, ...]
-//! motion = { hinge = { axis = [0, 0, 1], pivot = [0, 0.075, 0], angle = 90.0, duration = 1.0 } }
-//! [[collider]]        # a kinematic analytic shape
-//! kind = "sphere"     # "plane" | "sphere" | "capsule" | "cylinder"
-//! center = [0, 0, 0]  # m; a point on a plane. axis = [0, 0, 1]: plane normal or shape axis
-//! radius = 0.3        # m; required except for planes. half_length = 0.0: 0 = infinite
-//! inside = false      # true: objects are kept inside (a bowl, a pipe)
-//! mu = 0.3            # friction against every object; default [solver] default_friction
-//! velocity = [0, 0, 0]          # m/s, constant translation; angular_velocity: rad/s about center
-//! # or motion = <motion>: either motion or velocity/angular_velocity
-//! [[friction]]        # μ of one pair of objects or colliders, by name (after colliders' mu);
-//!                     # two shells, or a = b, is the friction of their self-contact (default 0)
-//! a = "sleeve"
-//! b = "limb"
-//! mu = 0.2
-//! [[slip]]            # a stats.csv column <object>_slip_on_<on> (m) (see slip.rs)
-//! object = "sleeve"
-//! on = "limb"
-//! ```
-//! A `<motion>` is `"fixed"` (the default), or one of
-//! `{ steady = { velocity = [m/s], angular_velocity = [rad/s], pivot = [m] } }` (each default 0),
-//! `{ hinge = { axis = [..], pivot = [m], angle = deg, start = s, duration = s,
-//! ease = "smoothstep" | "linear" } }` (rotation by angle·ease(u), u = clamp((t − start) /
-//! duration, 0, 1); pivot default origin, start 0, ease smoothstep), or
-//! `{ frames = [[16 numbers], ...] }` (column-major 4×4 rigid poses at the end of frames 0, 1, …;
-//! later frames hold the last). Unknown keys are errors; errors name the key.
+//! The keys, their units and defaults are documented in one place, `docs/scene-file.md`, which
+//! `grip run --help` prints. The tables here mirror it: every struct denies unknown fields, so a
+//! key the page does not list is an error that names it.
 
 mod colliders;
 pub mod export;
