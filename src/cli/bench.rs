@@ -1,11 +1,14 @@
-//! `grip bench`: times the built-in scenes without writing output and prints one row per scene
-//! (wall-clock time per phase, Newton and linear work, peak memory). The numbers go into
-//! BENCHMARKS.md; tests never assert them. `--tube-table` and `--scaling` (in `bench_tube`)
-//! run the tube cloth bend matrix of issue 5.
+//! `grip bench`: times built-in scenes and scene files without writing output and prints one
+//! row per scene (wall-clock time per phase, Newton and linear work, peak memory, and the
+//! scene's physical outcome at its last frame). `grip bench --report` (in `bench_report`) runs
+//! the whole set and writes BENCHMARKS.md; tests never assert timings.
 
 use super::demo::{self, DemoOptions};
+use super::metrics::Metrics;
+use super::run::unique_names;
 use super::scene::Scene;
 use crate::GripStepReport;
+use std::path::Path;
 use std::time::Instant;
 
 /// Totals of one benchmarked scene.
@@ -39,7 +42,18 @@ pub struct BenchRow {
     pub contact_search: f64,
     /// Peak resident memory of the run (MiB) (0 where the OS does not say).
     pub peak_mib: f64,
+    /// Volume change of the scene's first solid at the last frame, in % of its rest volume
+    /// (NaN without a solid).
+    pub volume_change_pct: f64,
+    /// Slip (m) of the scene's first `[[slip]]` pair at the last frame (NaN without one).
+    pub slip: f64,
+    /// Intersecting triangle pairs of shells (with themselves, each other, solids and collider
+    /// meshes) at the last frame (NaN in scenes without a shell).
+    pub intersecting_pairs: f64,
 }
+
+/// Number of tab-separated fields of [`BenchRow::to_tsv`].
+const TSV_FIELDS: usize = 17;
 
 impl BenchRow {
     fn add(&mut self, r: &GripStepReport) {
@@ -68,10 +82,10 @@ impl BenchRow {
         total as f64 / self.frames.max(1) as f64
     }
 
-    /// One tab-separated line (child processes of `--tube-table` hand rows back this way).
+    /// One tab-separated line (the child processes of `--report` hand rows back this way).
     pub fn to_tsv(&self) -> String {
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}\t{:e}",
             self.name,
             self.solver,
             self.dofs,
@@ -85,14 +99,17 @@ impl BenchRow {
             self.solve,
             self.residual,
             self.contact_search,
-            self.peak_mib
+            self.peak_mib,
+            self.volume_change_pct,
+            self.slip,
+            self.intersecting_pairs
         )
     }
 
     /// Parses [`BenchRow::to_tsv`].
     pub fn from_tsv(line: &str) -> Option<Self> {
         let f: Vec<&str> = line.trim_end().split('\t').collect();
-        if f.len() != 14 {
+        if f.len() != TSV_FIELDS {
             return None;
         }
         let x = |i: usize| f[i].parse::<f64>().ok();
@@ -112,6 +129,9 @@ impl BenchRow {
             residual: x(11)?,
             contact_search: x(12)?,
             peak_mib: x(13)?,
+            volume_change_pct: x(14)?,
+            slip: x(15)?,
+            intersecting_pairs: x(16)?,
         })
     }
 }
@@ -125,12 +145,14 @@ pub fn solver_name(code: u32) -> &'static str {
     }
 }
 
-/// Simulates `scene` for `frames` frames and returns its timings; the peak memory is that of
-/// this run alone where the OS lets the peak be reset.
+/// Simulates `scene` for `frames` frames and returns its timings and its outcome at the last
+/// frame; the peak memory is that of this run alone where the OS lets the peak be reset.
+/// The error names the frame that failed.
 pub fn bench_scene(scene: &Scene, frames: usize) -> Result<BenchRow, String> {
     scene.validate()?;
     reset_peak_memory();
     let mut built = scene.build_solver()?;
+    let metrics = Metrics::new(&built, &unique_names(scene))?;
     let dofs = 3 * built.solver.model().vertex_count();
     let solver = solver_name(scene.params.linear_solver).to_string();
     let mut row = BenchRow { name: scene.name.clone(), solver, dofs, frames, ..Default::default() };
@@ -142,6 +164,14 @@ pub fn bench_scene(scene: &Scene, frames: usize) -> Result<BenchRow, String> {
     }
     row.seconds = started.elapsed().as_secs_f64();
     row.peak_mib = peak_memory_mib().unwrap_or(0.0);
+    let values = metrics.values(&built.solver)?;
+    let column = |matches: &dyn Fn(&str) -> bool| {
+        metrics.header().iter().zip(&values).find(|(h, _)| matches(h)).map_or(f64::NAN, |(_, v)| *v)
+    };
+    row.volume_change_pct = column(&|h| h.ends_with("_volume_change_pct"));
+    row.slip = column(&|h| h.contains("_slip_on_"));
+    let [shells, others] = [column(&|h| h == "intersecting_pairs"), column(&|h| h == "intersecting_pairs_with_solids")];
+    row.intersecting_pairs = if others.is_nan() { shells } else { shells + others };
     Ok(row)
 }
 
@@ -162,6 +192,15 @@ fn reset_peak_memory() {
 pub(crate) const BENCH_HEADER: &str =
     "scene            solver        dofs frames substeps newton/fr linear/fr   s/frame  \
      ms/it  assembly_s  linear_s  contact_s  residual_s  peak_MiB";
+
+/// The scene `name`: a built-in demo with `options`, or a scene file when `name` ends in `.toml`.
+pub fn scene_named(name: &str, options: &DemoOptions) -> Result<Scene, String> {
+    if name.ends_with(".toml") {
+        super::scene_file::load(Path::new(name))
+    } else {
+        demo::scene_with(name, options)
+    }
+}
 
 /// One row under [`BENCH_HEADER`].
 pub(crate) fn format_row(r: &BenchRow) -> String {
@@ -195,12 +234,12 @@ pub struct BenchOptions {
     pub linear_solver: Option<u32>,
     /// Worker threads overriding the scene's (0 = all cores).
     pub threads: Option<u32>,
-    /// Print only the tab-separated row (for `--tube-table`'s child processes).
+    /// Print only the tab-separated row (for the child processes of `--report`).
     pub row_only: bool,
 }
 
-/// Benchmarks the named demos (all when `names` is empty), printing the table to stdout.
-/// Returns the exit code.
+/// Benchmarks the named demos or scene files (every demo when `names` is empty), printing the
+/// table to stdout. Returns the exit code.
 pub fn run(names: &[String], options: &BenchOptions) -> i32 {
     let all: Vec<String> = demo::DEMOS.iter().map(|d| d.0.to_string()).collect();
     let names = if names.is_empty() { &all } else { names };
@@ -210,7 +249,7 @@ pub fn run(names: &[String], options: &BenchOptions) -> i32 {
         println!("{BENCH_HEADER}");
     }
     for name in names {
-        let row = demo::scene_with(name, &options.demo).and_then(|mut s| {
+        let row = scene_named(name, &options.demo).and_then(|mut s| {
             if let Some(l) = options.linear_solver {
                 s.params.linear_solver = l;
             }
@@ -252,8 +291,13 @@ mod tests {
             residual: 20.0625,
             contact_search: 3.5,
             peak_mib: 210.75,
+            volume_change_pct: -0.5,
+            slip: 0.0156,
+            intersecting_pairs: f64::NAN,
         };
-        assert_eq!(BenchRow::from_tsv(&r.to_tsv()), Some(r.clone()));
+        let back = BenchRow::from_tsv(&r.to_tsv()).expect("a row");
+        assert!(back.intersecting_pairs.is_nan());
+        assert_eq!(BenchRow { intersecting_pairs: 0.0, ..back }, BenchRow { intersecting_pairs: 0.0, ..r.clone() });
         assert!(BenchRow::from_tsv("too\tfew").is_none());
         assert!((r.seconds_per_frame() - 123.456 / 48.0).abs() < 1e-12);
         assert!(format_row(&r).contains("iterative"));

@@ -12,7 +12,8 @@
 pub mod accuracy;
 pub mod accuracy_order;
 pub mod bench;
-pub mod bench_tube;
+pub mod bench_report;
+pub mod bench_tables;
 pub mod collider;
 pub mod collider_mesh;
 pub mod demo;
@@ -182,27 +183,28 @@ enum Command {
         #[command(flatten)]
         solver: SolverOptions,
     },
-    /// Time the built-in scenes (no output written) and print a table of phase timings
+    /// Time built-in scenes or scene files (no output written) and print a table of phase
+    /// timings; with --report, run every benchmark and write BENCHMARKS.md
     Bench {
-        /// Demo names [default: all]
+        /// Demo names or scene files (.toml) [default: every demo]
         names: Vec<String>,
-        /// Frames per scene [default: the scene's, 48; 4 with --scaling]
+        /// Frames per scene [default: the scene's]; with --report, the most frames of any run
         #[arg(long, short, value_name = "N")]
         frames: Option<usize>,
         #[command(flatten)]
         contact: ContactOptions,
         #[command(flatten)]
         solver: SolverOptions,
-        /// The tube cloth bend at both resolutions and μ 0.2 and 0.8 with the direct and the
-        /// iterative solver (or only --res / --linear-solver), each in its own process; prints
-        /// the rows and a Markdown table beside the paper's Table 1
-        #[arg(long)]
-        tube_table: bool,
-        /// Time per Newton iteration of the tube cloth bend at four resolutions and the fitted
-        /// exponent against degrees of freedom (--linear-solver, default iterative; --mu)
-        #[arg(long, conflicts_with = "tube_table")]
-        scaling: bool,
-        /// Print only a tab-separated result row (used by --tube-table and --scaling)
+        /// Run every benchmark (the tube cloth bend at both resolutions and μ 0.2 and 0.8, the
+        /// linear solvers, the scaling fit, the other scenes, the authors' tube-cloth meshes),
+        /// each in its own process, and write BENCHMARKS.md and benches/results.csv into --out;
+        /// run it from the repository's root
+        #[arg(long, conflicts_with = "names")]
+        report: bool,
+        /// Where --report writes BENCHMARKS.md and benches/results.csv
+        #[arg(long, short, value_name = "DIR", default_value = ".", requires = "report")]
+        out: PathBuf,
+        /// Print only a tab-separated result row (used by --report)
         #[arg(long, hide = true)]
         row_only: bool,
     },
@@ -288,23 +290,9 @@ pub fn main() -> i32 {
             }),
             options,
         ),
-        Command::Bench { names, frames, contact, solver, tube_table, scaling, row_only } => {
-            if tube_table || scaling {
-                let res: Vec<String> = contact.res.iter().cloned().collect();
-                let solvers: Vec<String> = solver.linear_solver.iter().cloned().collect();
-                if scaling {
-                    let solver_name = solvers.first().map(String::as_str).unwrap_or("iterative");
-                    return bench_tube::scaling(
-                        solver_name,
-                        contact.mu.unwrap_or(0.2),
-                        frames.unwrap_or(4),
-                        solver.threads,
-                    );
-                }
-                let res = if res.is_empty() { vec!["low".to_string(), "high".to_string()] } else { res };
-                let solvers =
-                    if solvers.is_empty() { vec!["direct".to_string(), "iterative".to_string()] } else { solvers };
-                return bench_tube::table(&res, &solvers, frames.unwrap_or(48), solver.threads);
+        Command::Bench { names, frames, contact, solver, report, out, row_only } => {
+            if report {
+                return bench_report::run(&out, frames);
             }
             let options = bench::BenchOptions {
                 frames,
