@@ -193,9 +193,9 @@ pub(crate) fn utc_date(t: std::time::SystemTime) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
-/// `grip bench --report`: runs [`plan`] (every run's frames capped at `cap`), printing each
+/// `grip bench --report`: runs `plan` (every run's frames capped at `cap`), printing each
 /// row as it finishes, then writes `dir/BENCHMARKS.md` and `dir/benches/results.csv`.
-/// Must run from the repository's root (it reads [`AUTHORS_SCENE`]). Returns the exit code.
+/// Must run from the repository's root (it reads `AUTHORS_SCENE`). Returns the exit code.
 pub fn run(dir: &Path, cap: Option<usize>) -> i32 {
     if !Path::new(AUTHORS_SCENE).is_file() {
         eprintln!("grip: error: {AUTHORS_SCENE} not found: run `grip bench --report` from the repository's root");
