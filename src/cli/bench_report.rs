@@ -14,6 +14,9 @@ use std::time::Instant;
 /// The scene file of the authors' tube-cloth meshes, relative to the repository's root.
 pub(crate) const AUTHORS_SCENE: &str = "examples/scenes/softy-tube-cloth/scene.toml";
 
+/// The "tried and not adopted" list the report ends with, relative to the repository's root.
+const NOT_ADOPTED: &str = "benches/not-adopted.md";
+
 /// Frames of the tube cloth bend runs (the whole 1 s bend at 24 fps).
 const TUBE_FRAMES: usize = 48;
 /// Frames of the linear-solver comparison (the first half second of the bend).
@@ -87,12 +90,7 @@ pub(crate) fn plan(cap: Option<usize>) -> Vec<Run> {
         runs.push(Run::new(Section::Scaling, res.to_string(), "tube-cloth-bend", &options, frames(SCALING_FRAMES)));
     }
     for (name, n) in SCENES {
-        let n = match (n, cap) {
-            (Some(n), _) => frames(n),
-            (None, Some(c)) => Some(c),
-            (None, None) => None,
-        };
-        runs.push(Run::new(Section::Scenes, name.to_string(), name, &[], n));
+        runs.push(Run::new(Section::Scenes, name.to_string(), name, &[], n.map_or(cap, frames)));
     }
     runs.push(Run::new(Section::Authors, "softy tube cloth".into(), AUTHORS_SCENE, &[], cap));
     runs
@@ -215,7 +213,8 @@ pub fn run(dir: &Path, cap: Option<usize>) -> i32 {
         entries.push(Entry { run, result });
     }
     let minutes = started.elapsed().as_secs_f64() / 60.0;
-    let (report, csv) = markdown(&machine, &entries, cap, minutes, &load_average());
+    let not_adopted = std::fs::read_to_string(NOT_ADOPTED).unwrap_or_default();
+    let (report, csv) = markdown(&machine, &entries, cap, minutes, &load_average(), &not_adopted);
     let csv_path = dir.join("benches").join("results.csv");
     let written = std::fs::create_dir_all(dir.join("benches"))
         .and_then(|_| std::fs::write(dir.join("BENCHMARKS.md"), report))

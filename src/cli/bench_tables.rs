@@ -144,13 +144,11 @@ fn tube_table(out: &mut String, entries: &[&Entry]) {
         .map(|e| {
             let mut row = vec![e.run.label.clone()];
             row.extend(timing_cells(&e.result));
-            row.resize(1 + TIMING.len(), String::new());
             if let Ok(r) = &e.result {
-                row.push(or_dash(r.volume_change_pct, 2, " %"));
-                row.push(or_dash(1e3 * r.slip, 1, " mm"));
-            } else {
-                row.extend([String::new(), String::new()]);
+                row.extend([or_dash(r.volume_change_pct, 2, " %"), or_dash(1e3 * r.slip, 1, " mm")]);
             }
+            // A failed run's cells stay empty up to the paper's columns.
+            row.resize(3 + TIMING.len(), String::new());
             let paper = PAPER.iter().find(|p| p[0] == e.run.label).map_or(["—"; 3], |p| [p[1], p[2], p[3]]);
             row.extend(paper.map(str::to_string));
             row
@@ -185,13 +183,14 @@ fn timing_table(out: &mut String, first: &str, entries: &[&Entry], with_outcome:
 }
 
 /// BENCHMARKS.md and results.csv for `entries`, run on `machine` in `minutes` (frames capped at
-/// `cap`), the load average being `load_end` at the end.
+/// `cap`), the load average being `load_end` at the end; `not_adopted` (Markdown) ends the report.
 pub(crate) fn markdown(
     machine: &Machine,
     entries: &[Entry],
     cap: Option<usize>,
     minutes: f64,
     load_end: &str,
+    not_adopted: &str,
 ) -> (String, String) {
     let of = |s: Section| entries.iter().filter(|e| e.run.section == s).collect::<Vec<_>>();
     let mut o = String::new();
@@ -274,8 +273,8 @@ pub(crate) fn markdown(
          tube a fixed collider mesh of 392 triangles, the cloth a shell, μ = 0.15, 1/24 s steps.\n"
     );
     timing_table(&mut o, "scene", &of(Section::Authors), true);
-    if let Ok(tried) = std::fs::read_to_string("benches/not-adopted.md") {
-        let _ = write!(o, "\n{tried}");
+    if !not_adopted.is_empty() {
+        let _ = write!(o, "\n{not_adopted}");
     }
     (o, csv(entries))
 }
@@ -378,7 +377,7 @@ mod tests {
                 Entry { run, result }
             })
             .collect();
-        let (report, csv) = markdown(&machine(), &entries, None, 75.0, "1.50 1.20 1.00");
+        let (report, csv) = markdown(&machine(), &entries, None, 75.0, "1.50 1.20 1.00", "");
         let mut width = None;
         for line in report.lines() {
             if line.starts_with('|') {
@@ -421,7 +420,7 @@ mod tests {
                 Entry { run, result: Ok(r) }
             })
             .collect();
-        let (report, _) = markdown(&machine(), &entries, Some(4), 1.0, "0 0 0");
+        let (report, _) = markdown(&machine(), &entries, Some(4), 1.0, "0 0 0", "");
         assert!(report.contains("dofs^**1.25** (least squares over 4 resolutions)"), "{report}");
         assert!(report.contains("capped at 4 frames"));
     }
