@@ -54,9 +54,3 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-impl From<crate::mesh::MeshError> for Error {
-    fn from(e: crate::mesh::MeshError) -> Self {
-        Error::InvalidMesh(e.0)
-    }
-}

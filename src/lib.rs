@@ -14,6 +14,7 @@
 #![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod analytic;
+pub mod assemble;
 pub mod capi;
 pub mod cli;
 pub mod contact;
@@ -21,11 +22,12 @@ pub mod energy;
 pub mod error;
 pub mod integrate;
 pub mod io;
+pub mod math;
 pub mod mesh;
-pub mod scene;
+pub mod model;
 pub mod solve;
 pub mod solver;
 
 pub use error::{Error, Result};
-pub use scene::{GripMaterial, GripSolverParams};
+pub use model::{GripMaterial, GripSolverParams};
 pub use solver::{GripStepReport, Solver};

@@ -5,7 +5,7 @@
 
 mod common;
 use common::scenes::cloth_thrown_on_slab;
-use grip::scene::params::GRIP_INTEGRATOR_BDF2;
+use grip::model::params::GRIP_INTEGRATOR_BDF2;
 use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
 use grip::{GripSolverParams, Solver};
 use std::path::Path;

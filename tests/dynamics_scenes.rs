@@ -6,7 +6,7 @@
 
 use grip::cli::demo_dynamics::*;
 use grip::cli::scene::Scene;
-use grip::scene::params::*;
+use grip::model::params::*;
 
 /// Runs `scene` frame by frame, calling `sample(solver, frame)` after each frame.
 fn run(scene: &Scene, mut sample: impl FnMut(&grip::Solver, usize)) {

@@ -3,11 +3,11 @@
 //! derivatives, against central finite differences, on random and near-degenerate surfaces, for
 //! both kernels.
 
-use grip::contact::implicit::{potential, ImplicitSurface, Kernel};
+use grip::contact::surface::{potential, ImplicitSurface, Kernel};
 use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
 use grip::contact::ContactLaw;
-use grip::integrate::surface_terms::SurfaceTerms;
-use grip::scene::SurfaceQuery;
+use grip::assemble::surface_terms::SurfaceTerms;
+use grip::model::SurfaceQuery;
 
 /// A deterministic pseudo-random stream in [0, 1).
 struct Rng(u64);

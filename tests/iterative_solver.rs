@@ -96,7 +96,7 @@ fn matrix_free_block_slide_stops_where_coulomb_says() {
 fn thrown_cloth_bdf2(linear_solver: u32) -> Vec<f64> {
     let params = GripSolverParams {
         linear_solver,
-        integrator: grip::scene::params::GRIP_INTEGRATOR_BDF2,
+        integrator: grip::model::params::GRIP_INTEGRATOR_BDF2,
         residual_tolerance: 1e-8,
         velocity_tolerance: 0.0,
         ..Default::default()

@@ -2,7 +2,7 @@
 //! a hanging tet bar and a hanging cloth strip (static elongation ρgL²/(2E)).
 
 use grip::mesh::generate::{box_tets, grid_cloth, top_vertices};
-use grip::scene::material::{GRIP_MEMBRANE_NEO_HOOKEAN, GRIP_MEMBRANE_STVK};
+use grip::model::material::{GRIP_MEMBRANE_NEO_HOOKEAN, GRIP_MEMBRANE_STVK};
 use grip::{GripMaterial, GripSolverParams, Solver};
 
 const G: f64 = 9.81;

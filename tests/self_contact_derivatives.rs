@@ -7,8 +7,8 @@ mod common;
 
 use common::{rel_err, Lcg};
 use grip::contact::ContactLaw;
-use grip::energy::self_contact::distance::Closest;
-use grip::energy::self_contact::{evaluate, EdgeEdge, PairKind, SelfContactPair, VertexTriangle};
+use grip::contact::self_contact::distance::Closest;
+use grip::contact::self_contact::{evaluate, EdgeEdge, PairKind, SelfContactPair, VertexTriangle};
 use grip::energy::Element;
 
 const TOL: f64 = 1e-6;
@@ -281,7 +281,7 @@ fn assembled_gradient_and_hessian() {
     let q: Vec<f64> = q0.iter().map(|v| v + rng.range(-0.005, 0.005)).collect();
     let vt = [VertexTriangle { vertex: 3, triangle: [0, 1, 2] }, VertexTriangle { vertex: 5, triangle: [0, 1, 2] }];
     let ee = [EdgeEdge { edges: [[1, 2], [3, 4]] }, EdgeEdge { edges: [[0, 1], [5, 3]] }];
-    let pairs = grip::energy::self_contact::elements(law, &q0, &vt, &ee);
+    let pairs = grip::contact::self_contact::elements(law, &q0, &vt, &ee);
     let eval = evaluate(&pairs, &q);
     assert_eq!(eval.hessians.len(), 4, "most pairs are within δ: {}", eval.hessians.len());
     let n = q.len();

@@ -5,10 +5,10 @@
 mod common;
 use common::stage_checks::{entry_error, jacobian_error, product_error};
 use common::Lcg;
-use grip::integrate::backward_euler::{BackwardEuler, DampingMatrices};
-use grip::integrate::SystemLayout;
+use grip::assemble::stage::{BackwardEuler, DampingMatrices};
+use grip::assemble::SystemLayout;
 use grip::mesh::generate::grid_cloth;
-use grip::scene::Model;
+use grip::model::Model;
 use grip::solve::NonlinearSystem;
 use grip::GripMaterial;
 
@@ -49,7 +49,7 @@ fn roughened(m: &Model, rng: &mut Lcg) -> Vec<f64> {
 #[test]
 fn jacobian_with_self_contact_matches_finite_differences() {
     use grip::contact::ContactLaw;
-    use grip::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+    use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 
     let (m, triangles, nv, per) = two_sheets();
     let mesh = SelfContactMesh::new(triangles, m.rest.iter().flatten().copied().collect(), 0.005).unwrap();
@@ -120,7 +120,7 @@ fn jacobian_with_self_contact_matches_finite_differences() {
 fn jacobian_with_self_contact_friction_matches_finite_differences() {
     use grip::contact::law::*;
     use grip::contact::ContactLaw;
-    use grip::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+    use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 
     let (m, triangles, nv, per) = two_sheets();
     let shell: Vec<u32> = (0..nv).map(|v| u32::from(v >= per)).collect();

@@ -4,8 +4,8 @@
 //! being crushed in its plane below δ, and a hinge folded flat is pushed open.
 
 use grip::contact::ContactLaw;
-use grip::energy::self_contact::filter::{brute_force_candidates, rest_clearance, ExclusionFilter};
-use grip::energy::self_contact::{elements, evaluate, SelfContactEval};
+use grip::contact::self_contact::filter::{brute_force_candidates, rest_clearance, ExclusionFilter};
+use grip::contact::self_contact::{elements, evaluate, SelfContactEval};
 use grip::mesh::generate::grid_cloth;
 
 fn law(delta: f64) -> ContactLaw {

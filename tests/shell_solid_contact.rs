@@ -1,4 +1,4 @@
-//! Shell–solid pairs of self-contact (`grip::integrate::shell_solid`): the gap signed
+//! Shell–solid pairs of self-contact (`grip::contact::self_contact::shell_solid`): the gap signed
 //! by the solid's outward side, its derivatives against central differences through and beyond
 //! the solid's surface, the pairs that see a cloth edge passing under a box's edge between the
 //! box's vertices, steps of the solver that push it back out, and κ_b raised where the cloth
@@ -8,10 +8,10 @@ mod common;
 
 use common::fd_errors;
 use grip::contact::ContactLaw;
-use grip::energy::self_contact::distance::{edge_edge_feature, point_triangle_feature};
-use grip::energy::self_contact::{EdgeEdge, SelfContactPair, SolidSide, VertexTriangle};
+use grip::contact::self_contact::distance::{edge_edge_feature, point_triangle_feature};
+use grip::contact::self_contact::{EdgeEdge, SelfContactPair, SolidSide, VertexTriangle};
 use grip::energy::{gather, Element};
-use grip::integrate::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use grip::mesh::generate::box_tets;
 use grip::mesh::{boundary_triangles, intersecting_pairs_between};
 use grip::{GripMaterial, GripSolverParams, Solver};
@@ -80,13 +80,13 @@ fn edge_and_corner_cases_stay_unsigned() {
     // Face in z = 0 over x ∈ [0, 1]; the vertex at x = −0.004, 0.003 below its plane.
     let (pair, mut x) = vertex_over_face(-0.003);
     x[0] = -0.004;
-    assert!(!matches!(point_triangle_feature(&x), grip::energy::self_contact::distance::Closest::PointFace(..)));
+    assert!(!matches!(point_triangle_feature(&x), grip::contact::self_contact::distance::Closest::PointFace(..)));
     assert!((pair.distance(&x) - 0.005).abs() < 1e-12, "{}", pair.distance(&x));
     // Edges whose closest points are an end point: unsigned too.
     let (pair, mut x) = edge_over_edge(-0.003);
     x[3] = 0.0;
     x[0] = -0.5;
-    assert!(!matches!(edge_edge_feature(&x), grip::energy::self_contact::distance::Closest::LineLine));
+    assert!(!matches!(edge_edge_feature(&x), grip::contact::self_contact::distance::Closest::LineLine));
     assert!(pair.distance(&x) > 0.0);
 }
 
@@ -104,7 +104,7 @@ fn edges_side_by_side_keep_a_positive_gap() {
             outward: Some(SolidSide::face([0.0, 0.0, 1.0])),
             ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
         };
-        assert!(matches!(edge_edge_feature(&x), grip::energy::self_contact::distance::Closest::LineLine));
+        assert!(matches!(edge_edge_feature(&x), grip::contact::self_contact::distance::Closest::LineLine));
         assert!((pair.distance(&x) - w).abs() < 1e-5, "b = {b}: {}", pair.distance(&x));
     }
 }
@@ -127,7 +127,7 @@ fn a_shell_edge_beside_a_convex_edge_is_outside() {
         outward: Some(side),
         ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
     };
-    assert!(matches!(edge_edge_feature(&x), grip::energy::self_contact::distance::Closest::LineLine));
+    assert!(matches!(edge_edge_feature(&x), grip::contact::self_contact::distance::Closest::LineLine));
     let d = pair.distance(&x);
     assert!(d > 0.0019 && d < 0.0021, "{d}");
     let mean = SolidSide::face([0.5f64.sqrt(), 0.0, 0.5f64.sqrt()]);

@@ -6,12 +6,12 @@
 mod common;
 use common::Lcg;
 use grip::energy::volume::*;
-use grip::integrate::backward_euler::{BackwardEuler, DampingMatrices};
-use grip::integrate::volume_terms::VolumeTerms;
-use grip::integrate::SystemLayout;
+use grip::assemble::stage::{BackwardEuler, DampingMatrices};
+use grip::assemble::volume_terms::VolumeTerms;
+use grip::assemble::SystemLayout;
 use grip::mesh::generate::box_tets;
 use grip::mesh::shapes::icosphere;
-use grip::scene::Model;
+use grip::model::Model;
 use grip::solve::NonlinearSystem;
 use grip::GripMaterial;
 

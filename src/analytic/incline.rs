@@ -3,7 +3,7 @@
 //! and how fast it travels along the slope. The plane may also slide along the slope (a conveyor
 //! belt, cf. the paper's Appendix A), moved by host transforms every step.
 
-use crate::contact::shape::GRIP_SHAPE_PLANE;
+use crate::contact::collider::shape::GRIP_SHAPE_PLANE;
 use crate::contact::GripShape;
 use crate::mesh::generate::box_tets;
 use crate::{GripMaterial, GripSolverParams, Result, Solver};

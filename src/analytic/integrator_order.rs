@@ -6,7 +6,7 @@
 //! 2 for TR, BDF2, TR-BDF2 and SDIRK2.
 
 use crate::error::Result;
-use crate::scene::params::*;
+use crate::model::params::*;
 use crate::{GripMaterial, GripSolverParams, Solver};
 
 /// The integrators, with their names.

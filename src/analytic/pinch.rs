@@ -3,7 +3,7 @@
 //! grip it rises with the plates, otherwise it slips out. The plates are half-spaces moved by host
 //! transforms at every step.
 
-use crate::contact::shape::GRIP_SHAPE_PLANE;
+use crate::contact::collider::shape::GRIP_SHAPE_PLANE;
 use crate::contact::GripShape;
 use crate::mesh::generate::box_tets;
 use crate::{GripMaterial, GripSolverParams, Result, Solver};

@@ -4,7 +4,7 @@ use super::guard::{self, call};
 use super::handles::{self, GripSolver};
 use super::{GripObjectId, GripStatus};
 use crate::error::Error;
-use crate::scene::{GripMaterial, GripSolverParams};
+use crate::model::{GripMaterial, GripSolverParams};
 use std::ffi::c_void;
 
 /// Progress callback: called between Newton iterations and after each substep with the fraction

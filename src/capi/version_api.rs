@@ -1,6 +1,6 @@
 //! Versions, defaults and struct sizes, for hosts and language bindings to check against.
 
-use crate::scene::{GripMaterial, GripSolverParams};
+use crate::model::{GripMaterial, GripSolverParams};
 use crate::solver::GripStepReport;
 use std::ffi::c_char;
 

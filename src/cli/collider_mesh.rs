@@ -3,7 +3,7 @@
 //! half-size `extent` centred on the point of the shape nearest to `focus`.
 
 use super::collider::{apply, inverse, rotate};
-use crate::contact::shape::{GRIP_SHAPE_CAPSULE, GRIP_SHAPE_CYLINDER, GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
+use crate::contact::collider::shape::{GRIP_SHAPE_CAPSULE, GRIP_SHAPE_CYLINDER, GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
 use crate::contact::{GripShape, Shape};
 use std::f64::consts::PI;
 

@@ -14,13 +14,13 @@
 
 use super::collider::{Motion, SceneCollider};
 use super::scene::{Elements, FrictionPair, Scene, SceneObject, VolumeSpec};
-use crate::contact::shape::GRIP_SHAPE_PLANE;
+use crate::contact::collider::shape::GRIP_SHAPE_PLANE;
 use crate::contact::GripShape;
 use crate::energy::volume::{GRIP_VOLUME_IDEAL_GAS, GRIP_VOLUME_QUADRATIC};
 use crate::mesh::generate::{box_tets, without_unused_vertices};
 use crate::mesh::shapes::icosphere;
 use crate::mesh::tetrahedralize::{cell_size_for_tet_count, tetrahedralize_sdf};
-use crate::scene::params::{GRIP_INTEGRATOR_SDIRK2, GRIP_INTEGRATOR_TRAPEZOIDAL, GRIP_INTEGRATOR_TR_BDF2};
+use crate::model::params::{GRIP_INTEGRATOR_SDIRK2, GRIP_INTEGRATOR_TRAPEZOIDAL, GRIP_INTEGRATOR_TR_BDF2};
 use crate::{GripMaterial, GripSolverParams};
 
 /// One standard atmosphere (Pa).

@@ -6,7 +6,7 @@
 
 use super::collider::{Motion, SceneCollider};
 use super::scene::{Elements, Scene, SceneObject};
-use crate::contact::shape::GRIP_SHAPE_CYLINDER;
+use crate::contact::collider::shape::GRIP_SHAPE_CYLINDER;
 use crate::contact::GripShape;
 use crate::mesh::generate::grid_cloth;
 use crate::{GripMaterial, GripSolverParams};

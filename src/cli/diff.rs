@@ -9,7 +9,7 @@
 //! two files for one frame, objects of different vertex counts, no frame in common).
 
 use super::output::parse_frame_file_name;
-use crate::energy::real::{norm, sub};
+use crate::math::real::{norm, sub};
 use crate::io::obj::read_obj;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! world coordinates: the pose at frame k maps the part as defined (at t = 0) to where it is at
 //! the end of frame k, t = k / fps.
 
-use crate::energy::real::norm;
+use crate::math::real::norm;
 
 /// Easing of a [`Motion::Hinge`]: the fraction of the angle reached at the fraction `u` ∈ [0, 1]
 /// of the duration.

@@ -14,7 +14,7 @@ use super::collider_mesh::{collider_mesh, ColliderMesh};
 use super::metrics::Metrics;
 use super::scene::{PreviewStyle, TRANSLUCENT_OPACITY};
 use super::scene_solver::SceneSolver;
-use crate::contact::shape::GRIP_SHAPE_PLANE;
+use crate::contact::collider::shape::GRIP_SHAPE_PLANE;
 use crate::contact::GripShape;
 use crate::io::obj::write_obj;
 use crate::io::preview::{render_png, Camera, PreviewMesh};

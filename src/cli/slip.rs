@@ -16,7 +16,7 @@
 //! is 1 cm. (Without R_k a vertex held 1 mm off a surface that turns by 90° would count
 //! ≈1.4 mm of slip.)
 
-use crate::energy::real::{cross, dot, sub, unit};
+use crate::math::real::{cross, dot, sub, unit};
 use crate::mesh::closest_point::{closest_on_triangle, point_at};
 
 /// Vertices farther than this from the base surface at frame 0 are not measured (m).

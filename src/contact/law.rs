@@ -2,7 +2,7 @@
 //! magnitude λ = −b′(d) (Eq. 3), the smoothed Coulomb nonlinearity η (Eq. 8, 11) with the
 //! pre-sliding transitions s_a (Eq. 14) and s_b (Eq. 15), and the adaptive stiffness update (§4.4).
 
-use crate::energy::real::{c, dot, Real, V3};
+use crate::math::real::{c, dot, Real, V3};
 
 /// Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
 pub const GRIP_FRICTION_SMOOTHING_QUADRATIC: u32 = 0;

@@ -13,7 +13,7 @@
 //! Bridson et al. 2003 (§4.1). A hinge whose triangle has collapsed (area below 10⁻⁸ of rest) or
 //! whose edge has vanished exerts no bending force: no NaN for any input.
 
-use super::real::{c, cross, dot, scale, set_vertex, sub, vertex, Real};
+use crate::math::real::{c, cross, dot, scale, set_vertex, sub, vertex, Real};
 use super::Element;
 use nalgebra::{SMatrix, SVector, Vector3};
 

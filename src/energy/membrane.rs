@@ -10,7 +10,7 @@
 //! λ* = Eν/(1−ν²) is the plane-stress Lamé parameter; both models match linear plane stress at rest.
 //! Energy (in J) = thickness × rest area × Ψ.
 
-use super::real::{c, Real};
+use crate::math::real::{c, Real};
 use super::{lame, Element};
 use nalgebra::{Matrix2, Vector3};
 

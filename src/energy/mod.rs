@@ -1,20 +1,18 @@
 //! Elastic energies, each on a small stencil of vertices, with value, gradient and Hessian.
 //!
 //! Every element implements [`Element`]: the energy in joules from the stencil's positions, its exact
-//! gradient written generically over [`real::Real`], and its Hessian, by default the forward-mode AD
+//! gradient written generically over [`Real`], and its Hessian, by default the forward-mode AD
 //! Jacobian of the gradient. The global assembly lives in `crate::integrate`.
 
-pub mod autodiff;
 pub mod dihedral_bending;
 pub mod lame;
 pub mod membrane;
-pub mod real;
-pub mod self_contact;
 pub mod stable_neo_hookean;
 pub mod volume;
 
 use nalgebra::SMatrix;
-use real::Real;
+use crate::math::autodiff;
+use crate::math::real::Real;
 
 /// An energy term on a stencil of `D / 3` vertices (`D` coordinates).
 pub trait Element<const D: usize>: Sync + Send {

@@ -2,7 +2,7 @@
 //! Ψ(F) = μ/2 (I_C − 3) + λ/2 (J − α)² − μ/2 log(I_C + 1), with I_C = tr FᵀF and J = det F.
 //! Defined for every F, inverted elements included, with no singularity.
 
-use super::real::{c, Real};
+use crate::math::real::{c, Real};
 use super::{lame, Element};
 use nalgebra::{Matrix3, Vector3};
 

@@ -17,7 +17,7 @@
 //! its tangent (W stays C², finite for any V), so a Newton iterate that collapses the object
 //! still gets a finite, restoring force.
 
-use super::real::{c, cross, dot, sub, Real, V3};
+use crate::math::real::{c, cross, dot, sub, Real, V3};
 use crate::error::{Error, Result};
 
 /// No volume penalty (removes one set earlier).

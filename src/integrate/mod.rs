@@ -1,18 +1,17 @@
-//! Time integration: forces and their Jacobians summed over the model, the implicit stage built
-//! from them (backward Euler is one stage), and the schemes that chain stages.
+//! Time stepping: the integrators as chains of implicit stages ([`schemes`], [`stages`]), one
+//! substep with its retries ([`substep`], [`retries`], [`self_contact`]), what the input did
+//! wrong ([`warnings`]) and what a call did ([`report`]).
 
-pub mod backward_euler;
-pub mod contact_terms;
-pub mod element_terms;
-pub mod layout;
+pub mod report;
+pub mod retries;
 pub mod schemes;
-pub mod self_contact_mesh;
-pub mod self_contact_terms;
-pub mod shell_solid;
-pub mod stage;
-pub mod surface_terms;
-pub mod volume_terms;
+pub mod self_contact;
+pub mod stages;
+pub mod substep;
+pub mod warnings;
 
-pub use backward_euler::BackwardEuler;
-pub use layout::SystemLayout;
-pub use stage::ImplicitStage;
+pub use report::GripStepReport;
+
+/// Called between Newton iterations and after each substep with the fraction of the call done,
+/// on the thread that called `step`/`advance`; `true` cancels.
+pub type ProgressFn = Box<dyn FnMut(f64) -> bool + Send>;

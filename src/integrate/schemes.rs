@@ -11,7 +11,7 @@
 //!   v̂, q̂ the combinations of the two past states. Its first step, and any step after the
 //!   history was lost or with ω out of BDF2's zero-stable range, is taken by BE.
 
-use crate::scene::params::{
+use crate::model::params::{
     GRIP_INTEGRATOR_BDF2, GRIP_INTEGRATOR_SDIRK2, GRIP_INTEGRATOR_TRAPEZOIDAL, GRIP_INTEGRATOR_TR_BDF2,
 };
 

@@ -2,7 +2,7 @@
 //! edges and face (Ericson, *Real-Time Collision Detection*, §5.1.5): for the signed distance to
 //! a surface (`tetrahedralize::surface_sdf`) and the cloth-slip metric (`crate::cli::slip`).
 
-use crate::energy::real::{dot, sub};
+use crate::math::real::{dot, sub};
 
 /// Where on a triangle the closest point lies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

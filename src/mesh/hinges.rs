@@ -1,5 +1,5 @@
 //! Edges of a triangle mesh with the triangles on either side: interior hinges for dihedral
-//! bending, and the faces beside each edge of a solid's boundary (`crate::integrate::shell_solid`).
+//! bending, and the faces beside each edge of a solid's boundary (`crate::contact::self_contact::shell_solid`).
 
 use std::collections::HashMap;
 

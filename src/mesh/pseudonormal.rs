@@ -5,9 +5,9 @@
 //! cap it bisects the rim), and for a closed, outward-oriented surface a point just inside beside
 //! the vertex lies on its negative side: the sign of a signed distance where the closest point is
 //! a vertex (`tetrahedralize::surface_sdf`), and the side of a solid's vertex against a shell
-//! (`crate::integrate::shell_solid`).
+//! (`crate::contact::self_contact::shell_solid`).
 
-use crate::energy::real::{add, cross, dot, norm, scale, sub, unit};
+use crate::math::real::{add, cross, dot, norm, scale, sub, unit};
 
 /// Σ αᵢ nᵢ (not normalised) of each of `vertex_count` vertices over the triangles `faces`
 /// (indices below `vertex_count`) with corners at `position(v)` (m); zero for a vertex of no

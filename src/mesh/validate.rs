@@ -9,6 +9,12 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshError(pub String);
 
+impl From<MeshError> for crate::error::Error {
+    fn from(e: MeshError) -> Self {
+        crate::error::Error::InvalidMesh(e.0)
+    }
+}
+
 impl fmt::Display for MeshError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

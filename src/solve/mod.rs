@@ -10,5 +10,5 @@ pub mod preconditioner;
 pub mod sparse_cholesky;
 
 pub use direct_lu::DirectLu;
-pub use newton::{NewtonOutcome, NewtonSettings, NewtonStats, NonlinearSystem};
+pub use newton::{NewtonFailure, NewtonOutcome, NewtonSettings, NewtonStats, NonlinearSystem};
 pub use pattern::BlockPattern;

@@ -16,10 +16,6 @@
 use super::linear_solver::LinearSolver;
 use super::pattern::{BlockPattern, BlockSlot};
 use crate::error::{Error, Result};
-use crate::solver::report::{
-    GRIP_NEWTON_FAILURE_ITERATION_LIMIT, GRIP_NEWTON_FAILURE_LINEAR_SOLVE, GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL,
-    GRIP_NEWTON_FAILURE_NON_FINITE,
-};
 use std::time::Instant;
 
 /// Armijo constant of the backtracking line search.
@@ -107,8 +103,21 @@ pub struct NewtonStats {
     pub seconds_solve: f64,
     /// Seconds evaluating residuals (line search included).
     pub seconds_residual: f64,
-    /// Why the solve failed: one of `GRIP_NEWTON_FAILURE_*` (`…_NONE` when it did not).
-    pub failure: u32,
+    /// Why the solve failed (`None` when it did not).
+    pub failure: Option<NewtonFailure>,
+}
+
+/// Why a Newton solve failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewtonFailure {
+    /// The iteration limit was reached.
+    IterationLimit,
+    /// The line search found no acceptable step.
+    LineSearchStall,
+    /// The residual was not finite (NaN or ∞).
+    NonFinite,
+    /// The linear solver gave no direction (singular Jacobian, Krylov breakdown).
+    LinearSolve,
 }
 
 /// How a solve ended when it did not fail.
@@ -202,7 +211,7 @@ pub fn solve(
     let r_guess = norm(&r);
     let r0 = r_guess.max(settings.reference_residual);
     if !r_guess.is_finite() {
-        stats.failure = GRIP_NEWTON_FAILURE_NON_FINITE;
+        stats.failure = Some(NewtonFailure::NonFinite);
         return Err((Error::NotConverged("residual at the initial guess is not finite".into()), stats));
     }
     let mut r_norm = r_guess;
@@ -221,7 +230,7 @@ pub fn solve(
                 "Newton did not converge in {} iterations (relative residual {:.3e}, tolerance {:.1e})",
                 stats.iterations, stats.relative_residual, settings.residual_tolerance
             );
-            stats.failure = GRIP_NEWTON_FAILURE_ITERATION_LIMIT;
+            stats.failure = Some(NewtonFailure::IterationLimit);
             return Err((Error::NotConverged(msg), stats));
         }
         stats.iterations += 1;
@@ -237,7 +246,7 @@ pub fn solve(
         };
         if let Err(e) = direction(system, linear, v, &r, definite, sigma, &mut jac, &mut p, &mut stats) {
             if definite {
-                stats.failure = GRIP_NEWTON_FAILURE_LINEAR_SOLVE;
+                stats.failure = Some(NewtonFailure::LinearSolve);
                 return Err((e, stats));
             }
             // The exact Jacobian gave no usable direction: retry with the modified one.
@@ -259,7 +268,7 @@ pub fn solve(
         if m0.is_some() && slope >= 0.0 && !definite {
             definite = true;
             if let Err(e) = direction(system, linear, v, &r, definite, sigma, &mut jac, &mut p, &mut stats) {
-                stats.failure = GRIP_NEWTON_FAILURE_LINEAR_SOLVE;
+                stats.failure = Some(NewtonFailure::LinearSolve);
                 return Err((e, stats));
             }
             slope = dot(&r, &p);
@@ -309,7 +318,7 @@ pub fn solve(
             );
             // Every trial residual not finite: the step blew up rather than stalled.
             stats.failure =
-                if all_non_finite { GRIP_NEWTON_FAILURE_NON_FINITE } else { GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL };
+                if all_non_finite { Some(NewtonFailure::NonFinite) } else { Some(NewtonFailure::LineSearchStall) };
             return Err((Error::NotConverged(msg), stats));
         }
         let dv_max = p.iter().fold(0.0f64, |m, x| m.max(x.abs())) * alpha;
@@ -401,7 +410,7 @@ mod tests {
     fn line_search_never_adds_intersections() {
         let mut v = vec![0.0; 3];
         let (_, stats) = run(0.5, &mut v).expect_err("the root is behind the wall");
-        assert_eq!(stats.failure, GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL);
+        assert_eq!(stats.failure, Some(NewtonFailure::LineSearchStall));
         assert!(v[0] <= 0.5 && v[0] > 0.4, "stopped at the wall: {v:?}");
         let mut v = vec![0.7, 0.0, 0.0];
         run(0.5, &mut v).expect("already past the wall: the count stays 1");

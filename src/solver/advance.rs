@@ -2,21 +2,22 @@
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
 //! the state and commits only when every substep converged.
 
-use super::report::{
+use crate::integrate::report::{
     GRIP_WARNING_INITIAL_PENETRATION, GRIP_WARNING_PENETRATION_REMAINS, GRIP_WARNING_PINNED_IN_COLLIDER,
     GRIP_WARNING_PIN_CONFLICT,
 };
-use super::self_contact::{self as self_contact, SelfContactOverCall};
-use super::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
-use super::{progress, warnings, GripStepReport, ProgressFn, Solver};
-use crate::contact::implicit::{ImplicitSurface, Kernel};
+use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
+use crate::integrate::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
+use super::{progress, GripStepReport, ProgressFn, Solver};
+use crate::integrate::warnings;
+use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
-use crate::integrate::contact_terms::ContactPair;
+use crate::assemble::contact_terms::ContactPair;
 use crate::integrate::schemes::StepHistory;
-use crate::integrate::{element_terms, SystemLayout};
-use crate::scene::GripSolverParams;
-use crate::scene::{Model, ObjectKind};
+use crate::assemble::{element_terms, SystemLayout};
+use crate::model::GripSolverParams;
+use crate::model::{Model, ObjectKind};
 use crate::solve::NewtonSettings;
 use std::time::Instant;
 
@@ -68,7 +69,7 @@ fn initial_contact_stiffness(model: &Model, params: &GripSolverParams) -> f64 {
 /// Padding (m) of the candidate search of deforming-surface contacts: a quarter of the mean
 /// kernel radius of the surfaces that can be touched, and at least the contact thickness. Newton
 /// iterates may move this far before candidates are searched again.
-fn search_padding(surfaces: &[ImplicitSurface], queries: &[crate::scene::SurfaceQuery], thickness: f64) -> f64 {
+fn search_padding(surfaces: &[ImplicitSurface], queries: &[crate::model::SurfaceQuery], thickness: f64) -> f64 {
     let mut used = vec![false; surfaces.len()];
     queries.iter().for_each(|q| used[q.surface as usize] = true);
     let radii: Vec<f64> =
@@ -124,7 +125,7 @@ impl Solver {
                 Ok(state)
             } else {
                 report.converged = 0;
-                report.last_failure = super::report::GRIP_NEWTON_FAILURE_NON_FINITE;
+                report.last_failure = crate::integrate::report::GRIP_NEWTON_FAILURE_NON_FINITE;
                 Err(Error::NotConverged("the step produced non-finite positions or velocities".into()))
             }
         });
@@ -280,7 +281,7 @@ fn report_initial_state(
     report: &mut GripStepReport,
     pairs: &[ContactPair],
     surfaces: &[ImplicitSurface],
-    queries: &[crate::scene::SurfaceQuery],
+    queries: &[crate::model::SurfaceQuery],
     kappa: f64,
     kernel: Kernel,
     padding: f64,

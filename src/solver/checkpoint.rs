@@ -15,9 +15,9 @@ use crate::contact::Pose;
 use crate::energy::Element;
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
-use crate::integrate::SystemLayout;
+use crate::assemble::SystemLayout;
 use crate::mesh::validate::MAX_COORDINATE;
-use crate::scene::{Model, ObjectKind};
+use crate::model::{Model, ObjectKind};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// First bytes of a solver checkpoint.

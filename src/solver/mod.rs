@@ -7,23 +7,14 @@
 mod advance;
 mod checkpoint;
 mod progress;
-pub mod report;
-mod retries;
-mod self_contact;
-mod stages;
-mod substep;
-mod warnings;
 
 use crate::contact::{GripShape, Pose, Shape};
 use crate::error::{Error, Result};
-use crate::integrate::SystemLayout;
-use crate::scene::{GripMaterial, GripSolverParams, Model, Object, ObjectKind};
+use crate::assemble::SystemLayout;
+use crate::model::{GripMaterial, GripSolverParams, Model, Object, ObjectKind};
 use crate::solve::linear_solver::LinearSolver;
-pub use report::GripStepReport;
-
-/// Called between Newton iterations and after each substep with the fraction of the call done,
-/// on the thread that called `step`/`advance`; `true` cancels.
-pub type ProgressFn = Box<dyn FnMut(f64) -> bool + Send>;
+pub use crate::integrate::report;
+pub use crate::integrate::{GripStepReport, ProgressFn};
 
 /// A cloth and soft-body solver.
 pub struct Solver {

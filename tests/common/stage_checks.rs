@@ -1,8 +1,8 @@
 //! Finite-difference checks of a backward Euler stage's Jacobian: assembled entries and
 //! matrix-free products against central differences of the residual.
 
-use grip::integrate::backward_euler::BackwardEuler;
-use grip::integrate::SystemLayout;
+use grip::assemble::stage::BackwardEuler;
+use grip::assemble::SystemLayout;
 use grip::solve::NonlinearSystem;
 
 use super::Lcg;

@@ -3,7 +3,7 @@
 use super::motion::MotionToml;
 use crate::cli::collider::SceneCollider;
 use crate::cli::motion::Motion;
-use crate::contact::shape::{GRIP_SHAPE_CAPSULE, GRIP_SHAPE_CYLINDER, GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
+use crate::contact::collider::shape::{GRIP_SHAPE_CAPSULE, GRIP_SHAPE_CYLINDER, GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
 use crate::contact::GripShape;
 use serde::Deserialize;
 

@@ -7,7 +7,7 @@ use crate::cli::scene::{Elements, PinGroup, PinSelection, PreviewStyle, SceneObj
 use crate::energy::volume::{GRIP_VOLUME_IDEAL_GAS, GRIP_VOLUME_NEARLY_INCOMPRESSIBLE, GRIP_VOLUME_QUADRATIC};
 use crate::io::{obj, vtk};
 use crate::mesh::generate::top_vertices;
-use crate::scene::material::{GRIP_MEMBRANE_NEO_HOOKEAN, GRIP_MEMBRANE_STVK};
+use crate::model::material::{GRIP_MEMBRANE_NEO_HOOKEAN, GRIP_MEMBRANE_STVK};
 use crate::GripMaterial;
 use serde::Deserialize;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! The `[solver]` table of scene files: every field of `GripSolverParams`, enums by name.
 
-use crate::contact::implicit::kernel::{GRIP_KERNEL_CUBIC, GRIP_KERNEL_INTERPOLATING};
+use crate::contact::surface::kernel::{GRIP_KERNEL_CUBIC, GRIP_KERNEL_INTERPOLATING};
 use crate::contact::law::{
     GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_QUADRATIC,
     GRIP_FRICTION_SMOOTHING_RATIONAL,

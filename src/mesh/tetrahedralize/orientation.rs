@@ -6,7 +6,7 @@
 
 use super::bvh::Aabb;
 use super::surface_check::Surface;
-use crate::energy::real::{dot, norm, sub};
+use crate::math::real::{dot, norm, sub};
 use crate::error::{Error, Result};
 use std::f64::consts::PI;
 

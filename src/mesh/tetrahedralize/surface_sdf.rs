@@ -7,7 +7,7 @@
 
 use super::bvh::{Aabb, Bvh};
 use super::surface_check::Surface;
-use crate::energy::real::{add, cross, dot, sub, unit};
+use crate::math::real::{add, cross, dot, sub, unit};
 use crate::mesh::closest_point::{closest_on_triangle, point_at, Feature};
 use crate::mesh::pseudonormal::angle_weighted_normals;
 

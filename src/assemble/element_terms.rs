@@ -1,0 +1,152 @@
+//! Sums of element gradients, Hessians and damping matrices over a set of elements.
+//! Local quantities are computed in parallel into per-element slots and then summed serially in
+//! element order, so the result is bit-identical for any thread count.
+
+use crate::math::autodiff::project_psd;
+use crate::math::real::Real;
+use crate::energy::{gather, Element};
+use crate::solve::pattern::BlockSlot;
+use nalgebra::SMatrix;
+use rayon::prelude::*;
+
+/// Σ_e E_e(q), in J.
+pub fn energy<const D: usize, E: Element<D>>(elements: &[E], q: &[f64]) -> f64 {
+    let local: Vec<f64> = elements.par_iter().map(|e| e.energy(&gather::<D>(e.vertices(), q))).collect();
+    local.iter().sum()
+}
+
+/// The stencil's coordinates from a flat array of any [`Real`].
+fn gather_real<const D: usize, T: Real>(vertices: &[u32], q: &[T]) -> [T; D] {
+    std::array::from_fn(|i| q[3 * vertices[i / 3] as usize + i % 3])
+}
+
+/// out += scale · ∇W(q), over [`Real`] (`f64` for the residual, dual numbers for matrix-free
+/// Jacobian products).
+pub fn add_gradient<const D: usize, E: Element<D>, T: Real + Send + Sync>(
+    elements: &[E],
+    q: &[T],
+    scale: f64,
+    out: &mut [T],
+) {
+    let local: Vec<[T; D]> = elements.par_iter().map(|e| e.gradient(&gather_real::<D, T>(e.vertices(), q))).collect();
+    for (e, g) in elements.iter().zip(&local) {
+        for (a, &v) in e.vertices().iter().enumerate() {
+            for k in 0..3 {
+                out[3 * v as usize + k] += g[3 * a + k] * scale;
+            }
+        }
+    }
+}
+
+/// Adds `scale · m_e` for per-element matrices into the Jacobian values, skipping rows and
+/// columns of fixed (pinned) vertices.
+pub fn add_matrices<const D: usize, E: Element<D>>(
+    elements: &[E],
+    matrices: &[SMatrix<f64, D, D>],
+    slots: &[BlockSlot],
+    scale: f64,
+    fixed: &[bool],
+    jac: &mut [f64],
+) {
+    let n = D / 3;
+    for ((e, m), s) in elements.iter().zip(matrices).zip(slots.chunks_exact(n * n)) {
+        let verts = e.vertices();
+        for a in 0..n {
+            if fixed[verts[a] as usize] {
+                continue;
+            }
+            for b in 0..n {
+                if fixed[verts[b] as usize] {
+                    continue;
+                }
+                let slot = s[a * n + b];
+                for c in 0..3 {
+                    for r in 0..3 {
+                        jac[(slot.start + c * slot.stride + r as u32) as usize] +=
+                            scale * m[(3 * a + r, 3 * b + c as usize)];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Element Hessians ∇²W_e(q), or their PSD stand-ins ([`Element::definite_hessian`]: projected onto
+/// the PSD cone unless the element has a cheaper one) when `definite` (a modified
+/// Newton Jacobian for iterations far from the solution, where buckling cloth or a compressed
+/// solid makes the exact one indefinite).
+pub fn hessians<const D: usize, E: Element<D>>(elements: &[E], q: &[f64], definite: bool) -> Vec<SMatrix<f64, D, D>> {
+    elements
+        .par_iter()
+        .map(|e| {
+            let x = gather::<D>(e.vertices(), q);
+            if definite {
+                e.definite_hessian(&x)
+            } else {
+                e.hessian(&x)
+            }
+        })
+        .collect()
+}
+
+/// Rayleigh stiffness-damping matrices β_e K⁺_e(q): element Hessians projected onto the PSD cone
+/// (so damping never adds energy), scaled by each element's β (s). Empty when every β is 0.
+pub fn damping_matrices<const D: usize, E: Element<D>>(
+    elements: &[E],
+    beta: &[f64],
+    q: &[f64],
+) -> Vec<SMatrix<f64, D, D>> {
+    if beta.iter().all(|&b| b == 0.0) {
+        return Vec::new();
+    }
+    elements
+        .par_iter()
+        .zip(beta.par_iter())
+        .map(
+            |(e, &b)| {
+                if b == 0.0 {
+                    SMatrix::zeros()
+                } else {
+                    project_psd(&e.hessian(&gather::<D>(e.vertices(), q))) * b
+                }
+            },
+        )
+        .collect()
+}
+
+/// ½ Σ_e v_eᵀ m_e v_e (the dissipation potential of linear damping matrices) [W·s = J].
+pub fn quadratic_form<const D: usize, E: Element<D>>(
+    elements: &[E],
+    matrices: &[SMatrix<f64, D, D>],
+    v: &[f64],
+) -> f64 {
+    let local: Vec<f64> = elements
+        .par_iter()
+        .zip(matrices.par_iter())
+        .map(|(e, m)| {
+            let ve = nalgebra::SVector::<f64, D>::from(gather::<D>(e.vertices(), v));
+            0.5 * ve.dot(&(m * ve))
+        })
+        .collect();
+    local.iter().sum()
+}
+
+/// out += scale · Σ_e m_e v_e, over [`Real`].
+pub fn add_matrix_products<const D: usize, E: Element<D>, T: Real>(
+    elements: &[E],
+    matrices: &[SMatrix<f64, D, D>],
+    v: &[T],
+    scale: f64,
+    out: &mut [T],
+) {
+    for (e, m) in elements.iter().zip(matrices) {
+        let ve = gather_real::<D, T>(e.vertices(), v);
+        for (a, &vtx) in e.vertices().iter().enumerate() {
+            for k in 0..3 {
+                let row = 3 * a + k;
+                let y = (0..D).fold(T::from(0.0), |acc, col| acc + ve[col] * m[(row, col)]);
+                out[3 * vtx as usize + k] += y * scale;
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The triangles of self-contact over one call: the shells' triangles, then the
+//! solids' boundary faces for the shell–solid pairs of `super::shell_solid`, with their
+//! exclusion topology, the friction table of the objects and the guard's count of intersecting
+//! shell triangles.
+
+use super::shell_solid::edge_faces;
+use crate::contact::self_contact::filter::ExclusionFilter;
+use std::collections::HashMap;
+
+/// Numbers of intersecting triangle pairs of self-contact's mesh ([`SelfContactMesh::crossings`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Crossings {
+    /// Pairs of shell triangles ([`SelfContactMesh::intersections`]).
+    pub shells: usize,
+    /// Pairs of a shell triangle and a solid's boundary face.
+    pub with_solids: usize,
+}
+
+/// The triangles that take part in self-contact and their exclusion topology, built once per
+/// call from the model's shells (and the solids' boundary faces, `super::shell_solid`).
+#[derive(Clone, Debug)]
+pub struct SelfContactMesh {
+    /// Shell triangles, then the solids' outward boundary faces; global vertex indices.
+    pub triangles: Vec<[u32; 3]>,
+    /// How many of `triangles` are the shells'.
+    pub shell_triangles: usize,
+    /// Per global vertex: whether it is a solid's (empty without solids).
+    pub solid: Vec<bool>,
+    /// The faces (indices into `triangles`) on either side of each solid edge
+    /// (`super::shell_solid::edge_faces`).
+    pub solid_edge_faces: HashMap<[u32; 2], [u32; 2]>,
+    /// Which pairs are never tested: incident ones, and 1-ring ones within δ_s at rest.
+    pub filter: ExclusionFilter,
+    /// Rest positions (flat, 3 per vertex, in m): the edge–edge mollifier thresholds.
+    pub rest: Vec<f64>,
+    /// Vertices of `triangles`, sorted.
+    pub vertices: Vec<u32>,
+    /// Per vertex (global index): its object's row of `mu` (empty: no friction, paper Eq. 8
+    /// with μ = 0).
+    pub shell: Vec<u32>,
+    /// Friction coefficient μ (paper Eq. 8) between the objects of rows a and b at
+    /// `a · rows + b` (dimensionless).
+    pub mu: Vec<f64>,
+}
+
+impl SelfContactMesh {
+    /// The mesh of the shells' `triangles` (global indices) over `rest` (3 per vertex, in m), for
+    /// thickness δ_s = `delta` in m (1-ring pairs within it at rest are excluded,
+    /// `ExclusionFilter`); `None` without triangles.
+    pub fn new(triangles: Vec<[u32; 3]>, rest: Vec<f64>, delta: f64) -> Option<Self> {
+        Self::with_solids(triangles, &[], rest, delta)
+    }
+
+    /// As [`Self::new`], with the solids' outward boundary faces `faces` (global indices) after
+    /// the shells' triangles for the shell–solid pairs (`super::shell_solid`); `None` without
+    /// shell triangles.
+    pub fn with_solids(mut triangles: Vec<[u32; 3]>, faces: &[[u32; 3]], rest: Vec<f64>, delta: f64) -> Option<Self> {
+        if triangles.is_empty() {
+            return None;
+        }
+        let shell_triangles = triangles.len();
+        let mut solid = Vec::new();
+        let mut solid_edge_faces = HashMap::new();
+        if !faces.is_empty() {
+            solid = vec![false; rest.len() / 3];
+            faces.iter().flatten().for_each(|&v| solid[v as usize] = true);
+            solid_edge_faces = edge_faces(faces, shell_triangles);
+            triangles.extend_from_slice(faces);
+        }
+        let filter = ExclusionFilter::new(&triangles, &rest, delta);
+        let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
+        vertices.sort_unstable();
+        vertices.dedup();
+        Some(Self {
+            triangles,
+            shell_triangles,
+            solid,
+            solid_edge_faces,
+            filter,
+            rest,
+            vertices,
+            shell: Vec::new(),
+            mu: Vec::new(),
+        })
+    }
+
+    /// The shells' triangles.
+    pub fn shell_triangles(&self) -> &[[u32; 3]] {
+        &self.triangles[..self.shell_triangles]
+    }
+
+    /// The solids' outward boundary faces (empty without solids).
+    pub fn solid_faces(&self) -> &[[u32; 3]] {
+        &self.triangles[self.shell_triangles..]
+    }
+
+    /// Sets the friction of the pairs (paper Eq. 8): `shell[v]` is the row of vertex v's object
+    /// (every vertex, global indices), and μ between the objects of rows a and b is
+    /// `mu[a · k + b]` of a k × k symmetric table (dimensionless).
+    pub fn with_friction(mut self, shell: Vec<u32>, mu: Vec<f64>) -> Self {
+        self.shell = shell;
+        self.mu = mu;
+        self
+    }
+
+    /// Number of intersecting pairs of shell triangles at `q` in m (exact checker,
+    /// `crate::mesh::intersection`) that self-contact acts on: every pair but those holding a
+    /// 1-ring primitive pair excluded for being within δ_s at rest
+    /// (`ExclusionFilter::excuses`; none on a mesh whose rest clearance exceeds δ_s, where this
+    /// is the `intersecting_pairs` of the stats).
+    pub fn intersections(&self, q: &[f64]) -> usize {
+        let positions = crate::mesh::triples(q);
+        crate::mesh::intersecting_pairs(&positions, self.shell_triangles())
+            .into_iter()
+            .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
+            .count()
+    }
+
+    /// The intersecting triangle pairs at `q` (m) in one pass of the exact checker: those
+    /// between shell triangles that [`Self::intersections`] counts, and those of a shell
+    /// triangle and a solid's boundary face (none without solids): a shell edge through a
+    /// solid's face or a solid's ridge or corner through a shell triangle, both of which the
+    /// signed shell–solid pairs push back (the stats' `intersecting_pairs_with_solids` counts
+    /// the same pairs, and collider meshes too).
+    pub fn crossings(&self, q: &[f64]) -> Crossings {
+        let positions = crate::mesh::triples(q);
+        let shells = self.shell_triangles as u32;
+        // Shell triangles come first, so a pair (i < j) has a shell triangle when i does.
+        let pairs = crate::mesh::intersection::intersecting_pairs_where(&positions, &self.triangles, |i, _| i < shells);
+        let (between_shells, with_solids): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|&(_, j)| j < shells);
+        let shells = between_shells
+            .into_iter()
+            .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
+            .count();
+        Crossings { shells, with_solids: with_solids.len() }
+    }
+
+    /// μ (paper Eq. 8) between the objects of vertices `a` and `b` (0 without a table).
+    pub fn pair_mu(&self, a: u32, b: u32) -> f64 {
+        let k = (self.mu.len() as f64).sqrt() as usize;
+        match (self.shell.get(a as usize), self.shell.get(b as usize)) {
+            (Some(&i), Some(&j)) => self.mu.get(i as usize * k + j as usize).copied().unwrap_or(0.0),
+            _ => 0.0,
+        }
+    }
+}

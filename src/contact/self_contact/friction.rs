@@ -1,0 +1,230 @@
+//! Smoothed Coulomb friction of self-contact pairs, through the same fully implicit
+//! sliding basis as contact with colliders and surfaces (paper §3.3, Eq. 8, 11, 16, 23).
+//!
+//! A pair's closest points P = Σ wᵢxᵢ on one primitive and Q = Σ wⱼxⱼ on the other
+//! ([`closest_points`]) give the contact frame ([`ContactFrame`]): the weights kᵢ of the slots
+//! in P − Q = Σ kᵢxᵢ (vertex–triangle: 1 and −(α, β, γ); edge–edge: (1 − s, s, t − 1, −t)), the
+//! unit normal n = (P − Q)/d and the normal force λ = −b′(d) = 3κ(δ − d)² (paper Eq. 3; times
+//! the mollifier m for edge–edge pairs, whose penalty is m b(d), so that friction fades with
+//! the normal force where two edges turn parallel and their closest points jump). The relative
+//! velocity of P against Q is v_rel = Σ kᵢvᵢ, its tangential part v̄ = (I − nnᵀ)v_rel, and the
+//! friction force on P is f = −μλ s(|v̄|) v̄/|v̄| (Eq. 8, 11, [`ContactLaw::friction`]), with
+//! −f on Q; slot i receives kᵢ f (Σ kᵢ = 0: momentum is conserved).
+//!
+//! Fully implicit coupling (Eq. 23) evaluates λ, n and kᵢ at the end-of-step positions
+//! q = q̂ + h v, so they are part of the residual and of its Jacobian
+//! ([`SelfContactPair::friction_jacobian`], exact by forward-mode AD along x = x̂ + h v).
+//! Lagged coupling (Eq. 25–26) freezes them at the start of the substep
+//! ([`FrozenPairFriction`]); the Newton merit function freezes them at its linearisation point
+//! and uses the dissipation potential D = μλ f₀(|v̄|) ([`ContactLaw::friction_potential`]).
+//! The closest-feature case is chosen from the real parts, as for the penalty.
+
+use super::distance::closest_points;
+use super::{mollifier, PairKind, SelfContactPair};
+use crate::contact::ContactLaw;
+use crate::math::autodiff::jacobian;
+use crate::math::real::{c, Real, V3};
+use nalgebra::SMatrix;
+
+/// The contact frame of one pair (a column of the sliding basis T(q) and the force λ(q) of
+/// paper Eq. 16).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactFrame<T> {
+    /// Normal force magnitude λ = −b′(d) (paper Eq. 3; times the mollifier m for edge–edge
+    /// pairs), in N.
+    pub lambda: T,
+    /// Unit normal n = (P − Q)/d from the closest point of the second primitive to the first,
+    /// negated for a shell–solid pair whose shell primitive is inside (σ of
+    /// [`SelfContactPair::gap`]) (v̄ = (I − nnᵀ) v_rel, paper Eq. 8).
+    pub normal: V3<T>,
+    /// Weights kᵢ of the stencil slots in P − Q = Σ kᵢxᵢ (dimensionless, Σ kᵢ = 0): the
+    /// pair's columns of T(q) in paper Eq. 16.
+    pub weights: [T; 4],
+}
+
+impl<T: Real> ContactFrame<T> {
+    /// v_rel = Σ kᵢvᵢ (m/s): the velocity of P relative to Q (paper Eq. 16, Tᵀv).
+    pub fn relative_velocity(&self, v: &[T; 12]) -> V3<T> {
+        std::array::from_fn(|k| (0..4).fold(c::<T>(0.0), |a, i| a + self.weights[i] * v[3 * i + k]))
+    }
+
+    /// The smoothed Coulomb friction −μλ η(v̄) (paper Eq. 8, 11) on P, spread to the slots as
+    /// kᵢ f in N, 3 per slot; `mu` dimensionless.
+    pub fn forces(&self, law: &ContactLaw, mu: f64, v: &[T; 12]) -> [T; 12] {
+        let f = law.friction(mu, self.lambda, self.normal, self.relative_velocity(v));
+        std::array::from_fn(|i| self.weights[i / 3] * f[i % 3])
+    }
+
+    /// The frame with n and kᵢ held at their values (λ keeps its derivatives): the sliding
+    /// basis of Newton's modified Jacobian.
+    fn fixed_basis(&self) -> Self {
+        Self { lambda: self.lambda, normal: self.normal.map(|x| c(x.re())), weights: self.weights.map(|x| c(x.re())) }
+    }
+}
+
+impl SelfContactPair {
+    /// The contact frame at stencil positions `x` (paper Eq. 16), over [`Real`]; `None` when the
+    /// pair exerts no force (gap ≥ δ) or has no normal (P = Q).
+    pub fn contact_frame<T: Real>(&self, x: &[T; 12]) -> Option<ContactFrame<T>> {
+        let xr = x.map(|v| v.re());
+        let case = self.closest(&xr);
+        let (d, weights, normal) = closest_points(x, case);
+        if !(d.re() > 0.0) {
+            return None;
+        }
+        // The signed gap of a shell–solid pair (`SelfContactPair::gap`): λ keeps growing
+        // through the solid's surface, and n = σ(P − Q)/|P − Q| keeps its orientation there
+        // (friction uses only the tangent plane of n).
+        let side = self.side(x, case);
+        let (d, normal) = (d * side, normal.map(|v| v * side));
+        if !(d.re() < self.law.delta) {
+            return None;
+        }
+        let lambda = match self.kind {
+            PairKind::VertexTriangle => self.law.force(d),
+            PairKind::EdgeEdge { eps_cross } => self.law.force(d) * mollifier(x, eps_cross).0,
+        };
+        (lambda.re() > 0.0).then_some(ContactFrame { lambda, normal, weights })
+    }
+
+    /// Fully implicit friction forces on the stencil (paper Eq. 8, 16, 23) at end-of-step
+    /// positions `x` (m) and velocities `v` (m/s), 3 per slot (N); `None` without friction
+    /// (μ = 0 or no contact force).
+    pub fn friction<T: Real>(&self, x: &[T; 12], v: &[T; 12]) -> Option<[T; 12]> {
+        if !(self.mu > 0.0) {
+            return None;
+        }
+        Some(self.contact_frame(x)?.forces(&self.law, self.mu, v))
+    }
+
+    /// dF/dv (N·s/m) of [`SelfContactPair::friction`] along x = x̂ + h v (paper Eq. 23's
+    /// Jacobian: ∂F/∂v + h ∂F/∂x): exact when `exact`, through λ, n and kᵢ; otherwise with n and
+    /// kᵢ held (λ(x) kept), the modified Jacobian of Newton's safeguard as for surface contact.
+    pub fn friction_jacobian(&self, x: &[f64; 12], v: &[f64; 12], h: f64, exact: bool) -> Option<SMatrix<f64, 12, 12>> {
+        if !(self.mu > 0.0) {
+            return None;
+        }
+        self.contact_frame(x)?;
+        Some(jacobian(
+            |vd| {
+                let xd = std::array::from_fn(|i| vd[i] * h + (x[i] - h * v[i]));
+                match self.contact_frame(&xd) {
+                    Some(f) if exact => f.forces(&self.law, self.mu, vd),
+                    Some(f) => f.fixed_basis().forces(&self.law, self.mu, vd),
+                    None => [c(0.0); 12],
+                }
+            },
+            v,
+        ))
+    }
+}
+
+/// A pair's friction with λ, n and kᵢ frozen at one configuration: the lagged coupling's
+/// (at the start of the substep, paper Eq. 25–26) and the merit function's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrozenPairFriction {
+    /// Global vertices of the stencil.
+    pub vertices: [u32; 4],
+    /// Friction coefficient μ (paper Eq. 8; dimensionless).
+    pub mu: f64,
+    /// The frame (λ, n, kᵢ of paper Eq. 16) where it was frozen.
+    pub frame: ContactFrame<f64>,
+}
+
+impl FrozenPairFriction {
+    /// Freezes `pair`'s frame at stencil positions `x` in m (paper Eq. 25: the start of the
+    /// substep, or the merit's point); `None` without friction.
+    pub fn new(pair: &SelfContactPair, x: &[f64; 12]) -> Option<Self> {
+        if !(pair.mu > 0.0) {
+            return None;
+        }
+        Some(Self { vertices: pair.vertices, mu: pair.mu, frame: pair.contact_frame(x)? })
+    }
+
+    /// Friction forces (paper Eq. 25) at stencil velocities `v` (m/s), 3 per slot (N).
+    pub fn forces<T: Real>(&self, law: &ContactLaw, v: &[T; 12]) -> [T; 12] {
+        let frame = ContactFrame {
+            lambda: c(self.frame.lambda),
+            normal: self.frame.normal.map(c),
+            weights: self.frame.weights.map(c),
+        };
+        frame.forces(law, self.mu, v)
+    }
+
+    /// dF/dv (N·s/m) of [`FrozenPairFriction::forces`] (paper Eq. 25 differentiated; exact:
+    /// nothing else varies).
+    pub fn jacobian(&self, law: &ContactLaw, v: &[f64; 12]) -> SMatrix<f64, 12, 12> {
+        jacobian(|vd| self.forces(law, vd), v)
+    }
+
+    /// The dissipation potential D = μλ f₀(|v̄|) in W whose negative gradient in v is
+    /// [`FrozenPairFriction::forces`] (paper Eq. 14–15 integrated; the merit's friction term).
+    pub fn potential(&self, law: &ContactLaw, v: &[f64; 12]) -> f64 {
+        let f = &self.frame;
+        law.friction_potential(self.mu, f.lambda, f.normal, f.relative_velocity(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{EdgeEdge, VertexTriangle};
+    use super::*;
+
+    /// A vertex 1 mm above a triangle's interior and two crossing edges 1 mm apart (δ = 2 mm),
+    /// with stencil velocities `v`.
+    fn pairs() -> Vec<(SelfContactPair, [f64; 12])> {
+        let law = ContactLaw { kappa: 1e6, delta: 0.002, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+        let vt = [0.2, 0.3, 0.001, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        let ee = [-0.5, 0.1, 0.001, 0.5, 0.2, 0.001, 0.1, -0.5, 0.0, 0.0, 0.5, 0.0];
+        let rest: Vec<f64> = ee.to_vec();
+        let mut a = SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law);
+        let mut b = SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law, &rest);
+        (a.mu, b.mu) = (0.4, 0.4);
+        vec![(a, vt), (b, ee)]
+    }
+
+    /// Friction conserves momentum (Σ forces = 0), dissipates (F · v ≤ 0), has no normal
+    /// component on P, and equals −∂D/∂v of its frozen dissipation potential, in the sliding
+    /// and sticking zones of both pair kinds.
+    #[test]
+    fn friction_is_dissipative_tangential_and_the_gradient_of_its_potential() {
+        for (pair, x) in pairs() {
+            for scale in [1e-4, 1e-2, 1.0] {
+                let v: [f64; 12] = std::array::from_fn(|i| scale * ((i * 7 % 5) as f64 - 2.0 + 0.3 * i as f64));
+                let f = pair.friction(&x, &v).expect("active pair with friction");
+                let frame = pair.contact_frame(&x).unwrap();
+                let total: [f64; 3] = std::array::from_fn(|k| (0..4).map(|i| f[3 * i + k]).sum());
+                let power: f64 = f.iter().zip(&v).map(|(a, b)| a * b).sum();
+                let fmax = f.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+                assert!(fmax > 0.0 && total.iter().all(|t| t.abs() < 1e-12 * fmax), "{:?}: {total:?}", pair.kind);
+                assert!(power <= 0.0, "{:?}: power {power}", pair.kind);
+                let on_p: [f64; 3] = std::array::from_fn(|k| f[k] / frame.weights[0]);
+                let normal: f64 = (0..3).map(|k| on_p[k] * frame.normal[k]).sum();
+                assert!(normal.abs() < 1e-12 * fmax, "{:?}: normal part {normal}", pair.kind);
+                let frozen = FrozenPairFriction::new(&pair, &x).unwrap();
+                let h = 1e-7 * scale;
+                for i in 0..12 {
+                    let (mut vp, mut vm) = (v, v);
+                    vp[i] += h;
+                    vm[i] -= h;
+                    let law = &pair.law;
+                    let fd = (frozen.potential(law, &vp) - frozen.potential(law, &vm)) / (2.0 * h);
+                    assert!((fd + f[i]).abs() < 1e-6 * fmax, "{:?}, slot {i}: {fd} vs {}", pair.kind, -f[i]);
+                }
+            }
+        }
+    }
+
+    /// Without μ or out of reach a pair has no friction.
+    #[test]
+    fn no_friction_without_mu_or_contact() {
+        for (mut pair, x) in pairs() {
+            let v = [0.1; 12];
+            let mut far = x;
+            far[2] += 0.01;
+            assert!(pair.friction(&far, &v).is_none() && pair.friction_jacobian(&far, &v, 0.01, true).is_none());
+            pair.mu = 0.0;
+            assert!(pair.friction(&x, &v).is_none() && FrozenPairFriction::new(&pair, &x).is_none());
+        }
+    }
+}

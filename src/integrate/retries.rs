@@ -1,0 +1,132 @@
+//! The retry rules of one substep (paper §4.4, and their extension to self-contact, see
+//! `self_contact`): the substep is redone with a stiffer collider κ while it ends with a
+//! negative gap, with a stiffer κ_s while it ends with new intersections of shells or after
+//! Newton stalled with shells touching, and with a stiffer κ_b while it ends with new crossings
+//! of shells and solids' faces.
+
+use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_PENETRATION_REMAINS};
+use super::stages::StageFailure;
+use super::substep::{Substepper, MAX_CONTACT_STIFFNESS};
+use crate::error::{Error, Result};
+use crate::integrate::schemes::StepHistory;
+use crate::contact::self_contact::contact_mesh::Crossings;
+use crate::model::params::GRIP_INTEGRATOR_BDF2;
+
+impl Substepper<'_> {
+    /// One substep, redone with a stiffer κ while it ends with a negative gap, with a stiffer
+    /// self-contact κ_s while it ends with more intersecting shell triangles than it started
+    /// with (then it fails, to be halved; see `self_contact`), and with a stiffer shell–solid
+    /// κ_b while it ends with more shell triangles crossing solids' faces (then it stands).
+    pub(crate) fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
+        let v_fixed = self.pin_velocities(q, f1, h);
+        let mut retries = 0;
+        // κ_b's retries have their own budget, so they never use up the others'.
+        let mut solid_retries = 0;
+        let crossed_before = self.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings_at_start(q));
+        loop {
+            let law = self.colliders.law;
+            let step = match self.integrate(q, v, &v_fixed, f0, f1, h) {
+                Ok(step) => step,
+                Err(StageFailure { error: Error::NotConverged(m), closest_pair }) => {
+                    // Newton stalls where a pair reached d ≈ 0 (the unsigned distance's kink, which
+                    // its line search may not cross): a stiffer κ_s keeps the shells apart.
+                    let touching = match (self.self_contact.as_ref(), closest_pair) {
+                        (Some(sc), Some(d)) => sc.touching(d),
+                        _ => false,
+                    };
+                    if touching && retries < self.colliders.max_retries {
+                        if let Some(sc) = self.self_contact.as_mut() {
+                            if !sc.stiffen() {
+                                return Err(Error::NotConverged(m));
+                            }
+                            retries += 1;
+                            self.report.contact_retries += 1;
+                            self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                            log::debug!(
+                                "substep of {h:.3e} s redone: Newton failed with the shells touching, self-contact stiffness now {:.3e}",
+                                sc.law.kappa
+                            );
+                            continue;
+                        }
+                    }
+                    return Err(Error::NotConverged(m));
+                }
+                Err(failure) => return Err(failure.error),
+            };
+            let mut crossed_after = None;
+            if let Some(sc) = self.self_contact.as_mut() {
+                let crossed = sc.crossings(&step.q);
+                crossed_after = Some(crossed);
+                if crossed.shells > crossed_before.shells {
+                    self.report.add_failed_attempt(&step.stats);
+                    if retries >= self.colliders.max_retries || !sc.stiffen() {
+                        return Err(Error::NotConverged(format!(
+                            "the shells intersect in {} triangle pairs after the substep ({} before)",
+                            crossed.shells, crossed_before.shells
+                        )));
+                    }
+                    retries += 1;
+                    self.report.contact_retries += 1;
+                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                    continue;
+                }
+                // New crossings of shells and solids' faces: the signed pairs push back out but
+                // were too weak for the forces on them (§4.4's rule on κ_b). Past the last
+                // retry the substep stands (with a warning), and the signed pairs keep pushing.
+                if crossed.with_solids > crossed_before.with_solids {
+                    if solid_retries >= self.colliders.max_retries || !sc.stiffen_solid() {
+                        self.report.warnings |= GRIP_WARNING_PENETRATION_REMAINS;
+                        log::warn!(
+                            "substep of {h:.3e} s kept: shells cross solids' faces in {} pairs ({} before) at κ_b {:.3e}",
+                            crossed.with_solids,
+                            crossed_before.with_solids,
+                            sc.solid.kappa
+                        );
+                    } else {
+                        self.report.add_failed_attempt(&step.stats);
+                        solid_retries += 1;
+                        self.report.contact_retries += 1;
+                        self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                        log::debug!(
+                            "substep of {h:.3e} s redone: shells cross solids' faces in {} pairs ({} before), κ_b now {:.3e}",
+                            crossed.with_solids,
+                            crossed_before.with_solids,
+                            sc.solid.kappa
+                        );
+                        continue;
+                    }
+                }
+            }
+            match step.gaps {
+                Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
+                    retries += 1;
+                    self.report.contact_retries += 1;
+                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                    self.report.add_failed_attempt(&step.stats);
+                    self.colliders.law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
+                    log::debug!(
+                        "substep of {h:.3e} s redone: deepest gap {deepest:.3e} m, contact stiffness now {:.3e}",
+                        self.colliders.law.kappa
+                    );
+                }
+                _ => {
+                    let (deepest, active) = step.gaps.unwrap_or((f64::INFINITY, 0));
+                    self.report.deepest_gap = deepest;
+                    self.report.active_contacts = active;
+                    self.report.add_substep(&step.stats);
+                    self.report.simulated_time += h;
+                    *self.acceleration = step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
+                    if self.params.integrator == GRIP_INTEGRATOR_BDF2 {
+                        *self.history = Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
+                    }
+                    *q = step.q;
+                    *v = step.v;
+                    if let Some(sc) = self.self_contact.as_mut() {
+                        sc.crossed = crossed_after;
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Self-contact of shells over one call: the shells' triangles (and the solids'
+//! boundary faces for the signed shell–solid pairs of `crate::contact::self_contact::shell_solid`, which
+//! need no guard) and exclusion topology, the penalty law (thickness
+//! `params.self_contact_thickness`, stiffness κ_s), the candidate padding, and the guard
+//! against tunnelling of shells through shells.
+//!
+//! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a Newton step could carry a vertex
+//! through a triangle, and beyond it the unsigned-distance penalty pushes it further through.
+//! The exact triangle–triangle checker (`crate::mesh::intersection`) counts the shells'
+//! intersecting pairs (but those holding a pair excluded for being within δ_s at rest) and guards at three
+//! levels:
+//! * Newton's guess: the predicted velocities, unless they make shells intersect (then the start
+//!   velocities or rest, whichever intersects least; `Substepper::untangled_guess`);
+//! * Newton's line search refuses a trial iterate with more intersecting pairs than the current
+//!   one (`NonlinearSystem::intersections`);
+//! * a substep that still ends with more than it started with, or whose Newton solve fails
+//!   with a pair closer than [`TOUCHING`] δ_s (stalled at the distance's kink at d = 0, which
+//!   the line search may not cross), is redone with κ_s four times stiffer (up to
+//!   `params.max_contact_retries` times, paper §4.4's rule for colliders applied to
+//!   self-contact) and then fails, so that it is split in halves. κ_s is kept for the
+//!   following calls.
+//!
+//! The shell–solid pairs need no guard (their gap is signed), but their stiffness κ_b, made
+//! for a shell vertex's weight like κ_s, can be far too weak for a cloth pulled taut over a
+//! solid's edge: a substep that ends with more shell triangles crossing solids' faces than it
+//! started with is redone with κ_b four times stiffer (the same §4.4 rule, up to
+//! `params.max_contact_retries` times; then the substep stands and the signed pairs go on
+//! pushing). κ_b is kept for the following calls (and in checkpoints).
+
+use crate::contact::ContactLaw;
+use crate::contact::self_contact::broad_phase;
+use crate::contact::self_contact::contact_mesh::Crossings;
+use crate::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+use crate::contact::self_contact::shell_solid::solid_law;
+use crate::model::{GripSolverParams, Model, ObjectKind};
+
+/// Factor by which κ_s (κ_b) grows when a substep ends with new intersections (crossings).
+pub(crate) const STIFFER: f64 = 4.0;
+
+/// Ceiling on κ_s and κ_b (N/m²).
+const MAX_STIFFNESS: f64 = 1e30;
+
+/// The self-contact of the shells over a call.
+pub(crate) struct SelfContactOverCall<'a> {
+    /// Shell triangles (and solids' boundary faces) and topology.
+    pub mesh: &'a SelfContactMesh,
+    /// Penalty law: δ_s and the κ_s in use (raised on retries).
+    pub law: ContactLaw,
+    /// Law of the shell–solid pairs: δ_b and the κ_b in use (raised on retries, and never
+    /// below `shell_solid::solid_law(law)`).
+    pub solid: ContactLaw,
+    /// Candidate padding (m).
+    pub padding: f64,
+    /// The crossings at the end of the last accepted substep, which is where the next one
+    /// starts (`None` before the first): counted once, not again at the next start.
+    pub crossed: Option<Crossings>,
+}
+
+/// Fraction of δ_s below which a pair distance counts as touching: a substep whose Newton solve
+/// fails with a pair that close is redone with a stiffer κ_s.
+const TOUCHING: f64 = 0.1;
+
+impl<'a> SelfContactOverCall<'a> {
+    /// The terms of one stage from `q_start` (lagged friction is frozen there), candidates
+    /// around `q_guess`.
+    pub fn terms(&self, fixed: &'a [bool], q_start: &[f64], q_guess: &[f64]) -> SelfContactTerms<'a> {
+        SelfContactTerms::with_laws(self.mesh, self.law, self.solid, fixed, q_guess, self.padding).with_start(q_start)
+    }
+
+    /// The intersecting pairs at `q` (m) between shell triangles (as [`Self::intersections`])
+    /// and between shell triangles and solids' faces.
+    pub fn crossings(&self, q: &[f64]) -> Crossings {
+        self.mesh.crossings(q)
+    }
+
+    /// The crossings at a substep's start `q` (m): those the last accepted substep ended with
+    /// (it ended at `q`), else counted.
+    pub fn crossings_at_start(&self, q: &[f64]) -> Crossings {
+        self.crossed.unwrap_or_else(|| self.crossings(q))
+    }
+
+    /// Number of intersecting triangle pairs of the shells at `q` (m) that self-contact acts on
+    /// ([`SelfContactMesh::intersections`]).
+    pub fn intersections(&self, q: &[f64]) -> usize {
+        self.mesh.intersections(q)
+    }
+
+    /// Whether a pair distance `d` (m) is close enough to 0 to call for a stiffer κ_s.
+    pub fn touching(&self, d: f64) -> bool {
+        d < TOUCHING * self.law.delta
+    }
+
+    /// Raises κ_s after a substep that ended with new intersections; `false` at the ceiling.
+    pub fn stiffen(&mut self) -> bool {
+        if self.law.kappa >= MAX_STIFFNESS {
+            return false;
+        }
+        self.law.kappa = (self.law.kappa * STIFFER).min(MAX_STIFFNESS);
+        self.solid.kappa = self.solid.kappa.max(solid_law(self.law).kappa);
+        true
+    }
+
+    /// Raises κ_b after a substep that ended with new crossings of shells and solids' faces;
+    /// `false` at the ceiling.
+    pub fn stiffen_solid(&mut self) -> bool {
+        if self.solid.kappa >= MAX_STIFFNESS {
+            return false;
+        }
+        self.solid.kappa = (self.solid.kappa * STIFFER).min(MAX_STIFFNESS);
+        true
+    }
+}
+
+/// Every shell triangle of `model` in global indices, then (with at least one shell) every
+/// solid's boundary face for the shell–solid pairs of `crate::contact::self_contact::shell_solid`, with the
+/// rest positions and the friction coefficient μ of every pair of these objects: between two
+/// shells (a shell with itself included) the value of `grip_solver_set_friction` between their
+/// ids, else 0 — not `params.default_friction`: self-contact friction is opt-in, since
+/// `cloth-fold` (μ = 0.3, BENCHMARKS.md) is the only self-contact scene measured with it on.
+/// Between a shell and a solid, the μ of their implicit-surface contact
+/// (`params.default_friction` unless set). `None` when self-contact is off or there is no shell.
+pub(crate) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfContactMesh> {
+    if params.self_contact == 0 {
+        return None;
+    }
+    let global = |o: &crate::model::Object| -> Vec<[u32; 3]> {
+        o.surface.iter().map(|t| t.map(|v| v + o.first_vertex as u32)).collect()
+    };
+    let shells: Vec<_> = model.objects.iter().filter(|o| o.kind == ObjectKind::Shell).collect();
+    let solids: Vec<_> = model.objects.iter().filter(|o| o.kind == ObjectKind::Solid).collect();
+    let triangles: Vec<[u32; 3]> = shells.iter().flat_map(|o| global(o)).collect();
+    let faces: Vec<[u32; 3]> = solids.iter().flat_map(|o| global(o)).collect();
+    let objects: Vec<_> = shells.iter().chain(&solids).collect();
+    let mut row = vec![0u32; model.vertex_count()];
+    for (i, o) in objects.iter().enumerate() {
+        row[o.first_vertex..o.first_vertex + o.vertex_count].iter_mut().for_each(|s| *s = i as u32);
+    }
+    let mu: Vec<f64> = objects
+        .iter()
+        .flat_map(|a| {
+            objects.iter().map(move |b| match (a.kind, b.kind) {
+                (ObjectKind::Shell, ObjectKind::Shell) => model.friction(a.id, b.id, 0.0),
+                (ObjectKind::Shell, _) | (_, ObjectKind::Shell) => model.friction(a.id, b.id, params.default_friction),
+                _ => 0.0,
+            })
+        })
+        .collect();
+    let rest = model.rest.iter().flatten().copied().collect();
+    let delta = params.self_contact_thickness;
+    Some(SelfContactMesh::with_solids(triangles, &faces, rest, delta)?.with_friction(row, mu))
+}
+
+/// κ_s,0 (N/m²): `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
+/// of the heaviest shell vertex at d = δ_s/2 (the collider rule, `advance::initial_contact_stiffness`):
+/// 3κ(δ_s/2)² = m g.
+pub(crate) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &GripSolverParams) -> f64 {
+    if params.contact_stiffness > 0.0 {
+        return params.contact_stiffness;
+    }
+    let heaviest = mesh.shell_triangles().iter().flatten().map(|&v| model.mass[v as usize]).fold(0.0, f64::max);
+    let g = params.gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
+    let delta = params.self_contact_thickness;
+    (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
+}
+
+/// The law of the shell–solid pairs over a call: `shell_solid::solid_law` of the
+/// self-contact law `law`, with κ_b raised to `kept` (N/m²), the κ_b a previous call ended with,
+/// if that is stiffer.
+pub(crate) fn solid(law: ContactLaw, kept: Option<f64>) -> ContactLaw {
+    let derived = solid_law(law);
+    ContactLaw { kappa: derived.kappa.max(kept.unwrap_or(0.0)), ..derived }
+}
+
+/// Candidate padding (m): a quarter of the shells' mean rest edge length, at least δ_s. Newton
+/// iterates may move a vertex half this far before the candidates are gathered again.
+pub(crate) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
+    let solid = |v: u32| mesh.solid.get(v as usize).copied().unwrap_or(false);
+    let edges: Vec<[u32; 2]> = mesh.filter.edges().iter().copied().filter(|e| !solid(e[0])).collect();
+    (0.25 * broad_phase::mean_edge(&mesh.rest, &edges)).max(delta)
+}
+
+/// The law of self-contact: thickness δ_s, stiffness `kappa`, and the friction fields of
+/// `params` (ε, smoothing and coupling, as for every other contact).
+pub(crate) fn law(params: &GripSolverParams, kappa: f64) -> ContactLaw {
+    ContactLaw {
+        kappa,
+        delta: params.self_contact_thickness,
+        epsilon: params.friction_epsilon,
+        smoothing: params.friction_smoothing,
+        coupling: params.friction_coupling,
+    }
+}

@@ -1,0 +1,176 @@
+//! One substep of the chosen integrator as a chain of implicit stages (see
+//! `crate::integrate::schemes`): every stage is the same nonlinear system over the full force,
+//! contact and friction included, solved by either Newton variant.
+//!
+//! The force at the start of the step, f(qₜ, vₜ), which TR, TR-BDF2 and SDIRK2 use explicitly,
+//! is evaluated with every collider at its start pose and with friction as the coupling defines
+//! it there; with lagged coupling the implicit stages use friction lagged at qₜ, so TR is the
+//! paper's Eq. 27. Pinned vertices move along their straight path at every stage: their base
+//! positions are set so that q̂ + h_eff v_pin = qₜ + c h v_pin.
+
+use super::substep::Substepper;
+use crate::error::{Error, Result};
+use crate::assemble::contact_terms::ContactTerms;
+use crate::integrate::schemes::{bdf2_coefficients, dirk_stages, needs_start_force};
+use crate::assemble::stage::{DampingMatrices, ImplicitStage};
+use crate::assemble::surface_terms::SurfaceTerms;
+use crate::solve::NewtonStats;
+
+/// What defines one implicit stage.
+pub(crate) struct StageInput {
+    /// End of the stage as a fraction of the step.
+    pub c: f64,
+    /// Base positions q̂ (m).
+    pub q_hat: Vec<f64>,
+    /// Base velocities v̂ (m/s).
+    pub v_hat: Vec<f64>,
+    /// Effective step (s).
+    pub h_eff: f64,
+    /// Explicit momentum (N·s), if any.
+    pub explicit: Option<Vec<f64>>,
+}
+
+/// A solved stage.
+pub(crate) struct StageOutput {
+    /// End positions (m).
+    pub q: Vec<f64>,
+    /// End velocities (m/s).
+    pub v: Vec<f64>,
+    /// Newton's statistics.
+    pub stats: NewtonStats,
+    /// Deepest gap (m) and active contacts at the end, if there are contacts.
+    pub gaps: Option<(f64, u32)>,
+    /// Total force (N) at the end, when asked for.
+    pub force: Option<Vec<f64>>,
+}
+
+/// A failed stage: the error and, with self-contact, the smallest distance (m) between shell
+/// triangles at Newton's last iterate (a substep whose Newton solve stalled with shells touching
+/// is redone with a stiffer κ_s, `Substepper::try_substep`).
+pub(crate) struct StageFailure {
+    /// Why the stage failed.
+    pub error: Error,
+    /// Closest shell pair (m) at the last iterate, when Newton ran with self-contact.
+    pub closest_pair: Option<f64>,
+}
+
+impl From<Error> for StageFailure {
+    fn from(error: Error) -> Self {
+        StageFailure { error, closest_pair: None }
+    }
+}
+
+/// Sums Newton statistics over the stages of a step (residuals: the worst).
+fn accumulate(total: &mut NewtonStats, s: &NewtonStats) {
+    total.iterations += s.iterations;
+    total.backtracks += s.backtracks;
+    total.linear_iterations += s.linear_iterations;
+    total.relative_residual = total.relative_residual.max(s.relative_residual);
+    total.residual = total.residual.max(s.residual);
+    total.seconds_assembly += s.seconds_assembly;
+    total.seconds_factorization += s.seconds_factorization;
+    total.seconds_solve += s.seconds_solve;
+    total.seconds_residual += s.seconds_residual;
+}
+
+impl Substepper<'_> {
+    /// Pinned rows of `q_hat`: qₜ + (c h − h_eff) v_pin, so the stage ends them on their path.
+    fn pin_base(&self, q: &[f64], q_hat: &mut [f64], v_fixed: &[f64], shift: f64) {
+        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
+            for d in 3 * i..3 * i + 3 {
+                q_hat[d] = q[d] + shift * v_fixed[d];
+            }
+        }
+    }
+
+    /// f(qₜ, vₜ) in N: every force at the start of the substep, colliders at their start poses.
+    fn start_force(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        v_fixed: &[f64],
+        f0: f64,
+        f1: f64,
+        h: f64,
+        damping: &DampingMatrices,
+    ) -> Result<Vec<f64>> {
+        let law = self.colliders.law;
+        let pairs = self.colliders.pairs;
+        let terms =
+            (!pairs.is_empty()).then(|| ContactTerms::new(law, self.colliders.motions(f0, f1, h), pairs, q).at_start());
+        let surface = (!self.surfaces.queries.is_empty()).then(|| {
+            let s = &self.surfaces;
+            SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q, s.padding)
+        });
+        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q, q));
+        let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
+        stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
+        self.ensure_layout(&stencils)?;
+        let (layout, _) = self.system.as_ref().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
+        let mut system = ImplicitStage::new(self.model, layout, q, v, h, self.gravity, self.pinned, v_fixed, damping)
+            .with_contact(terms.as_ref())
+            .with_surface_contact(surface)
+            .with_self_contact(self_contact);
+        Ok(system.force(q, v))
+    }
+
+    /// Integrates one substep of `h` seconds from (q, v) over fractions [f0, f1] of the call.
+    pub(crate) fn integrate(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        v_fixed: &[f64],
+        f0: f64,
+        f1: f64,
+        h: f64,
+    ) -> std::result::Result<StageOutput, StageFailure> {
+        let damping = DampingMatrices::new(self.model, q);
+        let Some(stages) = dirk_stages(self.params.integrator) else {
+            let history = self.history.as_ref().filter(|s| s.q.len() == q.len());
+            let stage = match history.and_then(|s| bdf2_coefficients(h, s.h).map(|c| (c, s))) {
+                Some(((c0, c1, h_eff), past)) => {
+                    let mut q_hat: Vec<f64> = q.iter().zip(&past.q).map(|(a, b)| c0 * a - c1 * b).collect();
+                    let v_hat = v.iter().zip(&past.v).map(|(a, b)| c0 * a - c1 * b).collect();
+                    self.pin_base(q, &mut q_hat, v_fixed, h - h_eff);
+                    StageInput { c: 1.0, q_hat, v_hat, h_eff, explicit: None }
+                }
+                None => StageInput { c: 1.0, q_hat: q.to_vec(), v_hat: v.to_vec(), h_eff: h, explicit: None },
+            };
+            return self.solve_stage(q, v, &stage, v_fixed, f0, f1, h, &damping, false);
+        };
+        let mut velocities = vec![v.to_vec()];
+        let mut forces = vec![if needs_start_force(&stages) {
+            self.start_force(q, v, v_fixed, f0, f1, h, &damping)?
+        } else {
+            Vec::new()
+        }];
+        let mut total = NewtonStats::default();
+        let last = stages.len() - 1;
+        for (s, st) in stages.iter().enumerate() {
+            let h_eff = h * st.a[s + 1];
+            let mut q_hat = q.to_vec();
+            let mut explicit = None;
+            for (j, &a) in st.a[..=s].iter().enumerate().filter(|(_, a)| **a != 0.0) {
+                q_hat.iter_mut().zip(&velocities[j]).for_each(|(x, u)| *x += h * a * u);
+                let e = explicit.get_or_insert_with(|| vec![0.0; q.len()]);
+                e.iter_mut().zip(&forces[j]).for_each(|(x, f)| *x += h * a * f);
+            }
+            self.pin_base(q, &mut q_hat, v_fixed, st.c * h - h_eff);
+            let input = StageInput { c: st.c, q_hat, v_hat: v.to_vec(), h_eff, explicit };
+            let out = match self.solve_stage(q, v, &input, v_fixed, f0, f1, h, &damping, s < last) {
+                Ok(o) => o,
+                Err(e) => {
+                    self.report.add_failed_attempt(&total);
+                    return Err(e);
+                }
+            };
+            accumulate(&mut total, &out.stats);
+            if s == last {
+                return Ok(StageOutput { stats: total, ..out });
+            }
+            velocities.push(out.v);
+            forces.push(out.force.unwrap_or_default());
+        }
+        Err(Error::Panic("an integrator without stages".into()).into())
+    }
+}

@@ -1,0 +1,342 @@
+//! One substep of the chosen integrator from fraction f₀ to f₁ of a step/advance call (its
+//! stages in `stages`), retried as two
+//! half substeps when Newton fails (paper §4.2: singular Jacobians "can often be eliminated by
+//! decreasing the time step"), up to `params.max_substep_halvings` times, and redone with a
+//! stiffer contact penalty by the rules of `retries` (paper §4.4, extended to self-contact).
+
+use super::report::GRIP_WARNING_SUBSTEP_HALVED;
+use super::self_contact::SelfContactOverCall;
+use super::stages::{StageFailure, StageInput, StageOutput};
+use super::{GripStepReport, ProgressFn};
+use crate::contact::surface::{ImplicitSurface, Kernel};
+use crate::contact::collider::vertex::ColliderMotion;
+use crate::contact::{ContactLaw, Pose, Shape};
+use crate::error::{Error, Result};
+use crate::assemble::contact_terms::{ContactPair, ContactTerms};
+use crate::integrate::schemes::StepHistory;
+use crate::assemble::stage::{DampingMatrices, ImplicitStage};
+use crate::assemble::surface_terms::SurfaceTerms;
+use crate::assemble::SystemLayout;
+use crate::model::GripSolverParams;
+use crate::model::{Model, SurfaceQuery};
+use crate::solve::linear_solver::LinearSolver;
+use crate::solve::newton::LinearSystem;
+use crate::solve::{newton, NewtonSettings, NonlinearSystem};
+use std::time::Instant;
+
+/// The colliders over a call: shapes, poses at its start, host targets for its end, the
+/// potential contacts and the contact law (whose κ the substeps raise when needed).
+pub(crate) struct CollidersOverCall<'a> {
+    /// Shape of each collider.
+    pub shapes: Vec<Shape>,
+    /// Pose of each collider at the start of the call.
+    pub poses: &'a [Pose],
+    /// Pose of each collider at the end of the call, if the host moved it.
+    pub targets: &'a [Option<Pose>],
+    /// Every (contact vertex, collider) pair.
+    pub pairs: &'a [ContactPair],
+    /// Contact and friction law; `kappa` is the stiffness in use.
+    pub law: ContactLaw,
+    /// Retries with a stiffer κ allowed per substep.
+    pub max_retries: u32,
+}
+
+impl CollidersOverCall<'_> {
+    fn pose(&self, i: usize, f: f64) -> Pose {
+        match &self.targets[i] {
+            Some(t) => self.poses[i].interpolate(t, f),
+            None => self.poses[i],
+        }
+    }
+
+    /// Each collider's motion over fractions [f0, f1] of the call, `h` seconds.
+    pub(crate) fn motions(&self, f0: f64, f1: f64, h: f64) -> Vec<ColliderMotion> {
+        (0..self.shapes.len())
+            .map(|i| ColliderMotion::new(self.shapes[i], self.pose(i, f0), self.pose(i, f1), h))
+            .collect()
+    }
+}
+
+/// The deforming-surface contacts over a call: every object's implicit surface and the
+/// (vertex, surface) pairs that can touch.
+pub(crate) struct SurfacesOverCall<'a> {
+    /// Implicit surface of each object.
+    pub surfaces: &'a [ImplicitSurface],
+    /// Potential contacts, grouped by surface.
+    pub queries: &'a [SurfaceQuery],
+    /// MLS kernel.
+    pub kernel: Kernel,
+    /// Candidate search padding (m).
+    pub padding: f64,
+}
+
+/// Everything a substep needs that does not change during a call.
+pub(crate) struct Substepper<'a> {
+    pub model: &'a Model,
+    pub params: &'a GripSolverParams,
+    /// Pattern, slots and linear solver; rebuilt when contacts couple vertices it lacks.
+    pub system: &'a mut Option<(SystemLayout, LinearSolver)>,
+    pub settings: NewtonSettings,
+    pub gravity: [f64; 3],
+    pub pinned: &'a [bool],
+    pub target: &'a [Option<[f64; 3]>],
+    /// Positions at the start of the call (pin goals interpolate from here).
+    pub q_begin: &'a [f64],
+    pub max_halvings: u32,
+    pub colliders: CollidersOverCall<'a>,
+    pub surfaces: SurfacesOverCall<'a>,
+    /// Self-contact of the shells, if on.
+    pub self_contact: Option<SelfContactOverCall<'a>>,
+    pub progress: Option<&'a mut ProgressFn>,
+    pub report: &'a mut GripStepReport,
+    /// Acceleration (m/s²) of the last accepted substep: the predictor of the next Newton guess.
+    pub acceleration: &'a mut Vec<f64>,
+    /// The state one substep back (BDF2), updated with every accepted substep.
+    pub history: &'a mut Option<StepHistory>,
+}
+
+impl<'a> Substepper<'a> {
+    /// Integrates `(q, v)` over fractions `[f0, f1]` of the call, `h` seconds, halving on failure.
+    /// On error `(q, v)` are unspecified (the caller discards them).
+    pub fn interval(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64, depth: u32) -> Result<()> {
+        match self.try_substep(q, v, f0, f1, h) {
+            Err(Error::NotConverged(_)) if depth < self.max_halvings => {
+                self.report.substep_halvings += 1;
+                self.report.warnings |= GRIP_WARNING_SUBSTEP_HALVED;
+                let mid = 0.5 * (f0 + f1);
+                self.interval(q, v, f0, mid, 0.5 * h, depth + 1)?;
+                self.interval(q, v, mid, f1, 0.5 * h, depth + 1)
+            }
+            Err(Error::NotConverged(m)) => Err(Error::NotConverged(format!(
+                "{m} (substep of h = {h:.3e} s at {:.1}% of the call, after {depth} halvings)",
+                100.0 * f0
+            ))),
+            other => other,
+        }
+    }
+
+    /// Prescribed velocities of pinned vertices: reach `q_begin + (target − q_begin) f1` in `h`.
+    pub(crate) fn pin_velocities(&self, q: &[f64], f1: f64, h: f64) -> Vec<f64> {
+        let mut v_fixed = vec![0.0; q.len()];
+        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
+            for k in 0..3 {
+                let d = 3 * i + k;
+                let goal = match self.target[i] {
+                    Some(t) => self.q_begin[d] + (t[k] - self.q_begin[d]) * f1,
+                    None => self.q_begin[d],
+                };
+                v_fixed[d] = (goal - q[d]) / h;
+            }
+        }
+        v_fixed
+    }
+
+    /// Newton's initial guess: the last substep's acceleration continued (smooth motion needs
+    /// fewer iterations, sticking contacts in particular), pinned vertices at their prescribed
+    /// velocities `v_fixed`.
+    fn predict(&self, v: &[f64], v_fixed: &[f64], h: f64) -> Vec<f64> {
+        let guess: Vec<f64> = if self.acceleration.len() == v.len() {
+            v.iter().zip(self.acceleration.iter()).map(|(v, a)| v + h * a).collect()
+        } else {
+            v.to_vec()
+        };
+        with_pins(self.pinned, guess, v_fixed)
+    }
+
+    /// Newton's initial guess with self-contact: the predicted velocities `predicted` unless
+    /// their end positions have shell triangles intersecting; then the start velocities `v`, or
+    /// else rest (free vertices still, pinned ones at `v_fixed`), whichever intersects least
+    /// (earliest on ties), with its count. Newton's line search never adds intersections
+    /// (`NonlinearSystem::intersections`), so a tangled guess would keep its tangles.
+    fn untangled_guess(
+        &self,
+        sc: &SelfContactOverCall,
+        predicted: Vec<f64>,
+        v: &[f64],
+        v_fixed: &[f64],
+        stage: &StageInput,
+    ) -> (Vec<f64>, usize) {
+        let count = |u: &[f64]| {
+            let q: Vec<f64> = stage.q_hat.iter().zip(u).map(|(x, u)| x + stage.h_eff * u).collect();
+            sc.intersections(&q)
+        };
+        let mut best_count = count(&predicted);
+        if best_count == 0 {
+            return (predicted, 0);
+        }
+        let mut best = predicted;
+        for candidate in
+            [with_pins(self.pinned, v.to_vec(), v_fixed), with_pins(self.pinned, vec![0.0; v.len()], v_fixed)]
+        {
+            let c = count(&candidate);
+            if c < best_count {
+                best_count = c;
+                best = candidate;
+            }
+            if best_count == 0 {
+                break;
+            }
+        }
+        log::debug!("Newton's guess: {best_count} intersecting triangle pairs");
+        (best, best_count)
+    }
+
+    /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
+    /// pattern and its symbolic LU when a coupling is missing.
+    pub(crate) fn ensure_layout(&mut self, stencils: &[Vec<u32>]) -> Result<()> {
+        if self.system.as_ref().is_some_and(|(layout, _)| layout.covers(stencils)) {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let layout = SystemLayout::new(self.model, stencils);
+        let linear = layout.linear_solver(self.params)?;
+        log::debug!(
+            "system pattern rebuilt: {} stored entries, {} contact stencils",
+            layout.pattern.nnz(),
+            stencils.len()
+        );
+        *self.system = Some((layout, linear));
+        self.report.seconds_factorization += t.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Newton on one implicit stage from the step's start `q` (contact lagging, pin goals) with
+    /// base `q_hat`, `v_hat`, effective step `h_eff` and explicit momentum `explicit`; the
+    /// colliders move over fractions [f0, f0 + c (f1 − f0)] of the call, c h seconds. Returns the
+    /// stage's end state, Newton's statistics (a failed attempt is already in the report), the
+    /// gap summary at the end and, when `want_force`, the force there.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn solve_stage(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        stage: &StageInput,
+        v_fixed: &[f64],
+        f0: f64,
+        f1: f64,
+        h: f64,
+        damping: &DampingMatrices,
+        want_force: bool,
+    ) -> std::result::Result<StageOutput, StageFailure> {
+        let fc = if stage.c == 1.0 { f1 } else { f0 + stage.c * (f1 - f0) };
+        let motions = self.colliders.motions(f0, fc, stage.c * h);
+        let pairs = self.colliders.pairs;
+        let law = self.colliders.law;
+        let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
+        let mut v_new = self.predict(v, v_fixed, stage.c * h);
+        let mut guess_intersections = None;
+        if let Some(sc) = self.self_contact.as_ref() {
+            let (guess, count) = self.untangled_guess(sc, v_new, v, v_fixed, stage);
+            v_new = guess;
+            guess_intersections = Some(count);
+        }
+        let q_guess: Vec<f64> = stage.q_hat.iter().zip(&v_new).map(|(x, u)| x + stage.h_eff * u).collect();
+        // Newton once with the pattern of the contacts found at the guess; if it fails after
+        // leaving out Jacobian blocks of contacts found later (iterates that moved beyond the
+        // search padding), once more from its last iterate with the pattern extended by the
+        // contacts there: a Jacobian missing blocks slows Newton to a crawl near the solution.
+        let mut q_search = q_guess;
+        let mut extra_stencils: Vec<Vec<u32>> = Vec::new();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let surface = (!self.surfaces.queries.is_empty()).then(|| {
+                let s = &self.surfaces;
+                SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_search, s.padding)
+            });
+            let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q, &q_search));
+            let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
+            stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
+            stencils.extend(extra_stencils.iter().cloned());
+            self.ensure_layout(&stencils)?;
+            let (layout, solver) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
+            let mut system = ImplicitStage::new(
+                self.model,
+                layout,
+                &stage.q_hat,
+                &stage.v_hat,
+                stage.h_eff,
+                self.gravity,
+                self.pinned,
+                v_fixed,
+                damping,
+            )
+            .with_explicit(stage.explicit.as_deref())
+            .with_contact(terms.as_ref())
+            .with_surface_contact(surface)
+            .with_self_contact(self_contact);
+            if let Some(count) = guess_intersections.take() {
+                system = system.with_known_intersections(v_new.clone(), count);
+            }
+            let max_it = self.settings.max_iterations as f64;
+            let progress = &mut self.progress;
+            let mut on_iteration = |k: u32| match progress.as_mut() {
+                Some(cb) => cb(f0 + (f1 - f0) * (k as f64 / max_it).min(1.0)),
+                None => false,
+            };
+            // Tolerances stay relative to the residual of the unpredicted guess (start-of-step velocities).
+            let mut settings = self.settings;
+            let v_plain = with_pins(self.pinned, v.to_vec(), v_fixed);
+            let mut r_plain = vec![0.0; v.len()];
+            system.residual(&v_plain, &mut r_plain);
+            settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
+            let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
+            self.report.seconds_contact_search += system.surface.as_ref().map_or(0.0, |s| s.seconds_search);
+            self.report.seconds_contact_search += system.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
+            if system.dropped_blocks > 0 {
+                log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
+            }
+            if let Err((e, stats)) = &outcome {
+                let cancelled = matches!(e, Error::Cancelled(_));
+                if attempt == 1 && system.dropped_blocks > 0 && !cancelled && v_new.iter().all(|x| x.is_finite()) {
+                    log::debug!(
+                        "stage failed ({e}); again from its last iterate with the contacts found there in the pattern"
+                    );
+                    self.report.add_failed_newton(stats);
+                    extra_stencils = stencils;
+                    q_search = system.positions(&v_new);
+                    continue;
+                }
+            }
+            return match outcome {
+                Ok(o) => {
+                    let q_new = system.positions(&v_new);
+                    let surface_gaps = system.surface.as_mut().map(|s| {
+                        s.ensure_fresh(&q_new);
+                        s.gap_summary(&q_new, self.pinned)
+                    });
+                    let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.pinned));
+                    let gaps =
+                        [analytic_gaps, surface_gaps].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
+                    let force = want_force.then(|| system.force(&q_new, &v_new));
+                    Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force })
+                }
+                Err((e, stats)) => {
+                    // How close the shells came at the last iterate: the substep is redone
+                    // with a stiffer κ_s when they touched (`try_substep`).
+                    let q_last = system.positions(&v_new);
+                    let closest_pair = system.self_contact.as_mut().map(|sc| sc.distance_summary(&q_last).0);
+                    log::debug!(
+                        "stage of {:.3e} s failed after {} Newton iterations: {e}",
+                        stage.c * h,
+                        stats.iterations
+                    );
+                    self.report.add_failed_newton(&stats);
+                    Err(StageFailure { error: e, closest_pair })
+                }
+            };
+        }
+    }
+}
+
+/// `u` with the rows of the `pinned` vertices set to their prescribed velocities `v_fixed` (m/s).
+fn with_pins(pinned: &[bool], mut u: Vec<f64>, v_fixed: &[f64]) -> Vec<f64> {
+    for (i, _) in pinned.iter().enumerate().filter(|(_, p)| **p) {
+        u[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
+    }
+    u
+}
+
+/// Ceiling on the adaptive contact stiffness (N/m²) (beyond it the Jacobian is numerically singular).
+pub(crate) const MAX_CONTACT_STIFFNESS: f64 = 1e30;

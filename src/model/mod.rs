@@ -1,0 +1,12 @@
+//! What is simulated: parameters, materials, objects and the physical model assembled from them.
+
+pub mod contact_setup;
+pub mod material;
+pub mod objects;
+pub mod params;
+pub mod volume_penalty;
+
+pub use contact_setup::SurfaceQuery;
+pub use material::GripMaterial;
+pub use objects::{Model, Object, ObjectKind};
+pub use params::GripSolverParams;
