@@ -5,12 +5,12 @@
 mod common;
 
 use common::Lcg;
+use grip::contact::collider::shape::*;
+use grip::contact::collider::vertex::{force, force_and_jacobian, ColliderMotion};
 use grip::contact::law::{
     GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_QUADRATIC,
     GRIP_FRICTION_SMOOTHING_RATIONAL,
 };
-use grip::contact::collider::shape::*;
-use grip::contact::collider::vertex::{force, force_and_jacobian, ColliderMotion};
 use grip::contact::{ContactLaw, GripShape, Pose, Shape};
 
 fn shape(kind: u32, inside: u32, half_length: f64) -> Shape {

@@ -3,10 +3,10 @@
 //! derivatives, against central finite differences, on random and near-degenerate surfaces, for
 //! both kernels.
 
-use grip::contact::surface::{potential, ImplicitSurface, Kernel};
-use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
-use grip::contact::ContactLaw;
 use grip::assemble::surface_terms::SurfaceTerms;
+use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
+use grip::contact::surface::{potential, ImplicitSurface, Kernel};
+use grip::contact::ContactLaw;
 use grip::model::SurfaceQuery;
 
 /// A deterministic pseudo-random stream in [0, 1).

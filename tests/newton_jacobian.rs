@@ -5,8 +5,8 @@
 mod common;
 use common::stage_checks::jacobian_error;
 use common::Lcg;
-use grip::assemble::stage::{BackwardEuler, DampingMatrices};
 use grip::assemble::SystemLayout;
+use grip::assemble::{BackwardEuler, DampingMatrices};
 use grip::mesh::generate::{box_tets, grid_cloth};
 use grip::model::Model;
 use grip::GripMaterial;
@@ -53,11 +53,11 @@ fn assembled_jacobian_matches_finite_differences_of_the_residual() {
 /// lagged, both smoothings) in the assembled Jacobian equal finite differences.
 #[test]
 fn jacobian_with_contact_and_friction_matches_finite_differences() {
-    use grip::contact::law::*;
+    use grip::assemble::contact_terms::{ContactPair, ContactTerms};
     use grip::contact::collider::shape::{GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
     use grip::contact::collider::vertex::ColliderMotion;
+    use grip::contact::law::*;
     use grip::contact::{ContactLaw, GripShape, Pose, Shape};
-    use grip::assemble::contact_terms::{ContactPair, ContactTerms};
 
     let mut m = Model::default();
     let (p, t) = grid_cloth(0.3, 0.3, 3, 3);
@@ -116,10 +116,10 @@ fn jacobian_with_contact_and_friction_matches_finite_differences() {
 /// assembled Jacobian equal finite differences of the residual.
 #[test]
 fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
-    use grip::contact::surface::Kernel;
-    use grip::contact::law::*;
-    use grip::contact::ContactLaw;
     use grip::assemble::surface_terms::SurfaceTerms;
+    use grip::contact::law::*;
+    use grip::contact::surface::Kernel;
+    use grip::contact::ContactLaw;
 
     let mut m = Model::default();
     let (p, t) = box_tets([0.4, 0.4, 0.1], [3, 3, 1], [-0.05, -0.05, -0.1]);

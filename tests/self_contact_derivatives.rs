@@ -6,9 +6,9 @@
 mod common;
 
 use common::{rel_err, Lcg};
-use grip::contact::ContactLaw;
 use grip::contact::self_contact::distance::Closest;
 use grip::contact::self_contact::{evaluate, EdgeEdge, PairKind, SelfContactPair, VertexTriangle};
+use grip::contact::ContactLaw;
 use grip::energy::Element;
 
 const TOL: f64 = 1e-6;

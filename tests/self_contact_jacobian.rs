@@ -5,8 +5,8 @@
 mod common;
 use common::stage_checks::{entry_error, jacobian_error, product_error};
 use common::Lcg;
-use grip::assemble::stage::{BackwardEuler, DampingMatrices};
 use grip::assemble::SystemLayout;
+use grip::assemble::{BackwardEuler, DampingMatrices};
 use grip::mesh::generate::grid_cloth;
 use grip::model::Model;
 use grip::solve::NonlinearSystem;
@@ -48,8 +48,8 @@ fn roughened(m: &Model, rng: &mut Lcg) -> Vec<f64> {
 /// central differences of the residual.
 #[test]
 fn jacobian_with_self_contact_matches_finite_differences() {
-    use grip::contact::ContactLaw;
     use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+    use grip::contact::ContactLaw;
 
     let (m, triangles, nv, per) = two_sheets();
     let mesh = SelfContactMesh::new(triangles, m.rest.iter().flatten().copied().collect(), 0.005).unwrap();
@@ -77,7 +77,7 @@ fn jacobian_with_self_contact_matches_finite_differences() {
         .with_self_contact(Some(terms));
     let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-7);
     assert_eq!(be.dropped_blocks, 0, "blocks outside the pattern");
-    assert_eq!(be.self_contact.as_ref().map(|s| s.refreshes), Some(0));
+    assert_eq!(be.terms.self_contact.as_ref().map(|s| s.refreshes), Some(0));
     assert!(worst < 1e-5, "relative error {worst:e}");
     // The line search's potential includes W_c: its directional derivative is r·x (x zero on pins).
     be.freeze_merit(&v);
@@ -118,9 +118,9 @@ fn jacobian_with_self_contact_matches_finite_differences() {
 /// changes the Jacobian, and the merit's directional derivative is r·x.
 #[test]
 fn jacobian_with_self_contact_friction_matches_finite_differences() {
+    use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
     use grip::contact::law::*;
     use grip::contact::ContactLaw;
-    use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 
     let (m, triangles, nv, per) = two_sheets();
     let shell: Vec<u32> = (0..nv).map(|v| u32::from(v >= per)).collect();

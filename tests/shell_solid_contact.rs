@@ -7,11 +7,11 @@
 mod common;
 
 use common::fd_errors;
-use grip::contact::ContactLaw;
+use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use grip::contact::self_contact::distance::{edge_edge_feature, point_triangle_feature};
 use grip::contact::self_contact::{EdgeEdge, SelfContactPair, SolidSide, VertexTriangle};
+use grip::contact::ContactLaw;
 use grip::energy::{gather, Element};
-use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use grip::mesh::generate::box_tets;
 use grip::mesh::{boundary_triangles, intersecting_pairs_between};
 use grip::{GripMaterial, GripSolverParams, Solver};

@@ -5,10 +5,10 @@
 
 mod common;
 use common::Lcg;
-use grip::energy::volume::*;
-use grip::assemble::stage::{BackwardEuler, DampingMatrices};
 use grip::assemble::volume_terms::VolumeTerms;
 use grip::assemble::SystemLayout;
+use grip::assemble::{BackwardEuler, DampingMatrices};
+use grip::energy::volume::*;
 use grip::mesh::generate::box_tets;
 use grip::mesh::shapes::icosphere;
 use grip::model::Model;

@@ -2,8 +2,9 @@
 //! Jacobian. Pairs are evaluated in parallel into per-pair slots and summed serially in pair order,
 //! so results do not depend on the thread count.
 
-use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
+use super::term::{StageContext, Term};
 use crate::contact::collider::vertex::{self, ColliderMotion, LaggedFriction};
+use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::ContactLaw;
 use crate::math::real::Real;
 use crate::solve::pattern::BlockSlot;
@@ -177,5 +178,40 @@ impl<'a> ContactTerms<'a> {
             .collect();
         let deepest = gaps.iter().copied().fold(f64::INFINITY, f64::min);
         (deepest, gaps.iter().filter(|&&d| d < self.law.delta).count() as u32)
+    }
+}
+
+/// Contact and friction against analytic colliders as a stage term: −f = −F_c (paper Eq. 3, 16),
+/// merit Σ b(d) + h Σ D_f with friction frozen by [`Term::freeze_friction`], Jacobian −h ∂F_c/∂v
+/// into the vertices' diagonal blocks.
+pub struct ColliderContact<'a> {
+    terms: &'a ContactTerms<'a>,
+    frozen: Vec<Option<LaggedFriction>>,
+}
+
+impl<'a> ColliderContact<'a> {
+    /// The term of the substep's `terms`.
+    pub fn new(terms: &'a ContactTerms<'a>) -> Self {
+        Self { terms, frozen: Vec::new() }
+    }
+}
+
+impl Term for ColliderContact<'_> {
+    fn add_negative_force<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
+        self.terms.add_forces(q, v, scale, out);
+    }
+
+    fn merit(&mut self, stage: &StageContext, q: &[f64], v: &[f64]) -> f64 {
+        self.terms.potential(q, v, stage.h, &self.frozen)
+    }
+
+    fn freeze_friction(&mut self, q: &[f64]) {
+        self.frozen = self.terms.frozen_friction(q);
+    }
+
+    fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], v: &[f64], jac: &mut [f64]) -> u32 {
+        let diagonal = &stage.layout.diagonal_slots;
+        self.terms.add_jacobian(stage.q_start, q, v, stage.h, stage.h, stage.fixed, diagonal, jac);
+        0
     }
 }

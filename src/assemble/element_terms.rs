@@ -2,9 +2,11 @@
 //! Local quantities are computed in parallel into per-element slots and then summed serially in
 //! element order, so the result is bit-identical for any thread count.
 
+use super::term::{StageContext, Term};
+use crate::energy::{gather, Element};
 use crate::math::autodiff::project_psd;
 use crate::math::real::Real;
-use crate::energy::{gather, Element};
+use crate::model::Model;
 use crate::solve::pattern::BlockSlot;
 use nalgebra::SMatrix;
 use rayon::prelude::*;
@@ -114,6 +116,28 @@ pub fn damping_matrices<const D: usize, E: Element<D>>(
         .collect()
 }
 
+/// Rayleigh β-damping matrices of every element, evaluated at qₜ.
+#[derive(Default)]
+pub struct DampingMatrices {
+    /// Per tet (N·s/m).
+    pub tets: Vec<SMatrix<f64, 12, 12>>,
+    /// Per membrane triangle (N·s/m).
+    pub membranes: Vec<SMatrix<f64, 9, 9>>,
+    /// Per bending hinge (N·s/m).
+    pub hinges: Vec<SMatrix<f64, 12, 12>>,
+}
+
+impl DampingMatrices {
+    /// β K⁺ of every element at `q`.
+    pub fn new(model: &Model, q: &[f64]) -> Self {
+        Self {
+            tets: damping_matrices(&model.tets.elements, &model.tets.beta, q),
+            membranes: damping_matrices(&model.membranes.elements, &model.membranes.beta, q),
+            hinges: damping_matrices(&model.hinges.elements, &model.hinges.beta, q),
+        }
+    }
+}
+
 /// ½ Σ_e v_eᵀ m_e v_e (the dissipation potential of linear damping matrices) [W·s = J].
 pub fn quadratic_form<const D: usize, E: Element<D>>(
     elements: &[E],
@@ -148,5 +172,90 @@ pub fn add_matrix_products<const D: usize, E: Element<D>, T: Real>(
                 out[3 * vtx as usize + k] += y * scale;
             }
         }
+    }
+}
+
+/// The elastic energy W = Σ_e W_e of one set of elements as a stage term: −f = ∇W, merit W,
+/// Jacobian blocks h² ∇²W_e (paper Eq. 23).
+pub struct ElementTerm<'a, E, const D: usize> {
+    elements: &'a [E],
+    /// Each element's blocks in the Jacobian's values, (D/3)² per element; `None` looks them up
+    /// in the pattern.
+    slots: Option<&'a [BlockSlot]>,
+}
+
+impl<'a, E, const D: usize> ElementTerm<'a, E, D> {
+    /// The term of `elements`, whose blocks sit at `slots` (or are looked up when `None`).
+    pub fn new(elements: &'a [E], slots: Option<&'a [BlockSlot]>) -> Self {
+        Self { elements, slots }
+    }
+}
+
+impl<E: Element<D>, const D: usize> Term for ElementTerm<'_, E, D> {
+    fn add_negative_force<T: Real + Send + Sync>(&self, q: &[T], _v: &[T], scale: f64, out: &mut [T]) {
+        add_gradient(self.elements, q, scale, out);
+    }
+
+    fn merit(&mut self, _stage: &StageContext, q: &[f64], _v: &[f64]) -> f64 {
+        energy(self.elements, q)
+    }
+
+    fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], _v: &[f64], jac: &mut [f64]) -> u32 {
+        let hess = hessians(self.elements, q, stage.definite);
+        add_blocks(self.elements, &hess, self.slots, stage, stage.h * stage.h, jac)
+    }
+}
+
+/// Adds `scale · m_e` at `slots`, or through the pattern's lookup; returns the blocks left out.
+fn add_blocks<const D: usize, E: Element<D>>(
+    elements: &[E],
+    matrices: &[SMatrix<f64, D, D>],
+    slots: Option<&[BlockSlot]>,
+    stage: &StageContext,
+    scale: f64,
+    jac: &mut [f64],
+) -> u32 {
+    match slots {
+        Some(slots) => {
+            add_matrices(elements, matrices, slots, scale, stage.fixed, jac);
+            0
+        }
+        None => elements
+            .iter()
+            .zip(matrices)
+            .map(|(e, m)| {
+                stage.layout.pattern.add_stencil_matrix(e.vertices(), |i, j| m[(i, j)], scale, stage.fixed, jac)
+            })
+            .sum(),
+    }
+}
+
+/// Rayleigh stiffness damping β K⁺ₜ v of one set of elements as a stage term (paper §3.1): the
+/// matrices are fixed over the step, so the force is linear in v; merit h · ½ vᵀ(βK⁺ₜ)v,
+/// Jacobian blocks h βK⁺ₜ.
+pub struct DampingTerm<'a, E, const D: usize> {
+    elements: &'a [E],
+    matrices: &'a [SMatrix<f64, D, D>],
+    slots: Option<&'a [BlockSlot]>,
+}
+
+impl<'a, E, const D: usize> DampingTerm<'a, E, D> {
+    /// The damping of `elements` with per-element matrices `matrices` (N·s/m), blocks at `slots`.
+    pub fn new(elements: &'a [E], matrices: &'a [SMatrix<f64, D, D>], slots: Option<&'a [BlockSlot]>) -> Self {
+        Self { elements, matrices, slots }
+    }
+}
+
+impl<E: Element<D>, const D: usize> Term for DampingTerm<'_, E, D> {
+    fn add_negative_force<T: Real + Send + Sync>(&self, _q: &[T], v: &[T], scale: f64, out: &mut [T]) {
+        add_matrix_products(self.elements, self.matrices, v, scale, out);
+    }
+
+    fn merit(&mut self, stage: &StageContext, _q: &[f64], v: &[f64]) -> f64 {
+        stage.h * quadratic_form(self.elements, self.matrices, v)
+    }
+
+    fn add_jacobian(&mut self, stage: &StageContext, _q: &[f64], _v: &[f64], jac: &mut [f64]) -> u32 {
+        add_blocks(self.elements, self.matrices, self.slots, stage, stage.h, jac)
     }
 }

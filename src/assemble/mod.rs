@@ -9,7 +9,10 @@ pub mod layout;
 pub mod self_contact_terms;
 pub mod stage;
 pub mod surface_terms;
+pub mod term;
+pub mod terms;
 pub mod volume_terms;
 
+pub use element_terms::DampingMatrices;
 pub use layout::SystemLayout;
-pub use stage::{BackwardEuler, DampingMatrices, ImplicitStage};
+pub use stage::{BackwardEuler, ImplicitStage};

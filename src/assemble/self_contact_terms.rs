@@ -22,17 +22,18 @@
 //! Eq. 25, `law.coupling`); the merit function takes h Σ D(v) with them frozen at its point.
 
 use super::element_terms as terms;
-pub use crate::contact::self_contact::contact_mesh::SelfContactMesh;
-use crate::contact::self_contact::shell_solid::{solid_law, vertex_normals, Sides};
+use super::term::{StageContext, Term};
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
-use crate::contact::ContactLaw;
-use crate::math::autodiff::project_psd;
-use crate::math::real::Real;
+pub use crate::contact::self_contact::contact_mesh::SelfContactMesh;
 use crate::contact::self_contact::filter::{ee_distance, vt_distance};
 use crate::contact::self_contact::friction::FrozenPairFriction;
+use crate::contact::self_contact::shell_solid::{solid_law, vertex_normals, Sides};
 use crate::contact::self_contact::SolidSide;
 use crate::contact::self_contact::{broad_phase, SelfContactPair};
+use crate::contact::ContactLaw;
 use crate::energy::{gather, Element};
+use crate::math::autodiff::project_psd;
+use crate::math::real::Real;
 use crate::solve::pattern::BlockPattern;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -52,6 +53,8 @@ pub struct SelfContactTerms<'a> {
     lagged: Vec<FrozenPairFriction>,
     /// Pair Hessians are projected onto the PSD cone in the Jacobian.
     pub definite: bool,
+    /// Friction frozen by the last [`Term::freeze_friction`].
+    frozen: Vec<FrozenPairFriction>,
     /// How many times the candidates were gathered again within the substep.
     pub refreshes: u32,
     /// Seconds spent in the broad phase.
@@ -85,6 +88,7 @@ impl<'a> SelfContactTerms<'a> {
             pairs: Vec::new(),
             lagged: Vec::new(),
             definite: false,
+            frozen: Vec::new(),
             refreshes: 0,
             seconds_search: 0.0,
         };
@@ -321,6 +325,36 @@ impl<'a> SelfContactTerms<'a> {
 /// The stencil's coordinates from a flat array of any [`Real`].
 fn stencil<T: Real>(vertices: &[u32; 4], q: &[T]) -> [T; 12] {
     std::array::from_fn(|i| q[3 * vertices[i / 3] as usize + i % 3])
+}
+
+/// Self-contact of the shells as a stage term: −f = ∇W_c − F_f (paper §3.2, Eq. 3, 16), merit
+/// W_c + h Σ D_f with friction frozen by [`Term::freeze_friction`], Jacobian h² ∇²W_c − h ∂F_f/∂v.
+impl Term for SelfContactTerms<'_> {
+    fn refresh(&mut self, q: &[f64]) {
+        self.ensure_fresh(q);
+    }
+
+    fn add_negative_force<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
+        self.add_gradient(q, scale, out);
+        self.add_friction(q, v, scale, out);
+    }
+
+    fn merit(&mut self, stage: &StageContext, q: &[f64], v: &[f64]) -> f64 {
+        self.energy(q) + self.friction_potential(v, stage.h, &self.frozen)
+    }
+
+    fn freeze_friction(&mut self, q: &[f64]) {
+        self.frozen = self.frozen_friction(q);
+    }
+
+    fn set_definite(&mut self, definite: bool) {
+        self.definite = definite;
+    }
+
+    fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], v: &[f64], jac: &mut [f64]) -> u32 {
+        let (h, pattern) = (stage.h, &stage.layout.pattern);
+        self.add_hessian(q, h * h, pattern, jac) + self.add_friction_jacobian(q, v, h, h, pattern, jac)
+    }
 }
 
 #[cfg(test)]

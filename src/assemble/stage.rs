@@ -14,42 +14,17 @@
 //! and never injects energy when the neo-Hookean stiffness is indefinite.
 //! Pinned vertices are eliminated: their rows read v − v_pin = 0, their columns are dropped.
 
-use super::contact_terms::ContactTerms;
-use super::element_terms as terms;
+use super::contact_terms::{ColliderContact, ContactTerms};
+use super::element_terms::DampingMatrices;
 use super::layout::SystemLayout;
 use super::self_contact_terms::SelfContactTerms;
 use super::surface_terms::SurfaceTerms;
-use super::volume_terms::VolumeTerms;
-use crate::contact::surface::stencil_force::LaggedSurfaceFriction;
-use crate::contact::collider::vertex::LaggedFriction;
+use super::term::StageContext;
+use super::terms::Terms;
 use crate::math::real::Real;
-use crate::contact::self_contact::friction::FrozenPairFriction;
 use crate::model::Model;
 use crate::solve::NonlinearSystem;
-use nalgebra::SMatrix;
 use num_dual::Dual64;
-
-/// Rayleigh β-damping matrices of every element, evaluated at qₜ.
-#[derive(Default)]
-pub struct DampingMatrices {
-    tets: Vec<SMatrix<f64, 12, 12>>,
-    membranes: Vec<SMatrix<f64, 9, 9>>,
-    hinges: Vec<SMatrix<f64, 12, 12>>,
-}
-
-impl DampingMatrices {
-    /// β K⁺ of every element at `q`.
-    pub fn new(model: &Model, q: &[f64]) -> Self {
-        Self {
-            tets: terms::damping_matrices(&model.tets.elements, &model.tets.beta, q),
-            membranes: terms::damping_matrices(&model.membranes.elements, &model.membranes.beta, q),
-            hinges: terms::damping_matrices(&model.hinges.elements, &model.hinges.beta, q),
-        }
-    }
-}
-
-/// Friction frozen for the merit function: analytic colliders, surfaces, self-contact pairs.
-type FrozenFriction = (Vec<Option<LaggedFriction>>, Vec<(f64, LaggedSurfaceFriction)>, Vec<FrozenPairFriction>);
 
 /// Backward Euler: the implicit stage with v̂ = vₜ, q̂ = qₜ, e = 0 (paper Eq. 23).
 pub type BackwardEuler<'a> = ImplicitStage<'a>;
@@ -74,16 +49,8 @@ pub struct ImplicitStage<'a> {
     pub fixed: &'a [bool],
     /// Prescribed velocities of fixed vertices in m/s (others ignored).
     pub v_fixed: &'a [f64],
-    /// Damping matrices at the start of the step.
-    pub damping: &'a DampingMatrices,
-    /// Contact and friction against analytic colliders, if any.
-    pub contact: Option<&'a ContactTerms<'a>>,
-    /// Contact and friction between deforming meshes, if any.
-    pub surface: Option<SurfaceTerms<'a>>,
-    /// Volume-change penalties of the model.
-    pub volume: VolumeTerms<'a>,
-    /// Self-contact of the shells, if on.
-    pub self_contact: Option<SelfContactTerms<'a>>,
+    /// The terms of the force, in the order they are summed.
+    pub terms: Terms<'a>,
     /// Jacobian blocks of surface contacts left out because the pattern lacked them.
     pub dropped_blocks: u32,
     /// Velocities (m/s) whose intersection count the caller already knows, and that count
@@ -91,9 +58,6 @@ pub struct ImplicitStage<'a> {
     known_intersections: Option<(Vec<f64>, usize)>,
     /// Element Hessians projected onto the PSD cone in the Jacobian (see `set_definite`).
     definite: bool,
-    /// Friction frozen at the last `freeze_merit` point: analytic colliders, surfaces, then
-    /// self-contact pairs.
-    frozen: FrozenFriction,
     q: Vec<f64>,
 }
 
@@ -112,6 +76,7 @@ impl<'a> ImplicitStage<'a> {
         v_fixed: &'a [f64],
         damping: &'a DampingMatrices,
     ) -> Self {
+        let terms = Terms::of_model(model, layout, damping);
         Self {
             model,
             layout,
@@ -121,16 +86,11 @@ impl<'a> ImplicitStage<'a> {
             gravity,
             fixed,
             v_fixed,
-            damping,
             explicit: None,
-            contact: None,
-            surface: None,
-            volume: VolumeTerms { penalties: &model.volumes },
-            self_contact: None,
+            terms,
             dropped_blocks: 0,
             known_intersections: None,
             definite: false,
-            frozen: (Vec::new(), Vec::new(), Vec::new()),
             q: vec![0.0; q_start.len()],
         }
     }
@@ -144,19 +104,19 @@ impl<'a> ImplicitStage<'a> {
 
     /// Adds contact and friction forces (paper Eq. 3 and 16) to the step.
     pub fn with_contact(mut self, contact: Option<&'a ContactTerms<'a>>) -> Self {
-        self.contact = contact;
+        self.terms.colliders = contact.map(ColliderContact::new);
         self
     }
 
     /// Adds contact and friction between deforming meshes.
     pub fn with_surface_contact(mut self, surface: Option<SurfaceTerms<'a>>) -> Self {
-        self.surface = surface;
+        self.terms.surfaces = surface;
         self
     }
 
     /// Adds the self-contact penalty of the shells to the step.
     pub fn with_self_contact(mut self, self_contact: Option<SelfContactTerms<'a>>) -> Self {
-        self.self_contact = self_contact;
+        self.terms.self_contact = self_contact;
         self
     }
 
@@ -165,16 +125,6 @@ impl<'a> ImplicitStage<'a> {
     pub fn with_known_intersections(mut self, v: Vec<f64>, count: usize) -> Self {
         self.known_intersections = Some((v, count));
         self
-    }
-
-    /// Gathers the surface and self-contact candidates again where `q` needs it.
-    fn refresh(&mut self, q: &[f64]) {
-        if let Some(s) = self.surface.as_mut() {
-            s.ensure_fresh(q);
-        }
-        if let Some(s) = self.self_contact.as_mut() {
-            s.ensure_fresh(q);
-        }
     }
 
     /// End-of-step positions q = qₜ + h v.
@@ -195,24 +145,7 @@ impl<'a> ImplicitStage<'a> {
                 }
             }
         }
-        terms::add_gradient(&m.tets.elements, q, scale, out);
-        terms::add_gradient(&m.membranes.elements, q, scale, out);
-        terms::add_gradient(&m.hinges.elements, q, scale, out);
-        self.volume.add_gradient(q, scale, out);
-        let d = self.damping;
-        terms::add_matrix_products(&m.tets.elements, &d.tets, v, scale, out);
-        terms::add_matrix_products(&m.membranes.elements, &d.membranes, v, scale, out);
-        terms::add_matrix_products(&m.hinges.elements, &d.hinges, v, scale, out);
-        if let Some(c) = self.contact {
-            c.add_forces(q, v, scale, out);
-        }
-        if let Some(s) = self.surface.as_ref() {
-            s.add_forces(q, v, scale, out);
-        }
-        if let Some(s) = self.self_contact.as_ref() {
-            s.add_gradient(q, scale, out);
-            s.add_friction(q, v, scale, out);
-        }
+        self.terms.add_negative_force(q, v, scale, out);
     }
 
     /// r at velocities `v` and stage positions `q` = q̂ + h v (any [`Real`]); the surface contact
@@ -237,10 +170,21 @@ impl<'a> ImplicitStage<'a> {
     /// The total force f(q, v) in N at any positions and velocities (rows of pinned vertices
     /// included), with this stage's contact terms: the known stages of multi-stage schemes.
     pub fn force(&mut self, q: &[f64], v: &[f64]) -> Vec<f64> {
-        self.refresh(q);
+        self.terms.refresh(q);
         let mut out = vec![0.0; q.len()];
         self.add_negative_force(q, v, -1.0, true, &mut out);
         out
+    }
+
+    /// What the terms see of this stage.
+    fn context(&self) -> StageContext<'a> {
+        StageContext {
+            q_start: self.q_start,
+            h: self.h,
+            fixed: self.fixed,
+            layout: self.layout,
+            definite: self.definite,
+        }
     }
 
     fn update_positions(&mut self, v: &[f64]) {
@@ -254,7 +198,7 @@ impl NonlinearSystem for ImplicitStage<'_> {
     fn residual(&mut self, v: &[f64], out: &mut [f64]) {
         self.update_positions(v);
         let q = std::mem::take(&mut self.q);
-        self.refresh(&q);
+        self.terms.refresh(&q);
         self.residual_at(&q, v, out);
         self.q = q;
     }
@@ -264,7 +208,7 @@ impl NonlinearSystem for ImplicitStage<'_> {
     fn jacobian_product(&mut self, v: &[f64], x: &[f64], out: &mut [f64]) -> bool {
         self.update_positions(v);
         let q = std::mem::take(&mut self.q);
-        self.refresh(&q);
+        self.terms.refresh(&q);
         self.q = q;
         // Pinned vertices are eliminated as in the assembled J: their columns do not act on
         // the free rows, and their rows are the identity.
@@ -298,98 +242,53 @@ impl NonlinearSystem for ImplicitStage<'_> {
                 phi -= self.explicit.map_or(0.0, |e| e[d] * v[d]);
             }
         }
-        phi += self.volume.energy(&self.q);
-        phi += terms::energy(&m.tets.elements, &self.q)
-            + terms::energy(&m.membranes.elements, &self.q)
-            + terms::energy(&m.hinges.elements, &self.q);
-        let d = self.damping;
-        phi += h
-            * (terms::quadratic_form(&m.tets.elements, &d.tets, v)
-                + terms::quadratic_form(&m.membranes.elements, &d.membranes, v)
-                + terms::quadratic_form(&m.hinges.elements, &d.hinges, v));
-        if let Some(c) = self.contact {
-            phi += c.potential(&self.q, v, h, &self.frozen.0);
-        }
-        if let Some(s) = self.surface.as_mut() {
-            phi += s.potential(&self.q, v, h, &self.frozen.1);
-        }
-        if let Some(s) = self.self_contact.as_mut() {
-            phi += s.energy(&self.q) + s.friction_potential(v, h, &self.frozen.2);
-        }
+        let q = std::mem::take(&mut self.q);
+        phi += self.terms.merit(&self.context(), &q, v);
+        self.q = q;
         Some(phi)
     }
 
     /// The shells' intersecting triangle pairs at q = q̂ + h v (0 without self-contact).
     fn intersections(&mut self, v: &[f64]) -> usize {
-        if self.self_contact.is_none() {
+        if self.terms.self_contact.is_none() {
             return 0;
         }
         if let Some((_, count)) = self.known_intersections.as_ref().filter(|(known, _)| known.as_slice() == v) {
             return *count;
         }
         self.update_positions(v);
-        self.self_contact.as_ref().map_or(0, |s| s.intersections(&self.q))
+        self.terms.self_contact.as_ref().map_or(0, |s| s.intersections(&self.q))
     }
 
     fn freeze_merit(&mut self, v: &[f64]) {
         self.update_positions(v);
-        self.frozen.0 = self.contact.map(|c| c.frozen_friction(&self.q)).unwrap_or_default();
-        self.frozen.1 = match self.surface.as_mut() {
-            Some(s) => s.frozen_friction(&self.q),
-            None => Vec::new(),
-        };
-        self.frozen.2 = match self.self_contact.as_mut() {
-            Some(s) => s.frozen_friction(&self.q),
-            None => Vec::new(),
-        };
+        self.terms.freeze_friction(&self.q);
     }
 
     /// The volume penalties' dense Hessian terms, h² W″(V) (∂V/∂q)(∂V/∂q)ᵀ each.
     fn low_rank(&mut self, v: &[f64]) -> Vec<(f64, Vec<f64>)> {
-        if self.volume.penalties.is_empty() {
+        if self.terms.volume.as_ref().is_none_or(|t| t.penalties.is_empty()) {
             return Vec::new();
         }
         self.update_positions(v);
-        self.volume.low_rank(&self.q, self.h * self.h, self.fixed)
+        match self.terms.volume.as_ref() {
+            Some(volume) => volume.low_rank(&self.q, self.h * self.h, self.fixed),
+            None => Vec::new(),
+        }
     }
 
     fn set_definite(&mut self, definite: bool) {
         self.definite = definite;
-        if let Some(s) = self.surface.as_mut() {
-            s.definite = definite;
-        }
-        if let Some(s) = self.self_contact.as_mut() {
-            s.definite = definite;
-        }
+        self.terms.set_definite(definite);
     }
 
     fn jacobian(&mut self, v: &[f64], jac: &mut [f64]) {
         self.update_positions(v);
         jac.iter_mut().for_each(|x| *x = 0.0);
+        let q = std::mem::take(&mut self.q);
+        self.dropped_blocks += self.terms.add_jacobian(&self.context(), &q, v, jac);
+        self.q = q;
         let (m, l, h) = (self.model, self.layout, self.h);
-        let h2 = h * h;
-        let hess_t = terms::hessians(&m.tets.elements, &self.q, self.definite);
-        terms::add_matrices(&m.tets.elements, &hess_t, &l.tet_slots, h2, self.fixed, jac);
-        let hess_m = terms::hessians(&m.membranes.elements, &self.q, self.definite);
-        terms::add_matrices(&m.membranes.elements, &hess_m, &l.membrane_slots, h2, self.fixed, jac);
-        let hess_h = terms::hessians(&m.hinges.elements, &self.q, self.definite);
-        terms::add_matrices(&m.hinges.elements, &hess_h, &l.hinge_slots, h2, self.fixed, jac);
-        self.volume.add_sparse_hessian(&l.pattern, &self.q, h2, self.definite, self.fixed, jac);
-        let d = self.damping;
-        terms::add_matrices(&m.tets.elements, &d.tets, &l.tet_slots, h, self.fixed, jac);
-        terms::add_matrices(&m.membranes.elements, &d.membranes, &l.membrane_slots, h, self.fixed, jac);
-        terms::add_matrices(&m.hinges.elements, &d.hinges, &l.hinge_slots, h, self.fixed, jac);
-        if let Some(c) = self.contact {
-            c.add_jacobian(self.q_start, &self.q, v, h, h, self.fixed, &l.diagonal_slots, jac);
-        }
-        if let Some(s) = self.surface.as_mut() {
-            s.ensure_fresh(&self.q);
-            self.dropped_blocks += s.add_jacobian(&self.q, v, h, h, self.fixed, &l.pattern, jac);
-        }
-        if let Some(s) = self.self_contact.as_mut() {
-            self.dropped_blocks += s.add_hessian(&self.q, h2, &l.pattern, jac);
-            self.dropped_blocks += s.add_friction_jacobian(&self.q, v, h, h, &l.pattern, jac);
-        }
         for (i, slot) in l.diagonal_slots.iter().enumerate() {
             let diag = if self.fixed[i] { 1.0 } else { m.mass[i] * (1.0 + h * m.alpha[i]) };
             for k in 0..3u32 {

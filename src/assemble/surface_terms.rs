@@ -10,10 +10,11 @@
 //! Contacts are evaluated in parallel into per-contact buffers and summed serially in contact
 //! order, so results do not depend on the thread count.
 
-use crate::contact::surface::grid::SampleGrid;
-use crate::contact::surface::{first_order, potential, ImplicitSurface, Kernel};
+use super::term::{StageContext, Term};
 use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
+use crate::contact::surface::grid::SampleGrid;
 use crate::contact::surface::stencil_force::{self, GapMeasure, LaggedSurfaceFriction, StencilForce};
+use crate::contact::surface::{first_order, potential, ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::math::real::Real;
 use crate::model::SurfaceQuery;
@@ -56,6 +57,8 @@ pub struct SurfaceTerms<'a> {
     /// Jacobians use the negative semi-definite part of the penalty's force Jacobian (the
     /// modified Newton Jacobian, see `NonlinearSystem::set_definite`).
     pub definite: bool,
+    /// Friction frozen by the last [`Term::freeze_friction`], with each contact's μ.
+    frozen: Vec<(f64, LaggedSurfaceFriction)>,
 }
 
 fn position(q: &[f64], v: u32) -> [f64; 3] {
@@ -103,6 +106,7 @@ impl<'a> SurfaceTerms<'a> {
             refreshes: 0,
             seconds_search: 0.0,
             definite: false,
+            frozen: Vec::new(),
         };
         terms.find_candidates(q_guess);
         terms
@@ -255,8 +259,7 @@ impl<'a> SurfaceTerms<'a> {
             .enumerate()
             .filter_map(|(k, l)| {
                 let (l, mu) = (l.as_ref()?, self.queries[k].mu);
-                (mu > 0.0)
-                    .then(|| (l.stencil.as_slice(), stencil_force::lagged_friction_generic(&self.law, mu, l, v)))
+                (mu > 0.0).then(|| (l.stencil.as_slice(), stencil_force::lagged_friction_generic(&self.law, mu, l, v)))
             })
             .collect();
         let all = penalty.iter().flatten().map(|(s, f)| (s.as_slice(), f)).chain(lagged.iter().map(|(s, f)| (*s, f)));
@@ -427,4 +430,36 @@ fn lagged_friction(
             LaggedSurfaceFriction::new(law, &pot, GapMeasure { side, offset: query.offset })
         })
         .collect()
+}
+
+/// Contact and friction between deforming meshes as a stage term: −f = −F_c, merit Σ b(d) +
+/// h Σ D_f with friction frozen by [`Term::freeze_friction`], Jacobian −h ∂F_c/∂v.
+impl Term for SurfaceTerms<'_> {
+    fn refresh(&mut self, q: &[f64]) {
+        self.ensure_fresh(q);
+    }
+
+    fn add_negative_force<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
+        self.add_forces(q, v, scale, out);
+    }
+
+    fn merit(&mut self, stage: &StageContext, q: &[f64], v: &[f64]) -> f64 {
+        let frozen = std::mem::take(&mut self.frozen);
+        let phi = self.potential(q, v, stage.h, &frozen);
+        self.frozen = frozen;
+        phi
+    }
+
+    fn freeze_friction(&mut self, q: &[f64]) {
+        self.frozen = self.frozen_friction(q);
+    }
+
+    fn set_definite(&mut self, definite: bool) {
+        self.definite = definite;
+    }
+
+    fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], v: &[f64], jac: &mut [f64]) -> u32 {
+        self.ensure_fresh(q);
+        SurfaceTerms::add_jacobian(self, q, v, stage.h, stage.h, stage.fixed, &stage.layout.pattern, jac)
+    }
 }

@@ -10,9 +10,10 @@
 //! keeps the exact Jacobian, which the stiff penalties of nearly incompressible objects need.
 //! Cells are evaluated in parallel into per-cell slots and summed serially in order.
 
+use super::term::{StageContext, Term};
+use crate::energy::volume::{tet_volume, tet_volume_gradient, triangle_volume, triangle_volume_gradient};
 use crate::math::autodiff::{jacobian, project_psd, symmetrize};
 use crate::math::real::Real;
-use crate::energy::volume::{tet_volume, tet_volume_gradient, triangle_volume, triangle_volume_gradient};
 use crate::model::volume_penalty::{VolumeCells, VolumePenalty};
 use crate::solve::pattern::BlockPattern;
 use nalgebra::SMatrix;
@@ -153,6 +154,25 @@ impl VolumeTerms<'_> {
                 (scale * p.model.stiffness(volume(p, q)), u)
             })
             .collect()
+    }
+}
+
+/// Volume-change penalties as a stage term (paper §3.4): −f = ∇W_vol, merit W_vol, Jacobian
+/// the sparse part h² Σ −p(V) ∂²V/∂q² (the dense rank-one part goes to the linear solver
+/// through [`VolumeTerms::low_rank`]).
+impl Term for VolumeTerms<'_> {
+    fn add_negative_force<T: Real + Send + Sync>(&self, q: &[T], _v: &[T], scale: f64, out: &mut [T]) {
+        self.add_gradient(q, scale, out);
+    }
+
+    fn merit(&mut self, _stage: &StageContext, q: &[f64], _v: &[f64]) -> f64 {
+        self.energy(q)
+    }
+
+    fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], _v: &[f64], jac: &mut [f64]) -> u32 {
+        let h2 = stage.h * stage.h;
+        self.add_sparse_hessian(&stage.layout.pattern, q, h2, stage.definite, stage.fixed, jac);
+        0
     }
 }
 

@@ -17,8 +17,8 @@
 //! its tangent (W stays C², finite for any V), so a Newton iterate that collapses the object
 //! still gets a finite, restoring force.
 
-use crate::math::real::{c, cross, dot, sub, Real, V3};
 use crate::error::{Error, Result};
+use crate::math::real::{c, cross, dot, sub, Real, V3};
 
 /// No volume penalty (removes one set earlier).
 pub const GRIP_VOLUME_NONE: u32 = 0;

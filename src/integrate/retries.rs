@@ -7,9 +7,9 @@
 use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_PENETRATION_REMAINS};
 use super::stages::StageFailure;
 use super::substep::{Substepper, MAX_CONTACT_STIFFNESS};
+use crate::contact::self_contact::contact_mesh::Crossings;
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
-use crate::contact::self_contact::contact_mesh::Crossings;
 use crate::model::params::GRIP_INTEGRATOR_BDF2;
 
 impl Substepper<'_> {

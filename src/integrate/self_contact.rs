@@ -27,11 +27,11 @@
 //! `params.max_contact_retries` times; then the substep stands and the signed pairs go on
 //! pushing). κ_b is kept for the following calls (and in checkpoints).
 
-use crate::contact::ContactLaw;
+use crate::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use crate::contact::self_contact::broad_phase;
 use crate::contact::self_contact::contact_mesh::Crossings;
-use crate::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use crate::contact::self_contact::shell_solid::solid_law;
+use crate::contact::ContactLaw;
 use crate::model::{GripSolverParams, Model, ObjectKind};
 
 /// Factor by which κ_s (κ_b) grows when a substep ends with new intersections (crossings).

@@ -8,15 +8,15 @@ use super::report::GRIP_WARNING_SUBSTEP_HALVED;
 use super::self_contact::SelfContactOverCall;
 use super::stages::{StageFailure, StageInput, StageOutput};
 use super::{GripStepReport, ProgressFn};
-use crate::contact::surface::{ImplicitSurface, Kernel};
-use crate::contact::collider::vertex::ColliderMotion;
-use crate::contact::{ContactLaw, Pose, Shape};
-use crate::error::{Error, Result};
 use crate::assemble::contact_terms::{ContactPair, ContactTerms};
-use crate::integrate::schemes::StepHistory;
-use crate::assemble::stage::{DampingMatrices, ImplicitStage};
 use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::SystemLayout;
+use crate::assemble::{DampingMatrices, ImplicitStage};
+use crate::contact::collider::vertex::ColliderMotion;
+use crate::contact::surface::{ImplicitSurface, Kernel};
+use crate::contact::{ContactLaw, Pose, Shape};
+use crate::error::{Error, Result};
+use crate::integrate::schemes::StepHistory;
 use crate::model::GripSolverParams;
 use crate::model::{Model, SurfaceQuery};
 use crate::solve::linear_solver::LinearSolver;
@@ -282,8 +282,8 @@ impl<'a> Substepper<'a> {
             settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
             let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
             let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
-            self.report.seconds_contact_search += system.surface.as_ref().map_or(0.0, |s| s.seconds_search);
-            self.report.seconds_contact_search += system.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
+            self.report.seconds_contact_search += system.terms.surfaces.as_ref().map_or(0.0, |s| s.seconds_search);
+            self.report.seconds_contact_search += system.terms.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
             if system.dropped_blocks > 0 {
                 log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
             }
@@ -302,7 +302,7 @@ impl<'a> Substepper<'a> {
             return match outcome {
                 Ok(o) => {
                     let q_new = system.positions(&v_new);
-                    let surface_gaps = system.surface.as_mut().map(|s| {
+                    let surface_gaps = system.terms.surfaces.as_mut().map(|s| {
                         s.ensure_fresh(&q_new);
                         s.gap_summary(&q_new, self.pinned)
                     });
@@ -316,7 +316,7 @@ impl<'a> Substepper<'a> {
                     // How close the shells came at the last iterate: the substep is redone
                     // with a stiffer κ_s when they touched (`try_substep`).
                     let q_last = system.positions(&v_new);
-                    let closest_pair = system.self_contact.as_mut().map(|sc| sc.distance_summary(&q_last).0);
+                    let closest_pair = system.terms.self_contact.as_mut().map(|sc| sc.distance_summary(&q_last).0);
                     log::debug!(
                         "stage of {:.3e} s failed after {} Newton iterations: {e}",
                         stage.c * h,

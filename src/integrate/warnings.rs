@@ -3,11 +3,11 @@
 //! are incompatible with the elements between them. None of these fails a call: they raise
 //! `GRIP_WARNING_*` bits in `GripStepReport::warnings`.
 
-use crate::contact::surface::{ImplicitSurface, Kernel};
-use crate::contact::collider::vertex::ColliderMotion;
-use crate::contact::{ContactLaw, Pose, Shape};
 use crate::assemble::contact_terms::ContactPair;
 use crate::assemble::surface_terms::SurfaceTerms;
+use crate::contact::collider::vertex::ColliderMotion;
+use crate::contact::surface::{ImplicitSurface, Kernel};
+use crate::contact::{ContactLaw, Pose, Shape};
 use crate::model::{Model, ObjectKind, SurfaceQuery};
 
 /// Pinned targets farther apart than this multiple of their rest distance (or closer than its

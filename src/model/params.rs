@@ -1,7 +1,7 @@
 //! Solver parameters, shared by the Rust API and the C API (`GripSolverParams` in `grip.h`).
 
-use crate::contact::surface::kernel::GRIP_KERNEL_CUBIC;
 use crate::contact::law::{GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_RATIONAL};
+use crate::contact::surface::kernel::GRIP_KERNEL_CUBIC;
 use crate::error::{Error, Result};
 use crate::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE};
 use crate::solve::preconditioner::GRIP_PRECONDITIONER_BLOCK_JACOBI;

@@ -2,20 +2,20 @@
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
 //! the state and commits only when every substep converged.
 
+use super::{progress, GripStepReport, ProgressFn, Solver};
+use crate::assemble::contact_terms::ContactPair;
+use crate::assemble::{element_terms, SystemLayout};
+use crate::contact::surface::{ImplicitSurface, Kernel};
+use crate::contact::ContactLaw;
+use crate::error::{Error, Result};
 use crate::integrate::report::{
     GRIP_WARNING_INITIAL_PENETRATION, GRIP_WARNING_PENETRATION_REMAINS, GRIP_WARNING_PINNED_IN_COLLIDER,
     GRIP_WARNING_PIN_CONFLICT,
 };
+use crate::integrate::schemes::StepHistory;
 use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
 use crate::integrate::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
-use super::{progress, GripStepReport, ProgressFn, Solver};
 use crate::integrate::warnings;
-use crate::contact::surface::{ImplicitSurface, Kernel};
-use crate::contact::ContactLaw;
-use crate::error::{Error, Result};
-use crate::assemble::contact_terms::ContactPair;
-use crate::integrate::schemes::StepHistory;
-use crate::assemble::{element_terms, SystemLayout};
 use crate::model::GripSolverParams;
 use crate::model::{Model, ObjectKind};
 use crate::solve::NewtonSettings;

@@ -11,11 +11,11 @@
 //! order `Solver::checkpoint` writes them, each vector preceded by its length.
 
 use super::Solver;
+use crate::assemble::SystemLayout;
 use crate::contact::Pose;
 use crate::energy::Element;
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
-use crate::assemble::SystemLayout;
 use crate::mesh::validate::MAX_COORDINATE;
 use crate::model::{Model, ObjectKind};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};

@@ -8,13 +8,13 @@ mod advance;
 mod checkpoint;
 mod progress;
 
+use crate::assemble::SystemLayout;
 use crate::contact::{GripShape, Pose, Shape};
 use crate::error::{Error, Result};
-use crate::assemble::SystemLayout;
-use crate::model::{GripMaterial, GripSolverParams, Model, Object, ObjectKind};
-use crate::solve::linear_solver::LinearSolver;
 pub use crate::integrate::report;
 pub use crate::integrate::{GripStepReport, ProgressFn};
+use crate::model::{GripMaterial, GripSolverParams, Model, Object, ObjectKind};
+use crate::solve::linear_solver::LinearSolver;
 
 /// A cloth and soft-body solver.
 pub struct Solver {

@@ -1,10 +1,10 @@
 //! The `[solver]` table of scene files: every field of `GripSolverParams`, enums by name.
 
-use crate::contact::surface::kernel::{GRIP_KERNEL_CUBIC, GRIP_KERNEL_INTERPOLATING};
 use crate::contact::law::{
     GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_QUADRATIC,
     GRIP_FRICTION_SMOOTHING_RATIONAL,
 };
+use crate::contact::surface::kernel::{GRIP_KERNEL_CUBIC, GRIP_KERNEL_INTERPOLATING};
 use crate::solve::preconditioner::{GRIP_PRECONDITIONER_BLOCK_JACOBI, GRIP_PRECONDITIONER_CHOLESKY};
 use crate::GripSolverParams;
 use serde::Deserialize;

@@ -4,8 +4,8 @@
 //! material, negative inside it; with `inside = 1` the material is the other side (a pipe or a
 //! bowl holding the simulated objects), as Ratel's platen and cylinder conditions.
 
-use crate::math::real::{c, dot, scale, sub, Real, V3};
 use crate::error::{Error, Result};
+use crate::math::real::{c, dot, scale, sub, Real, V3};
 use nalgebra::{Const, Matrix3, U1};
 use num_dual::{Derivative, DualSVec64};
 
