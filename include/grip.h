@@ -13,30 +13,6 @@
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
 #define GRIP_ABI_VERSION 4
 
-// Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
-// σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
-// s < r, c normalising w(0) = 1, ε = 1e-5. The published form c·(f(σ) − f(1)) has a kink at
-// s = r (w′(r) ≠ 0), so the contact force jumps when a sample leaves the support and Newton
-// stalls; the subtracted Taylor terms remove the kink without changing the near-interpolating
-// s⁻⁴ fall-off (they are O(1) against f(0) = ε⁻²). w > 0 inside the support (f‴ < 0).
-#define GRIP_KERNEL_INTERPOLATING 0
-
-// Cubic kernel w(s) = 1 − 3(s/r)² + 2(s/r)³ for s < r (C¹ at the support radius): a smoother,
-// more averaging potential.
-#define GRIP_KERNEL_CUBIC 1
-
-// Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
-#define GRIP_FRICTION_SMOOTHING_QUADRATIC 0
-
-// Friction smoothing s_b(x) = x/(x + ε) (paper Eq. 15; C∞, never quite reaches μλ).
-#define GRIP_FRICTION_SMOOTHING_RATIONAL 1
-
-// Sliding basis and contact force at the end of the step: fully implicit (paper Eq. 23).
-#define GRIP_FRICTION_COUPLING_IMPLICIT 0
-
-// Sliding basis and contact force at the start of the step: lagged, as IPC (paper Eq. 25–26).
-#define GRIP_FRICTION_COUPLING_LAGGED 1
-
 // Half-space {a·(y − c) ≤ 0}: a platen (the normal `axis` points out of the material).
 #define GRIP_SHAPE_PLANE 0
 
@@ -52,6 +28,30 @@
 // Value of `GripShape::struct_tag` written by `grip_shape_default()`.
 #define GRIP_SHAPE_TAG 1196577585
 
+// Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
+#define GRIP_FRICTION_SMOOTHING_QUADRATIC 0
+
+// Friction smoothing s_b(x) = x/(x + ε) (paper Eq. 15; C∞, never quite reaches μλ).
+#define GRIP_FRICTION_SMOOTHING_RATIONAL 1
+
+// Sliding basis and contact force at the end of the step: fully implicit (paper Eq. 23).
+#define GRIP_FRICTION_COUPLING_IMPLICIT 0
+
+// Sliding basis and contact force at the start of the step: lagged, as IPC (paper Eq. 25–26).
+#define GRIP_FRICTION_COUPLING_LAGGED 1
+
+// Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
+// σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
+// s < r, c normalising w(0) = 1, ε = 1e-5. The published form c·(f(σ) − f(1)) has a kink at
+// s = r (w′(r) ≠ 0), so the contact force jumps when a sample leaves the support and Newton
+// stalls; the subtracted Taylor terms remove the kink without changing the near-interpolating
+// s⁻⁴ fall-off (they are O(1) against f(0) = ε⁻²). w > 0 inside the support (f‴ < 0).
+#define GRIP_KERNEL_INTERPOLATING 0
+
+// Cubic kernel w(s) = 1 − 3(s/r)² + 2(s/r)³ for s < r (C¹ at the support radius): a smoother,
+// more averaging potential.
+#define GRIP_KERNEL_CUBIC 1
+
 // No volume penalty (removes one set earlier).
 #define GRIP_VOLUME_NONE 0
 
@@ -63,6 +63,46 @@
 
 // Nearly incompressible fluid enclosed, constant κ_v (paper Eq. 19).
 #define GRIP_VOLUME_NEARLY_INCOMPRESSIBLE 3
+
+// `GripStepReport::warnings` bit: a free vertex started the call inside a collider or a mesh
+// (negative gap); the contact penalty pushes it out.
+#define GRIP_WARNING_INITIAL_PENETRATION 1
+
+// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call,
+// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry.
+#define GRIP_WARNING_PENETRATION_REMAINS 2
+
+// `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.
+#define GRIP_WARNING_SUBSTEP_HALVED 4
+
+// `GripStepReport::warnings` bit: a substep ended with a negative gap and was redone with a
+// stiffer contact penalty.
+#define GRIP_WARNING_CONTACT_RETRY 8
+
+// `GripStepReport::warnings` bit: a pinned vertex is inside a collider at the end of the call
+// (the pin wins over the contact).
+#define GRIP_WARNING_PINNED_IN_COLLIDER 16
+
+// `GripStepReport::warnings` bit: the targets of two pinned vertices of one element are
+// incompatible with it (their distance is more than twice, or less than half, the rest length);
+// the pins win and the element is strained.
+#define GRIP_WARNING_PIN_CONFLICT 32
+
+// `GripStepReport::last_failure`: no Newton attempt failed.
+#define GRIP_NEWTON_FAILURE_NONE 0
+
+// `GripStepReport::last_failure`: the iteration limit (`params.max_newton_iterations`) was reached.
+#define GRIP_NEWTON_FAILURE_ITERATION_LIMIT 1
+
+// `GripStepReport::last_failure`: the line search found no acceptable step.
+#define GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL 2
+
+// `GripStepReport::last_failure`: the residual was not finite (NaN or ∞).
+#define GRIP_NEWTON_FAILURE_NON_FINITE 3
+
+// `GripStepReport::last_failure`: the linear solver gave no direction (singular Jacobian,
+// Krylov breakdown).
+#define GRIP_NEWTON_FAILURE_LINEAR_SOLVE 4
 
 // Membrane model of a shell: rest-stable neo-Hookean.
 #define GRIP_MEMBRANE_NEO_HOOKEAN 0
@@ -112,46 +152,6 @@
 
 // Block Jacobi: each vertex's 3×3 diagonal block of J inverted.
 #define GRIP_PRECONDITIONER_BLOCK_JACOBI 1
-
-// `GripStepReport::warnings` bit: a free vertex started the call inside a collider or a mesh
-// (negative gap); the contact penalty pushes it out.
-#define GRIP_WARNING_INITIAL_PENETRATION 1
-
-// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call,
-// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry.
-#define GRIP_WARNING_PENETRATION_REMAINS 2
-
-// `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.
-#define GRIP_WARNING_SUBSTEP_HALVED 4
-
-// `GripStepReport::warnings` bit: a substep ended with a negative gap and was redone with a
-// stiffer contact penalty.
-#define GRIP_WARNING_CONTACT_RETRY 8
-
-// `GripStepReport::warnings` bit: a pinned vertex is inside a collider at the end of the call
-// (the pin wins over the contact).
-#define GRIP_WARNING_PINNED_IN_COLLIDER 16
-
-// `GripStepReport::warnings` bit: the targets of two pinned vertices of one element are
-// incompatible with it (their distance is more than twice, or less than half, the rest length);
-// the pins win and the element is strained.
-#define GRIP_WARNING_PIN_CONFLICT 32
-
-// `GripStepReport::last_failure`: no Newton attempt failed.
-#define GRIP_NEWTON_FAILURE_NONE 0
-
-// `GripStepReport::last_failure`: the iteration limit (`params.max_newton_iterations`) was reached.
-#define GRIP_NEWTON_FAILURE_ITERATION_LIMIT 1
-
-// `GripStepReport::last_failure`: the line search found no acceptable step.
-#define GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL 2
-
-// `GripStepReport::last_failure`: the residual was not finite (NaN or ∞).
-#define GRIP_NEWTON_FAILURE_NON_FINITE 3
-
-// `GripStepReport::last_failure`: the linear solver gave no direction (singular Jacobian,
-// Krylov breakdown).
-#define GRIP_NEWTON_FAILURE_LINEAR_SOLVE 4
 
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
