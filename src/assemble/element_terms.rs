@@ -2,9 +2,9 @@
 //! Local quantities are computed in parallel into per-element slots and then summed serially in
 //! element order, so the result is bit-identical for any thread count.
 
+use crate::energy::{gather, Element};
 use crate::math::autodiff::project_psd;
 use crate::math::real::Real;
-use crate::energy::{gather, Element};
 use crate::solve::pattern::BlockSlot;
 use nalgebra::SMatrix;
 use rayon::prelude::*;

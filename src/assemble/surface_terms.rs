@@ -10,10 +10,10 @@
 //! Contacts are evaluated in parallel into per-contact buffers and summed serially in contact
 //! order, so results do not depend on the thread count.
 
+use crate::contact::law::FrictionCoupling;
 use crate::contact::surface::grid::SampleGrid;
-use crate::contact::surface::{first_order, potential, ImplicitSurface, Kernel};
-use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
 use crate::contact::surface::stencil_force::{self, GapMeasure, LaggedSurfaceFriction, StencilForce};
+use crate::contact::surface::{first_order, potential, ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::math::real::Real;
 use crate::model::SurfaceQuery;
@@ -83,7 +83,7 @@ impl<'a> SurfaceTerms<'a> {
         }
         tracked.sort_unstable();
         tracked.dedup();
-        let lagged = if law.coupling == GRIP_FRICTION_COUPLING_LAGGED {
+        let lagged = if law.coupling == FrictionCoupling::Lagged {
             lagged_friction(&law, kernel, surfaces, queries, q_start)
         } else {
             vec![None; queries.len()]
@@ -199,7 +199,7 @@ impl<'a> SurfaceTerms<'a> {
         let second = |phi: f64| jacobian && !self.definite && measure.gap(phi) < self.law.delta;
         let pot =
             potential::evaluate_where(surface, self.kernel, query.vertex, &c.samples, q, self.far(c.query), second)?;
-        let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
+        let implicit = self.law.coupling != FrictionCoupling::Lagged;
         stencil_force::end_of_step_force(&self.law, query.mu, &pot, measure, v, h, implicit, jacobian, self.definite)
     }
 
@@ -237,7 +237,7 @@ impl<'a> SurfaceTerms<'a> {
     /// numbers for matrix-free Jacobian products). Candidates must be fresh for the values of `q`
     /// (see [`SurfaceTerms::ensure_fresh`]).
     pub fn add_forces<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
-        let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
+        let implicit = self.law.coupling != FrictionCoupling::Lagged;
         let penalty: Vec<Option<(Vec<u32>, Vec<T>)>> = self
             .candidates
             .par_iter()
@@ -255,8 +255,7 @@ impl<'a> SurfaceTerms<'a> {
             .enumerate()
             .filter_map(|(k, l)| {
                 let (l, mu) = (l.as_ref()?, self.queries[k].mu);
-                (mu > 0.0)
-                    .then(|| (l.stencil.as_slice(), stencil_force::lagged_friction_generic(&self.law, mu, l, v)))
+                (mu > 0.0).then(|| (l.stencil.as_slice(), stencil_force::lagged_friction_generic(&self.law, mu, l, v)))
             })
             .collect();
         let all = penalty.iter().flatten().map(|(s, f)| (s.as_slice(), f)).chain(lagged.iter().map(|(s, f)| (*s, f)));
@@ -298,7 +297,7 @@ impl<'a> SurfaceTerms<'a> {
     /// the implicit coupling's normal, force and weights at `q` (candidates needing a fresh
     /// search are searched again first), or the lagged data of lagged coupling.
     pub fn frozen_friction(&mut self, q: &[f64]) -> Vec<(f64, LaggedSurfaceFriction)> {
-        if self.law.coupling == GRIP_FRICTION_COUPLING_LAGGED {
+        if self.law.coupling == FrictionCoupling::Lagged {
             return self
                 .lagged
                 .iter()

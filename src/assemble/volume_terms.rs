@@ -10,9 +10,9 @@
 //! keeps the exact Jacobian, which the stiff penalties of nearly incompressible objects need.
 //! Cells are evaluated in parallel into per-cell slots and summed serially in order.
 
+use crate::energy::volume::{tet_volume, tet_volume_gradient, triangle_volume, triangle_volume_gradient};
 use crate::math::autodiff::{jacobian, project_psd, symmetrize};
 use crate::math::real::Real;
-use crate::energy::volume::{tet_volume, tet_volume_gradient, triangle_volume, triangle_volume_gradient};
 use crate::model::volume_penalty::{VolumeCells, VolumePenalty};
 use crate::solve::pattern::BlockPattern;
 use nalgebra::SMatrix;

@@ -9,8 +9,8 @@
 //! two files for one frame, objects of different vertex counts, no frame in common).
 
 use super::output::parse_frame_file_name;
-use crate::math::real::{norm, sub};
 use crate::io::obj::read_obj;
+use crate::math::real::{norm, sub};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

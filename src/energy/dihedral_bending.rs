@@ -13,8 +13,8 @@
 //! Bridson et al. 2003 (§4.1). A hinge whose triangle has collapsed (area below 10⁻⁸ of rest) or
 //! whose edge has vanished exerts no bending force: no NaN for any input.
 
-use crate::math::real::{c, cross, dot, scale, set_vertex, sub, vertex, Real};
 use super::Element;
+use crate::math::real::{c, cross, dot, scale, set_vertex, sub, vertex, Real};
 use nalgebra::{SMatrix, SVector, Vector3};
 
 /// Relative area below which a hinge triangle counts as collapsed.

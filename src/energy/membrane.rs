@@ -10,8 +10,8 @@
 //! λ* = Eν/(1−ν²) is the plane-stress Lamé parameter; both models match linear plane stress at rest.
 //! Energy (in J) = thickness × rest area × Ψ.
 
-use crate::math::real::{c, Real};
 use super::{lame, Element};
+use crate::math::real::{c, Real};
 use nalgebra::{Matrix2, Vector3};
 
 /// Regularisation ε of the area ratio in the neo-Hookean membrane.

@@ -10,9 +10,9 @@ pub mod membrane;
 pub mod stable_neo_hookean;
 pub mod volume;
 
-use nalgebra::SMatrix;
 use crate::math::autodiff;
 use crate::math::real::Real;
+use nalgebra::SMatrix;
 
 /// An energy term on a stencil of `D / 3` vertices (`D` coordinates).
 pub trait Element<const D: usize>: Sync + Send {

@@ -2,8 +2,8 @@
 //! Ψ(F) = μ/2 (I_C − 3) + λ/2 (J − α)² − μ/2 log(I_C + 1), with I_C = tr FᵀF and J = det F.
 //! Defined for every F, inverted elements included, with no singularity.
 
-use crate::math::real::{c, Real};
 use super::{lame, Element};
+use crate::math::real::{c, Real};
 use nalgebra::{Matrix3, Vector3};
 
 /// One linear tetrahedron with its rest shape and material.

@@ -9,11 +9,11 @@
 //! positions are set so that q̂ + h_eff v_pin = qₜ + c h v_pin.
 
 use super::substep::Substepper;
-use crate::error::{Error, Result};
 use crate::assemble::contact_terms::ContactTerms;
-use crate::integrate::schemes::{bdf2_coefficients, dirk_stages, needs_start_force};
 use crate::assemble::stage::{DampingMatrices, ImplicitStage};
 use crate::assemble::surface_terms::SurfaceTerms;
+use crate::error::{Error, Result};
+use crate::integrate::schemes::{bdf2_coefficients, dirk_stages, needs_start_force};
 use crate::solve::NewtonStats;
 
 /// What defines one implicit stage.

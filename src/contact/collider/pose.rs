@@ -2,8 +2,8 @@
 //! over the substeps of a call (linear translation, spherical rotation), and the rigid map between
 //! two poses that gives a collider's surface velocity.
 
-use crate::math::real::{Real, V3};
 use crate::error::{Error, Result};
+use crate::math::real::{Real, V3};
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 
 /// How far a host matrix may be from a rotation (orthonormality and determinant) and from an

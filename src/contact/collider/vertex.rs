@@ -3,9 +3,9 @@
 //! derivative dF/dv along x = qₜ + h v, by forward-mode AD through the gap, the normal, the
 //! collider's surface velocity and the friction law.
 
-use crate::contact::law::ContactLaw;
 use super::pose::{rotate, to_local, AffineMap, Pose};
 use super::shape::Shape;
+use crate::contact::law::ContactLaw;
 use crate::math::real::{c, Real, V3};
 use nalgebra::{Const, Matrix3, Vector3, U1};
 use num_dual::{Derivative, DualSVec64};

@@ -39,9 +39,9 @@ pub mod filter;
 pub mod friction;
 pub mod shell_solid;
 
-use crate::math::real::{add, c, cross, dot, sub, vertex, Real};
-use crate::energy::{gather, Element};
 use crate::contact::ContactLaw;
+use crate::energy::{gather, Element};
+use crate::math::real::{add, c, cross, dot, sub, vertex, Real};
 use distance::{closest_points, distance, edge_edge_feature, point_triangle_feature, Closest};
 use nalgebra::SMatrix;
 use rayon::prelude::*;

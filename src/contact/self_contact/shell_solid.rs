@@ -27,9 +27,9 @@
 //! (high-res tube cloth bend, μ = 0.8, frames 43–48). Pairs of two solid primitives are never
 //! formed (solids meet each other through their implicit surfaces).
 
+use crate::contact::self_contact::{EdgeEdge, SolidSide, VertexTriangle};
 use crate::contact::ContactLaw;
 use crate::math::real::{cross, dot, sub, unit};
-use crate::contact::self_contact::{EdgeEdge, SolidSide, VertexTriangle};
 use crate::mesh::pseudonormal::angle_weighted_normals;
 use std::collections::HashMap;
 
@@ -136,8 +136,8 @@ impl Sides<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::real::add;
     use crate::contact::self_contact::VERTEX_SIDE_MIN_COSINE;
+    use crate::math::real::add;
 
     /// The unit tetrahedron (outward faces), a shell triangle 4–5–6 and its edge 4–5: a shell
     /// vertex against a face takes the face's normal; a solid's vertex against a shell

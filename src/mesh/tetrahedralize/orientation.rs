@@ -6,8 +6,8 @@
 
 use super::bvh::Aabb;
 use super::surface_check::Surface;
-use crate::math::real::{dot, norm, sub};
 use crate::error::{Error, Result};
+use crate::math::real::{dot, norm, sub};
 use std::f64::consts::PI;
 
 fn det(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {
