@@ -9,36 +9,42 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// ABI version of this header and library: bumped on any change of a struct layout, a
-// signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 4
+// Time integrator: backward Euler in velocity form (paper Eq. 23). First order, L-stable.
+#define GRIP_INTEGRATOR_BACKWARD_EULER 0
 
-// Half-space {a·(y − c) ≤ 0}: a platen (the normal `axis` points out of the material).
-#define GRIP_SHAPE_PLANE 0
+// Time integrator: trapezoidal rule over the full force, contact and friction included (paper
+// Eq. 24; with lagged friction coupling Eq. 27). Second order, not L-stable.
+#define GRIP_INTEGRATOR_TRAPEZOIDAL 1
 
-// Ball of `radius` about `center`.
-#define GRIP_SHAPE_SPHERE 1
+// Time integrator: BDF2 (Ascher et al. 2022 Eq. 7, variable step), the first step by backward
+// Euler. Second order, L-stable.
+#define GRIP_INTEGRATOR_BDF2 2
 
-// Points within `radius` of the segment `center ± half_length · axis` (infinite when 0).
-#define GRIP_SHAPE_CAPSULE 2
+// Time integrator: TR-BDF2 (Ascher et al. 2022 Eq. 8): trapezoidal rule to t + h/2, then BDF2.
+// Second order, L-stable.
+#define GRIP_INTEGRATOR_TR_BDF2 3
 
-// Cylinder of `radius` about `axis` through `center`, flat caps at ±`half_length` (infinite when 0).
-#define GRIP_SHAPE_CYLINDER 3
+// Time integrator: SDIRK2 (Ascher et al. 2022 Eq. 9), γ = 2 − √2. Second order, L-stable.
+#define GRIP_INTEGRATOR_SDIRK2 4
 
-// Value of `GripShape::struct_tag` written by `grip_shape_default()`.
-#define GRIP_SHAPE_TAG 1196577585
+// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
+#define GRIP_LINEAR_SOLVER_DIRECT_LU 0
 
-// Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
-#define GRIP_FRICTION_SMOOTHING_QUADRATIC 0
+// Linear solver: inexact Newton with preconditioned BiCGSTAB and Eisenstat–Walker forcing
+// (paper Algorithm 2), J applied as the assembled sparse matrix.
+#define GRIP_LINEAR_SOLVER_ITERATIVE 1
 
-// Friction smoothing s_b(x) = x/(x + ε) (paper Eq. 15; C∞, never quite reaches μλ).
-#define GRIP_FRICTION_SMOOTHING_RATIONAL 1
+// Linear solver: as `GRIP_LINEAR_SOLVER_ITERATIVE`, with J x computed matrix-free by
+// forward-mode automatic differentiation of the residual (paper §4.3); the assembled
+// Jacobian only feeds the preconditioner.
+#define GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE 2
 
-// Sliding basis and contact force at the end of the step: fully implicit (paper Eq. 23).
-#define GRIP_FRICTION_COUPLING_IMPLICIT 0
+// Which preconditioner (`GripSolverParams::preconditioner`): sparse Cholesky of the
+// symmetrised element-pattern part of J.
+#define GRIP_PRECONDITIONER_CHOLESKY 0
 
-// Sliding basis and contact force at the start of the step: lagged, as IPC (paper Eq. 25–26).
-#define GRIP_FRICTION_COUPLING_LAGGED 1
+// Block Jacobi: each vertex's 3×3 diagonal block of J inverted.
+#define GRIP_PRECONDITIONER_BLOCK_JACOBI 1
 
 // Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
 // σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
@@ -52,6 +58,24 @@
 // more averaging potential.
 #define GRIP_KERNEL_CUBIC 1
 
+// Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
+#define GRIP_FRICTION_SMOOTHING_QUADRATIC 0
+
+// Friction smoothing s_b(x) = x/(x + ε) (paper Eq. 15; C∞, never quite reaches μλ).
+#define GRIP_FRICTION_SMOOTHING_RATIONAL 1
+
+// Sliding basis and contact force at the end of the step: fully implicit (paper Eq. 23).
+#define GRIP_FRICTION_COUPLING_IMPLICIT 0
+
+// Sliding basis and contact force at the start of the step: lagged, as IPC (paper Eq. 25–26).
+#define GRIP_FRICTION_COUPLING_LAGGED 1
+
+// Membrane model of a shell: rest-stable neo-Hookean.
+#define GRIP_MEMBRANE_NEO_HOOKEAN 0
+
+// Membrane model of a shell: St. Venant–Kirchhoff.
+#define GRIP_MEMBRANE_STVK 1
+
 // No volume penalty (removes one set earlier).
 #define GRIP_VOLUME_NONE 0
 
@@ -63,6 +87,12 @@
 
 // Nearly incompressible fluid enclosed, constant κ_v (paper Eq. 19).
 #define GRIP_VOLUME_NEARLY_INCOMPRESSIBLE 3
+
+// Value of `GripMaterial::struct_tag` written by `grip_material_default()`.
+#define GRIP_MATERIAL_TAG 1196576049
+
+// Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
+#define GRIP_SOLVER_PARAMS_TAG 1196576817
 
 // `GripStepReport::warnings` bit: a free vertex started the call inside a collider or a mesh
 // (negative gap); the contact penalty pushes it out.
@@ -104,54 +134,24 @@
 // Krylov breakdown).
 #define GRIP_NEWTON_FAILURE_LINEAR_SOLVE 4
 
-// Membrane model of a shell: rest-stable neo-Hookean.
-#define GRIP_MEMBRANE_NEO_HOOKEAN 0
+// Half-space {a·(y − c) ≤ 0}: a platen (the normal `axis` points out of the material).
+#define GRIP_SHAPE_PLANE 0
 
-// Membrane model of a shell: St. Venant–Kirchhoff.
-#define GRIP_MEMBRANE_STVK 1
+// Ball of `radius` about `center`.
+#define GRIP_SHAPE_SPHERE 1
 
-// Value of `GripMaterial::struct_tag` written by `grip_material_default()`.
-#define GRIP_MATERIAL_TAG 1196576049
+// Points within `radius` of the segment `center ± half_length · axis` (infinite when 0).
+#define GRIP_SHAPE_CAPSULE 2
 
-// Time integrator: backward Euler in velocity form (paper Eq. 23). First order, L-stable.
-#define GRIP_INTEGRATOR_BACKWARD_EULER 0
+// Cylinder of `radius` about `axis` through `center`, flat caps at ±`half_length` (infinite when 0).
+#define GRIP_SHAPE_CYLINDER 3
 
-// Time integrator: trapezoidal rule over the full force, contact and friction included (paper
-// Eq. 24; with lagged friction coupling Eq. 27). Second order, not L-stable.
-#define GRIP_INTEGRATOR_TRAPEZOIDAL 1
+// Value of `GripShape::struct_tag` written by `grip_shape_default()`.
+#define GRIP_SHAPE_TAG 1196577585
 
-// Time integrator: BDF2 (Ascher et al. 2022 Eq. 7, variable step), the first step by backward
-// Euler. Second order, L-stable.
-#define GRIP_INTEGRATOR_BDF2 2
-
-// Time integrator: TR-BDF2 (Ascher et al. 2022 Eq. 8): trapezoidal rule to t + h/2, then BDF2.
-// Second order, L-stable.
-#define GRIP_INTEGRATOR_TR_BDF2 3
-
-// Time integrator: SDIRK2 (Ascher et al. 2022 Eq. 9), γ = 2 − √2. Second order, L-stable.
-#define GRIP_INTEGRATOR_SDIRK2 4
-
-// Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
-#define GRIP_SOLVER_PARAMS_TAG 1196576817
-
-// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
-#define GRIP_LINEAR_SOLVER_DIRECT_LU 0
-
-// Linear solver: inexact Newton with preconditioned BiCGSTAB and Eisenstat–Walker forcing
-// (paper Algorithm 2), J applied as the assembled sparse matrix.
-#define GRIP_LINEAR_SOLVER_ITERATIVE 1
-
-// Linear solver: as `GRIP_LINEAR_SOLVER_ITERATIVE`, with J x computed matrix-free by
-// forward-mode automatic differentiation of the residual (paper §4.3); the assembled
-// Jacobian only feeds the preconditioner.
-#define GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE 2
-
-// Which preconditioner (`GripSolverParams::preconditioner`): sparse Cholesky of the
-// symmetrised element-pattern part of J.
-#define GRIP_PRECONDITIONER_CHOLESKY 0
-
-// Block Jacobi: each vertex's 3×3 diagonal block of J inverted.
-#define GRIP_PRECONDITIONER_BLOCK_JACOBI 1
+// ABI version of this header and library: bumped on any change of a struct layout, a
+// signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
+#define GRIP_ABI_VERSION 4
 
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus

@@ -2,7 +2,7 @@
 //! (Larionov et al. 2022, "Fully implicit frictional dynamics with soft constraints").
 //!
 //! Layout: `energy` (element energies with exact derivatives), `mesh` (validation and topology),
-//! `scene` (parameters, materials, the model), `contact` (colliders, contact and friction laws), `integrate` (time-stepping residuals),
+//! `model` (parameters, materials, the model), `contact` (colliders, contact and friction laws), `integrate` (time-stepping residuals),
 //! `solve` (Newton and linear solvers), `solver` (the Rust API), `capi` (the C API in
 //! `include/grip.h`), `io` (OBJ, VTK, PNG previews), `cli` (the `grip` command).
 //! Units are SI throughout: m, kg, s, N, Pa.
@@ -29,5 +29,5 @@ pub mod solve;
 pub mod solver;
 
 pub use error::{Error, Result};
-pub use model::{GripMaterial, GripSolverParams};
-pub use solver::{GripStepReport, Solver};
+pub use model::{Integrator, Material, SolverParams};
+pub use solver::{Solver, StepReport, Warnings};

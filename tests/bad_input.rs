@@ -13,9 +13,7 @@ use grip::capi::solver_api::*;
 use grip::capi::status::grip_last_error;
 use grip::capi::version_api::{grip_material_default, grip_solver_params_default};
 use grip::capi::GripStatus;
-use grip::contact::GripShape;
-use grip::solver::GripStepReport;
-use grip::{GripMaterial, GripSolverParams};
+use grip::capi::{GripMaterial, GripShape, GripSolverParams, GripStepReport};
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr, CString};
 

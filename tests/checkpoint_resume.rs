@@ -5,27 +5,27 @@
 
 mod common;
 use common::scenes::cloth_thrown_on_slab;
-use grip::model::params::GRIP_INTEGRATOR_BDF2;
-use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
-use grip::{GripSolverParams, Solver};
+use grip::model::params::Integrator;
+use grip::solve::linear_solver::LinearSolverKind;
+use grip::{Solver, SolverParams};
 use std::path::Path;
 use std::process::Command;
 
 /// The cloth thrown onto a slab (`cloth_thrown_on_slab`), with self-contact on and
 /// BDF2 (whose history the checkpoint must carry); `cloth_cells` sets the cloth's resolution,
 /// `height` [m] how high above the slab it starts.
-fn scene_at(linear_solver: u32, cloth_cells: usize, height: f64) -> (Solver, [u32; 2]) {
-    let params = GripSolverParams {
+fn scene_at(linear_solver: LinearSolverKind, cloth_cells: usize, height: f64) -> (Solver, [u32; 2]) {
+    let params = SolverParams {
         linear_solver,
-        integrator: GRIP_INTEGRATOR_BDF2,
-        self_contact: 1,
+        integrator: Integrator::Bdf2,
+        self_contact: true,
         worker_count: 1,
         ..Default::default()
     };
     cloth_thrown_on_slab(&params, cloth_cells, height)
 }
 
-fn scene(linear_solver: u32, cloth_cells: usize) -> (Solver, [u32; 2]) {
+fn scene(linear_solver: LinearSolverKind, cloth_cells: usize) -> (Solver, [u32; 2]) {
     scene_at(linear_solver, cloth_cells, 0.12)
 }
 
@@ -37,7 +37,7 @@ fn bits(s: &Solver, ids: &[u32]) -> Vec<u64> {
 
 const FRAME: f64 = 1.0 / 30.0;
 
-fn continues_bit_for_bit(linear_solver: u32) {
+fn continues_bit_for_bit(linear_solver: LinearSolverKind) {
     let (mut whole, ids) = scene(linear_solver, 6);
     let mut contacts = 0;
     for _ in 0..6 {
@@ -63,20 +63,20 @@ fn continues_bit_for_bit(linear_solver: u32) {
 
 #[test]
 fn a_restored_solver_continues_bit_for_bit_direct() {
-    continues_bit_for_bit(GRIP_LINEAR_SOLVER_DIRECT_LU);
+    continues_bit_for_bit(LinearSolverKind::DirectLu);
 }
 
 #[test]
 fn a_restored_solver_continues_bit_for_bit_iterative() {
-    continues_bit_for_bit(GRIP_LINEAR_SOLVER_ITERATIVE);
+    continues_bit_for_bit(LinearSolverKind::Iterative);
 }
 
 #[test]
 fn a_checkpoint_that_does_not_fit_is_refused_and_changes_nothing() {
-    let (mut source, _) = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 6);
+    let (mut source, _) = scene(LinearSolverKind::Iterative, 6);
     source.advance(FRAME).unwrap();
     let state = source.checkpoint();
-    let (mut target, ids) = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 6);
+    let (mut target, ids) = scene(LinearSolverKind::Iterative, 6);
     let before = (bits(&target, &ids), target.checkpoint());
 
     let mut wrong_magic = state.clone();
@@ -97,8 +97,8 @@ fn a_checkpoint_that_does_not_fit_is_refused_and_changes_nothing() {
         bytes
     };
     target.restore(&with_kappa(2.5e3)).expect("a positive κ is fine");
-    target = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 6).0;
-    let (other_model, _) = scene(GRIP_LINEAR_SOLVER_ITERATIVE, 5);
+    target = scene(LinearSolverKind::Iterative, 6).0;
+    let (other_model, _) = scene(LinearSolverKind::Iterative, 5);
     let mut refused = vec![
         ("wrong magic", wrong_magic),
         ("a NaN position", not_finite),
@@ -106,7 +106,7 @@ fn a_checkpoint_that_does_not_fit_is_refused_and_changes_nothing() {
         ("a NaN contact stiffness", with_kappa(f64::NAN)),
         ("a negative contact stiffness", with_kappa(-1.0)),
         ("another model", other_model.checkpoint()),
-        ("other rest positions", scene_at(GRIP_LINEAR_SOLVER_ITERATIVE, 6, 0.13).0.checkpoint()),
+        ("other rest positions", scene_at(LinearSolverKind::Iterative, 6, 0.13).0.checkpoint()),
     ];
     for cut in [0, 7, 8, 40, state.len() / 2, state.len() - 1] {
         refused.push(("truncated", state[..cut].to_vec()));

@@ -9,6 +9,7 @@ use cli_support::{assert_ok, check_png, grip, stats_with, TempDir};
 use grip::cli::motion::{apply, Ease, Motion};
 use grip::cli::scene::{Elements, PinSelection, PreviewStyle, Scene};
 use grip::cli::scene_file::parse;
+use grip::contact::surface::Kernel;
 use grip::io::obj::{read_obj, write_obj};
 use std::path::Path;
 
@@ -94,8 +95,8 @@ fn every_new_key_parses() {
     let dir = meshes("every_key");
     let s = load(&dir, EVERYTHING).expect("parses");
     assert_eq!((s.name.as_str(), s.frames, s.fps, s.view), ("everything", 3, 30.0, Some([0.0, 0.0, 1.0])));
-    assert_eq!((s.params.contact_radius_multiplier, s.params.contact_kernel), (3.0, 1));
-    assert_eq!((s.params.self_contact, s.params.self_contact_thickness), (1, 0.0025));
+    assert_eq!((s.params.contact_radius_multiplier, s.params.contact_kernel), (3.0, Kernel::Cubic));
+    assert_eq!((s.params.self_contact, s.params.self_contact_thickness), (true, 0.0025));
     let [cloth, bar, ball] = &s.objects[..] else { panic!("three objects") };
     assert_eq!(cloth.preview, PreviewStyle::Translucent);
     assert_eq!(cloth.pin_groups[0].selection, PinSelection::Vertices(vec![0, 12, 0]));

@@ -5,34 +5,32 @@
 mod common;
 
 use common::Lcg;
-use grip::contact::collider::shape::*;
+use grip::contact::collider::shape::ShapeKind;
 use grip::contact::collider::vertex::{force, force_and_jacobian, ColliderMotion};
-use grip::contact::law::{
-    GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_QUADRATIC,
-    GRIP_FRICTION_SMOOTHING_RATIONAL,
-};
-use grip::contact::{ContactLaw, GripShape, Pose, Shape};
+use grip::contact::law::{FrictionCoupling, FrictionSmoothing};
+use grip::contact::{ContactLaw, Pose, Shape};
 
-fn shape(kind: u32, inside: u32, half_length: f64) -> Shape {
-    Shape::new(&GripShape {
+fn shape(kind: ShapeKind, inside: u32, half_length: f64) -> Shape {
+    (Shape {
         kind,
-        inside,
+        inside: inside == 1,
         center: [0.1, -0.2, 0.3],
         axis: [0.3, 0.4, 1.2],
         radius: 0.5,
         half_length,
-        ..GripShape::default()
+        ..Shape::default()
     })
+    .validated()
     .expect("valid shape")
 }
 
 fn all_shapes() -> Vec<(String, Shape)> {
     let mut out = Vec::new();
     for (kind, name) in [
-        (GRIP_SHAPE_PLANE, "plane"),
-        (GRIP_SHAPE_SPHERE, "sphere"),
-        (GRIP_SHAPE_CAPSULE, "capsule"),
-        (GRIP_SHAPE_CYLINDER, "cylinder"),
+        (ShapeKind::Plane, "plane"),
+        (ShapeKind::Sphere, "sphere"),
+        (ShapeKind::Capsule, "capsule"),
+        (ShapeKind::Cylinder, "cylinder"),
     ] {
         for inside in [0, 1] {
             for half in [0.0, 0.4] {
@@ -46,24 +44,22 @@ fn all_shapes() -> Vec<(String, Shape)> {
 #[test]
 fn gaps_are_exact_distances_at_known_points() {
     let unit_z = |kind, half| {
-        Shape::new(&GripShape { kind, axis: [0.0, 0.0, 2.0], radius: 0.5, half_length: half, ..GripShape::default() })
-            .unwrap()
+        Shape { kind, axis: [0.0, 0.0, 2.0], radius: 0.5, half_length: half, ..Shape::default() }.validated().unwrap()
     };
-    let plane = unit_z(GRIP_SHAPE_PLANE, 0.0);
+    let plane = unit_z(ShapeKind::Plane, 0.0);
     assert_eq!(plane.gap::<f64>([3.0, -1.0, 0.25]).0, 0.25);
-    let sphere = unit_z(GRIP_SHAPE_SPHERE, 0.0);
+    let sphere = unit_z(ShapeKind::Sphere, 0.0);
     assert!((sphere.gap::<f64>([0.0, 2.0, 0.0]).0 - 1.5).abs() < 1e-15);
-    let capsule = unit_z(GRIP_SHAPE_CAPSULE, 1.0);
+    let capsule = unit_z(ShapeKind::Capsule, 1.0);
     assert!((capsule.gap::<f64>([0.0, 0.0, 3.0]).0 - 1.5).abs() < 1e-15, "beyond the cap: distance to the end point");
     assert!((capsule.gap::<f64>([2.0, 0.0, 0.5]).0 - 1.5).abs() < 1e-15, "beside the segment: radial distance");
-    let cylinder = unit_z(GRIP_SHAPE_CYLINDER, 1.0);
+    let cylinder = unit_z(ShapeKind::Cylinder, 1.0);
     assert!((cylinder.gap::<f64>([0.0, 0.2, 1.75]).0 - 0.75).abs() < 1e-15, "above the cap");
     assert!((cylinder.gap::<f64>([3.5, 0.0, 5.0]).0 - 5.0).abs() < 1e-15, "nearest the rim: 3-4-5");
     assert!((cylinder.gap::<f64>([0.0, 0.1, 0.2]).0 + 0.4).abs() < 1e-15, "inside: to the nearer side wall");
-    let infinite = unit_z(GRIP_SHAPE_CYLINDER, 0.0);
+    let infinite = unit_z(ShapeKind::Cylinder, 0.0);
     assert!((infinite.gap::<f64>([0.0, 0.3, 100.0]).0 + 0.2).abs() < 1e-15);
-    let pipe =
-        Shape::new(&GripShape { kind: GRIP_SHAPE_CYLINDER, inside: 1, radius: 0.5, ..GripShape::default() }).unwrap();
+    let pipe = Shape { kind: ShapeKind::Cylinder, inside: true, radius: 0.5, ..Shape::default() }.validated().unwrap();
     let (d, n) = pipe.gap::<f64>([0.0, 0.3, 7.0]);
     assert!((d - 0.2).abs() < 1e-15 && (n[1] + 1.0).abs() < 1e-15, "inside a pipe the normal points to its axis");
 }
@@ -98,7 +94,7 @@ fn gap_gradient_and_hessian_match_finite_differences() {
     }
 }
 
-fn law(smoothing: u32, coupling: u32) -> ContactLaw {
+fn law(smoothing: FrictionSmoothing, coupling: FrictionCoupling) -> ContactLaw {
     ContactLaw { kappa: 3e5, delta: 0.01, epsilon: 0.01, smoothing, coupling }
 }
 
@@ -118,8 +114,8 @@ fn contact_and_friction_jacobian_matches_finite_differences() {
     let mut checked = 0;
     for (name, s) in all_shapes() {
         let motion = ColliderMotion::new(s, pose(0.0, [0.0; 3]), pose(0.05, [0.004, -0.002, 0.001]), h);
-        for smoothing in [GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_SMOOTHING_RATIONAL] {
-            for coupling in [GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED] {
+        for smoothing in [FrictionSmoothing::Quadratic, FrictionSmoothing::Rational] {
+            for coupling in [FrictionCoupling::Implicit, FrictionCoupling::Lagged] {
                 let law = law(smoothing, coupling);
                 for trial in 0..30 {
                     // A point near the surface: project a random point and offset it by a gap in (−δ, δ).
@@ -131,7 +127,7 @@ fn contact_and_friction_jacobian_matches_finite_differences() {
                     let speed = [0.1, 0.5, 3.0, 30.0][trial % 4] * law.epsilon;
                     let v: [f64; 3] = std::array::from_fn(|_| rng.range(-1.0, 1.0) * speed);
                     let x_start: [f64; 3] = std::array::from_fn(|k| x_end[k] - h * v[k]);
-                    let lagged = (coupling == GRIP_FRICTION_COUPLING_LAGGED).then(|| motion.lagged(&law, x_start));
+                    let lagged = (coupling == FrictionCoupling::Lagged).then(|| motion.lagged(&law, x_start));
                     if motion.gap(x_end).0 >= law.delta {
                         continue;
                     }
@@ -153,7 +149,7 @@ fn contact_and_friction_jacobian_matches_finite_differences() {
                         for k in 0..3 {
                             let fd = (fp[k] - fm[k]) / (2.0 * step);
                             let err = (fd - jac[(k, i)]).abs() / scale;
-                            assert!(err < 1e-5, "{name}, smoothing {smoothing}, coupling {coupling}: dF{k}/dv{i} = {} vs FD {fd} (rel err {err:.2e})", jac[(k, i)]);
+                            assert!(err < 1e-5, "{name}, smoothing {smoothing:?}, coupling {coupling:?}: dF{k}/dv{i} = {} vs FD {fd} (rel err {err:.2e})", jac[(k, i)]);
                         }
                     }
                     checked += 1;
@@ -166,10 +162,10 @@ fn contact_and_friction_jacobian_matches_finite_differences() {
 
 #[test]
 fn friction_obeys_the_coulomb_limit() {
-    let s = shape(GRIP_SHAPE_PLANE, 0, 0.0);
+    let s = shape(ShapeKind::Plane, 0, 0.0);
     let still = ColliderMotion::new(s, Pose::default(), Pose::default(), 0.01);
-    for smoothing in [GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_SMOOTHING_RATIONAL] {
-        let law = law(smoothing, GRIP_FRICTION_COUPLING_IMPLICIT);
+    for smoothing in [FrictionSmoothing::Quadratic, FrictionSmoothing::Rational] {
+        let law = law(smoothing, FrictionCoupling::Implicit);
         let n = s.axis;
         let x = [0.1 + 0.004 * n[0], -0.2 + 0.004 * n[1], 0.3 + 0.004 * n[2]];
         let lambda = law.force(0.004);
@@ -184,8 +180,8 @@ fn friction_obeys_the_coulomb_limit() {
             assert!((fn_ - lambda).abs() < 1e-9 * lambda, "normal force is λ");
             assert!(ft_norm <= 0.5 * lambda * (1.0 + 1e-12), "|f_t| ≤ μλ");
             let expected = match (smoothing, speed) {
-                (GRIP_FRICTION_SMOOTHING_QUADRATIC, s) if s >= 1.0 => 0.5 * lambda,
-                (GRIP_FRICTION_SMOOTHING_QUADRATIC, s) => 0.5 * lambda * (2.0 * s - s * s),
+                (FrictionSmoothing::Quadratic, s) if s >= 1.0 => 0.5 * lambda,
+                (FrictionSmoothing::Quadratic, s) => 0.5 * lambda * (2.0 * s - s * s),
                 (_, s) => 0.5 * lambda * s / (s + 1.0),
             };
             assert!(

@@ -6,7 +6,7 @@
 
 use grip::cli::demo_dynamics::*;
 use grip::cli::scene::Scene;
-use grip::model::params::*;
+use grip::Integrator;
 
 /// Runs `scene` frame by frame, calling `sample(solver, frame)` after each frame.
 fn run(scene: &Scene, mut sample: impl FnMut(&grip::Solver, usize)) {
@@ -37,10 +37,10 @@ fn potential(s: &grip::Solver) -> f64 {
 fn soft_beam_keeps_more_oscillation_with_the_dirk_methods() {
     let mut swing = Vec::new();
     for (integrator, name) in [
-        (GRIP_INTEGRATOR_BACKWARD_EULER, "BE"),
-        (GRIP_INTEGRATOR_BDF2, "BDF2"),
-        (GRIP_INTEGRATOR_TR_BDF2, "TR-BDF2"),
-        (GRIP_INTEGRATOR_SDIRK2, "SDIRK2"),
+        (Integrator::BackwardEuler, "BE"),
+        (Integrator::Bdf2, "BDF2"),
+        (Integrator::TrBdf2, "TR-BDF2"),
+        (Integrator::Sdirk2, "SDIRK2"),
     ] {
         let scene = soft_beam(integrator);
         let mut energies = Vec::new();
@@ -87,7 +87,7 @@ fn ball_squish_keeps_its_volume_with_a_stiff_penalty() {
 /// 2328.77 J over the last 100 frames (78 J lower: the box's sag oscillation has died out). The slowest test here (≈15 min on 2 busy cores).
 #[test]
 fn ball_in_box_with_coupled_trapezoidal_rule_stays_bounded_and_loses_energy() {
-    let scene = ball_in_box(GRIP_INTEGRATOR_TRAPEZOIDAL);
+    let scene = ball_in_box(Integrator::Trapezoidal);
     let mut energy = Vec::new();
     run(&scene, |s, _| energy.push(s.kinetic_energy() + potential(s)));
     let e0 = energy[0];
@@ -105,11 +105,11 @@ fn ball_in_box_with_coupled_trapezoidal_rule_stays_bounded_and_loses_energy() {
 
 /// Height [m] of the ball's centroid above the floor at the top of its first bounce, minus its
 /// radius (the bottom's height for a round ball).
-fn bounce(integrator: u32, pressurized: bool) -> f64 {
+fn bounce(integrator: Integrator, pressurized: bool) -> f64 {
     bounce_with_step(integrator, pressurized, 1.0 / 1200.0)
 }
 
-fn bounce_with_step(integrator: u32, pressurized: bool, h: f64) -> f64 {
+fn bounce_with_step(integrator: Integrator, pressurized: bool, h: f64) -> f64 {
     let scene = tennis_ball_drop_with_step(integrator, pressurized, h);
     let mut s = scene.build_solver().expect("scene builds");
     let (mut lowest, mut top) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -143,8 +143,8 @@ fn bounce_with_step(integrator: u32, pressurized: bool, h: f64) -> f64 {
 fn pressurized_tennis_ball_bounces_higher() {
     let fine = 1.0 / 6000.0;
     let (with, without) = (
-        bounce_with_step(GRIP_INTEGRATOR_BACKWARD_EULER, true, fine),
-        bounce_with_step(GRIP_INTEGRATOR_BACKWARD_EULER, false, fine),
+        bounce_with_step(Integrator::BackwardEuler, true, fine),
+        bounce_with_step(Integrator::BackwardEuler, false, fine),
     );
     eprintln!(
         "tennis-ball-drop BE at h = 1/6000 s: bounce {with:.3} m pressurized, {without:.3} m at ambient pressure"
@@ -155,11 +155,11 @@ fn pressurized_tennis_ball_bounces_higher() {
     );
     let mut heights = Vec::new();
     for (integrator, name) in [
-        (GRIP_INTEGRATOR_BACKWARD_EULER, "BE"),
-        (GRIP_INTEGRATOR_TRAPEZOIDAL, "TR"),
-        (GRIP_INTEGRATOR_BDF2, "BDF2"),
-        (GRIP_INTEGRATOR_TR_BDF2, "TR-BDF2"),
-        (GRIP_INTEGRATOR_SDIRK2, "SDIRK2"),
+        (Integrator::BackwardEuler, "BE"),
+        (Integrator::Trapezoidal, "TR"),
+        (Integrator::Bdf2, "BDF2"),
+        (Integrator::TrBdf2, "TR-BDF2"),
+        (Integrator::Sdirk2, "SDIRK2"),
     ] {
         let (with, without) = (bounce(integrator, true), bounce(integrator, false));
         eprintln!("tennis-ball-drop {name}: bounce {with:.3} m pressurized, {without:.3} m at ambient pressure");

@@ -12,8 +12,8 @@
 
 use grip::mesh::generate::grid_cloth;
 use grip::mesh::shapes::open_cylinder;
-use grip::solver::report::*;
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::Warnings;
+use grip::{Material, Solver, SolverParams};
 
 /// Advances of 1/24 s within which the sleeve is out of the limb.
 const SLEEVE_CALLS: usize = 1;
@@ -24,12 +24,12 @@ fn finite(s: &Solver, id: u32) -> bool {
 }
 
 fn plane(s: &mut Solver) -> u32 {
-    s.add_collider_shape(&grip::contact::GripShape::default()).unwrap()
+    s.add_collider_shape(&grip::contact::Shape::default()).unwrap()
 }
 
 #[test]
 fn cloth_starting_inside_a_collider_by_30_percent_of_the_thickness_recovers() {
-    let params = GripSolverParams::default();
+    let params = SolverParams::default();
     let delta = params.contact_thickness;
     let mut s = Solver::new(&params).unwrap();
     plane(&mut s);
@@ -37,21 +37,21 @@ fn cloth_starting_inside_a_collider_by_30_percent_of_the_thickness_recovers() {
     let (p, t) = grid_cloth(0.4, 0.4, 8, 8);
     let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.2, -0.3 * delta]).collect();
     let n = p.len() / 3;
-    let cloth = s.add_shell(&p, &t, &GripMaterial::default()).unwrap();
+    let cloth = s.add_shell(&p, &t, &Material::default()).unwrap();
     s.advance(FRAME).expect("the first frame runs to the end");
     let r = *s.report();
     println!("first frame: {r:?}");
-    assert_eq!(r.converged, 1);
-    assert_ne!(r.warnings & GRIP_WARNING_INITIAL_PENETRATION, 0, "warnings {:#x}", r.warnings);
+    assert!(r.converged);
+    assert!(r.warnings.intersects(Warnings::INITIAL_PENETRATION), "warnings {:#x}", r.warnings.bits());
     assert_eq!(r.initial_penetrations as usize, n, "every vertex started inside");
     assert!((r.initial_deepest_gap + 0.3 * delta).abs() < 1e-12, "initial gap {}", r.initial_deepest_gap);
     assert!(r.deepest_gap >= 0.0, "still penetrating after one frame: {}", r.deepest_gap);
-    assert_eq!(r.warnings & GRIP_WARNING_PENETRATION_REMAINS, 0);
+    assert!(!r.warnings.intersects(Warnings::PENETRATION_REMAINS));
     for _ in 0..5 {
         s.advance(FRAME).unwrap();
         let r = s.report();
         assert!(r.deepest_gap >= 0.0 && r.initial_penetrations == 0, "{r:?}");
-        assert_eq!(r.warnings & (GRIP_WARNING_INITIAL_PENETRATION | GRIP_WARNING_PENETRATION_REMAINS), 0);
+        assert!(!r.warnings.intersects(Warnings::INITIAL_PENETRATION | Warnings::PENETRATION_REMAINS));
     }
     assert!(finite(&s, cloth));
     let z_min = s.positions(cloth).unwrap().chunks_exact(3).map(|v| v[2]).fold(f64::INFINITY, f64::min);
@@ -75,14 +75,14 @@ fn closed_cylinder(radius: f64, x0: f64, x1: f64, around: usize, along: usize) -
 
 #[test]
 fn a_sleeve_starting_inside_the_limb_recovers() {
-    let params = GripSolverParams { contact_thickness: 2e-3, ..Default::default() };
+    let params = SolverParams { contact_thickness: 2e-3, ..Default::default() };
     let mut s = Solver::new(&params).unwrap();
     let (lp, lt) = closed_cylinder(0.05, -0.2, 0.2, 16, 6);
     let limb = s.add_collider_mesh(&lp, &lt).unwrap();
     // The sleeve (radius 6 cm) sits 2 cm low: its top is 1 cm inside the limb (radius 5 cm).
     let (sp, st) = open_cylinder(0.06, -0.12, 0.12, 16, 4);
     let sp: Vec<f64> = sp.chunks_exact(3).flat_map(|v| [v[0], v[1], v[2] - 0.02]).collect();
-    let material = GripMaterial { density: 200.0, youngs_modulus: 1e5, thickness: 1e-3, ..Default::default() };
+    let material = Material { density: 200.0, youngs_modulus: 1e5, thickness: 1e-3, ..Default::default() };
     let sleeve = s.add_shell(&sp, &st, &material).unwrap();
     let mut resolved_at = None;
     for call in 1..=3 {
@@ -90,10 +90,10 @@ fn a_sleeve_starting_inside_the_limb_recovers() {
         let r = *s.report();
         println!(
             "frame {call}: warnings {:#x}, initial penetrations {}, initial gap {:.3e}, end gap {:.3e}, halvings {}, retries {}",
-            r.warnings, r.initial_penetrations, r.initial_deepest_gap, r.deepest_gap, r.substep_halvings, r.contact_retries
+            r.warnings.bits(), r.initial_penetrations, r.initial_deepest_gap, r.deepest_gap, r.substep_halvings, r.contact_retries
         );
         if call == 1 {
-            assert_ne!(r.warnings & GRIP_WARNING_INITIAL_PENETRATION, 0);
+            assert!(r.warnings.intersects(Warnings::INITIAL_PENETRATION));
             assert!(r.initial_penetrations > 0 && r.initial_deepest_gap < -5e-3, "{r:?}");
         }
         assert!(finite(&s, sleeve));
@@ -112,12 +112,12 @@ fn a_sleeve_starting_inside_the_limb_recovers() {
 
 #[test]
 fn a_vertex_pinned_inside_a_collider_runs_to_the_end() {
-    let mut s = Solver::new(&GripSolverParams::default()).unwrap();
+    let mut s = Solver::new(&SolverParams::default()).unwrap();
     plane(&mut s);
     let (p, t) = grid_cloth(0.2, 0.2, 4, 4);
     let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.1, 0.05]).collect();
     let n = p.len() / 3;
-    let cloth = s.add_shell(&p, &t, &GripMaterial::default()).unwrap();
+    let cloth = s.add_shell(&p, &t, &Material::default()).unwrap();
     let mut pins = vec![0.0; n];
     pins[0] = 1.0;
     s.set_vertex_attribute(cloth, "pinned", &pins, 1).unwrap();
@@ -131,17 +131,17 @@ fn a_vertex_pinned_inside_a_collider_runs_to_the_end() {
     }
     let r = *s.report();
     println!("{r:?}");
-    assert_ne!(r.warnings & GRIP_WARNING_PINNED_IN_COLLIDER, 0, "warnings {:#x}", r.warnings);
+    assert!(r.warnings.intersects(Warnings::PINNED_IN_COLLIDER), "warnings {:#x}", r.warnings.bits());
     assert!((s.positions(cloth).unwrap()[2] + 0.01).abs() < 1e-12, "the pin wins");
     assert!(r.deepest_gap >= 0.0, "free vertices stay out: {}", r.deepest_gap);
 }
 
 #[test]
 fn pins_with_incompatible_targets_run_to_the_end() {
-    let mut s = Solver::new(&GripSolverParams::default()).unwrap();
+    let mut s = Solver::new(&SolverParams::default()).unwrap();
     let (p, t) = grid_cloth(0.2, 0.2, 4, 4);
     let n = p.len() / 3;
-    let cloth = s.add_shell(&p, &t, &GripMaterial::default()).unwrap();
+    let cloth = s.add_shell(&p, &t, &Material::default()).unwrap();
     let mut pins = vec![0.0; n];
     pins[0] = 1.0;
     pins[1] = 1.0;
@@ -154,7 +154,7 @@ fn pins_with_incompatible_targets_run_to_the_end() {
     s.advance(FRAME).expect("runs to the end");
     let r = *s.report();
     println!("{r:?}");
-    assert_ne!(r.warnings & GRIP_WARNING_PIN_CONFLICT, 0, "warnings {:#x}", r.warnings);
+    assert!(r.warnings.intersects(Warnings::PIN_CONFLICT), "warnings {:#x}", r.warnings.bits());
     let x = s.positions(cloth).unwrap();
     assert!(x[0..6].iter().zip(&target[0..6]).all(|(a, b)| (a - b).abs() < 1e-12), "the pins win");
     assert!(finite(&s, cloth));
@@ -163,5 +163,5 @@ fn pins_with_incompatible_targets_run_to_the_end() {
         assert!(finite(&s, cloth));
     }
     // Without new targets the pins hold where they are: no conflict is reported any more.
-    assert_eq!(s.report().warnings & GRIP_WARNING_PIN_CONFLICT, 0);
+    assert!(!s.report().warnings.intersects(Warnings::PIN_CONFLICT));
 }

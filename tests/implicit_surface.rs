@@ -4,7 +4,7 @@
 //! both kernels.
 
 use grip::assemble::surface_terms::SurfaceTerms;
-use grip::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_SMOOTHING_QUADRATIC};
+use grip::contact::law::{FrictionCoupling, FrictionSmoothing};
 use grip::contact::surface::{potential, ImplicitSurface, Kernel};
 use grip::contact::ContactLaw;
 use grip::model::SurfaceQuery;
@@ -204,8 +204,8 @@ fn stiff_law(delta: f64) -> ContactLaw {
         kappa: 1e6,
         delta,
         epsilon: 1e-3,
-        smoothing: GRIP_FRICTION_SMOOTHING_QUADRATIC,
-        coupling: GRIP_FRICTION_COUPLING_IMPLICIT,
+        smoothing: FrictionSmoothing::Quadratic,
+        coupling: FrictionCoupling::Implicit,
     }
 }
 

@@ -22,10 +22,10 @@ fn integrators_converge_at_their_theoretical_order() {
 #[test]
 fn integrators_agree_between_newton_variants() {
     use grip::analytic::integrator_order::{run_with, INTEGRATORS};
-    use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE};
+    use grip::solve::linear_solver::LinearSolverKind;
     for (integrator, name) in INTEGRATORS {
-        let direct = run_with(integrator, 0.02, GRIP_LINEAR_SOLVER_DIRECT_LU).unwrap();
-        let free = run_with(integrator, 0.02, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE).unwrap();
+        let direct = run_with(integrator, 0.02, LinearSolverKind::DirectLu).unwrap();
+        let free = run_with(integrator, 0.02, LinearSolverKind::IterativeMatrixFree).unwrap();
         let diff = direct.iter().zip(&free).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
         assert!(diff < 1e-8, "{name}: direct and matrix-free Newton differ by {diff:e} m");
     }

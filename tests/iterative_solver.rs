@@ -8,19 +8,18 @@
 
 use grip::analytic::incline::{stop, Incline};
 use grip::mesh::generate::{box_tets, grid_cloth};
-use grip::solve::linear_solver::{
-    GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE,
-};
-use grip::solve::preconditioner::{GRIP_PRECONDITIONER_BLOCK_JACOBI, GRIP_PRECONDITIONER_CHOLESKY};
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::solve::linear_solver::LinearSolverKind;
+use grip::solve::preconditioner::PreconditionerKind;
+use grip::Integrator;
+use grip::{Material, Solver, SolverParams};
 
 mod common;
 use common::scenes::cloth_thrown_on_slab;
 
 /// A cloth falling onto a soft slab, 20 steps of 10 ms; returns all positions and the total
 /// linear iterations.
-fn cloth_on_slab(linear_solver: u32, preconditioner: u32) -> (Vec<f64>, u32) {
-    let params = GripSolverParams {
+fn cloth_on_slab(linear_solver: LinearSolverKind, preconditioner: PreconditionerKind) -> (Vec<f64>, u32) {
+    let params = SolverParams {
         time_step: 0.01,
         linear_solver,
         preconditioner,
@@ -30,13 +29,13 @@ fn cloth_on_slab(linear_solver: u32, preconditioner: u32) -> (Vec<f64>, u32) {
     };
     let mut s = Solver::new(&params).unwrap();
     let (p, t) = box_tets([0.4, 0.4, 0.1], [6, 6, 2], [-0.2, -0.2, -0.1]);
-    let slab = GripMaterial { youngs_modulus: 1e5, poisson_ratio: 0.3, density: 1000.0, ..Default::default() };
+    let slab = Material { youngs_modulus: 1e5, poisson_ratio: 0.3, density: 1000.0, ..Default::default() };
     let slab_id = s.add_solid(&p, &t, &slab).unwrap();
     let pinned: Vec<f64> = p.chunks(3).map(|x| if x[2] < -0.1 + 1e-9 { 1.0 } else { 0.0 }).collect();
     s.set_vertex_attribute(slab_id, "pinned", &pinned, 1).unwrap();
     let (p, t) = grid_cloth(0.3, 0.3, 10, 10);
     let p: Vec<f64> = p.chunks(3).flat_map(|x| [x[0], x[2] + 0.15, 0.01]).collect();
-    let cloth = GripMaterial {
+    let cloth = Material {
         youngs_modulus: 5e5,
         thickness: 1e-3,
         density: 300.0,
@@ -57,19 +56,19 @@ fn cloth_on_slab(linear_solver: u32, preconditioner: u32) -> (Vec<f64>, u32) {
 
 #[test]
 fn inexact_newton_reaches_the_direct_solution() {
-    let (direct, lu_solves) = cloth_on_slab(GRIP_LINEAR_SOLVER_DIRECT_LU, 0);
+    let (direct, lu_solves) = cloth_on_slab(LinearSolverKind::DirectLu, PreconditionerKind::Cholesky);
     for (solver, pre) in [
-        (GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_PRECONDITIONER_CHOLESKY),
-        (GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_PRECONDITIONER_BLOCK_JACOBI),
-        (GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE, GRIP_PRECONDITIONER_CHOLESKY),
+        (LinearSolverKind::Iterative, PreconditionerKind::Cholesky),
+        (LinearSolverKind::Iterative, PreconditionerKind::BlockJacobi),
+        (LinearSolverKind::IterativeMatrixFree, PreconditionerKind::Cholesky),
     ] {
         let (iterative, krylov) = cloth_on_slab(solver, pre);
         let diff = direct.iter().zip(&iterative).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-        println!("solver {solver}, preconditioner {pre}: {krylov} BiCGSTAB iterations ({lu_solves} LU solves), largest position difference {diff:.2e} m");
+        println!("solver {solver:?}, preconditioner {pre:?}: {krylov} BiCGSTAB iterations ({lu_solves} LU solves), largest position difference {diff:.2e} m");
         // Both stop within the Newton tolerance (1e-8 of the initial residual), not at the same
         // point: over 20 steps that leaves micrometres between them (the floor of this
         // tolerance is round-off, about 4e-9 here).
-        assert!(diff < 5e-6, "solver {solver}, preconditioner {pre}: positions differ by {diff} m");
+        assert!(diff < 5e-6, "solver {solver:?}, preconditioner {pre:?}: positions differ by {diff} m");
     }
 }
 
@@ -77,7 +76,7 @@ fn inexact_newton_reaches_the_direct_solution() {
 /// experiment in tests/friction_analytic.rs).
 #[test]
 fn matrix_free_block_slide_stops_where_coulomb_says() {
-    let case = Incline { linear_solver: GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE, ..Incline::default() };
+    let case = Incline { linear_solver: LinearSolverKind::IterativeMatrixFree, ..Incline::default() };
     let (x_t, t_t) = case.analytic_stop();
     let s = stop(&case.run().expect("run"), 1e-4).expect("the block stops");
     let (e_x, e_t) = ((s.distance - x_t) / x_t, (s.t - t_t) / t_t);
@@ -93,17 +92,17 @@ fn matrix_free_block_slide_stops_where_coulomb_says() {
 
 /// The cloth thrown onto a slab (`cloth_thrown_on_slab`) with BDF2: 6 frames of 1/30 s;
 /// returns all positions.
-fn thrown_cloth_bdf2(linear_solver: u32) -> Vec<f64> {
-    let params = GripSolverParams {
+fn thrown_cloth_bdf2(linear_solver: LinearSolverKind) -> Vec<f64> {
+    let params = SolverParams {
         linear_solver,
-        integrator: grip::model::params::GRIP_INTEGRATOR_BDF2,
+        integrator: Integrator::Bdf2,
         residual_tolerance: 1e-8,
         velocity_tolerance: 0.0,
         ..Default::default()
     };
     let (mut s, [slab, cloth]) = cloth_thrown_on_slab(&params, 6, 0.12);
     for frame in 1..=6 {
-        s.advance(1.0 / 30.0).unwrap_or_else(|e| panic!("solver {linear_solver}, frame {frame}: {e}"));
+        s.advance(1.0 / 30.0).unwrap_or_else(|e| panic!("solver {linear_solver:?}, frame {frame}: {e}"));
     }
     let mut q = s.positions(slab).unwrap().to_vec();
     q.extend_from_slice(s.positions(cloth).unwrap());
@@ -116,8 +115,8 @@ fn thrown_cloth_bdf2(linear_solver: u32) -> Vec<f64> {
 /// its first frame with "no positive definite preconditioner" at every substep size.)
 #[test]
 fn bdf2_with_friction_survives_a_preconditioner_that_cannot_be_made_definite() {
-    let direct = thrown_cloth_bdf2(GRIP_LINEAR_SOLVER_DIRECT_LU);
-    let iterative = thrown_cloth_bdf2(GRIP_LINEAR_SOLVER_ITERATIVE);
+    let direct = thrown_cloth_bdf2(LinearSolverKind::DirectLu);
+    let iterative = thrown_cloth_bdf2(LinearSolverKind::Iterative);
     let diff = direct.iter().zip(&iterative).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
     println!("largest position difference {diff:.2e} m");
     assert!(diff < 5e-6, "positions differ by {diff} m");

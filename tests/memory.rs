@@ -9,9 +9,8 @@ use grip::capi::collider_api::{grip_shape_default, grip_solver_add_collider_shap
 use grip::capi::query_api::{grip_solver_get_positions, grip_solver_get_report};
 use grip::capi::solver_api::*;
 use grip::capi::GripStatus;
+use grip::capi::{GripMaterial, GripSolverParams, GripStepReport};
 use grip::mesh::generate::grid_cloth;
-use grip::solver::GripStepReport;
-use grip::{GripMaterial, GripSolverParams};
 
 const STEPS: usize = 10_000;
 const WARM_UP: usize = 1_000;

@@ -9,12 +9,12 @@ use grip::assemble::SystemLayout;
 use grip::assemble::{BackwardEuler, DampingMatrices};
 use grip::mesh::generate::{box_tets, grid_cloth};
 use grip::model::Model;
-use grip::GripMaterial;
+use grip::Material;
 
 fn model() -> Model {
     let mut m = Model::default();
     let (p, t) = box_tets([0.3, 0.2, 0.2], [2, 1, 1], [0.0, 0.0, 0.0]);
-    let solid = GripMaterial {
+    let solid = Material {
         youngs_modulus: 2e4,
         poisson_ratio: 0.4,
         damping_alpha: 0.3,
@@ -24,7 +24,7 @@ fn model() -> Model {
     };
     m.add_solid(&p, &t, &solid).unwrap();
     let (p, t) = grid_cloth(0.3, 0.3, 3, 3);
-    let cloth = GripMaterial { bending_stiffness: 1e-3, damping_beta: 0.02, ..Default::default() };
+    let cloth = Material { bending_stiffness: 1e-3, damping_beta: 0.02, ..Default::default() };
     m.add_shell(&p, &t, &cloth).unwrap();
     m
 }
@@ -54,27 +54,22 @@ fn assembled_jacobian_matches_finite_differences_of_the_residual() {
 #[test]
 fn jacobian_with_contact_and_friction_matches_finite_differences() {
     use grip::assemble::contact_terms::{ContactPair, ContactTerms};
-    use grip::contact::collider::shape::{GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
+    use grip::contact::collider::shape::ShapeKind;
     use grip::contact::collider::vertex::ColliderMotion;
     use grip::contact::law::*;
-    use grip::contact::{ContactLaw, GripShape, Pose, Shape};
+    use grip::contact::{ContactLaw, Pose, Shape};
 
     let mut m = Model::default();
     let (p, t) = grid_cloth(0.3, 0.3, 3, 3);
     // Lay the cloth flat at z = 0 (grid_cloth builds it in the XZ plane).
     let p: Vec<f64> = p.chunks_exact(3).flat_map(|x| [x[0], x[2], 0.0]).collect();
-    m.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-4, ..Default::default() }).unwrap();
+    m.add_shell(&p, &t, &Material { bending_stiffness: 1e-4, ..Default::default() }).unwrap();
     let layout = SystemLayout::new(&m, &[]);
     let nv = m.vertex_count();
-    let plane =
-        Shape::new(&GripShape { kind: GRIP_SHAPE_PLANE, axis: [0.1, -0.05, 1.0], ..Default::default() }).unwrap();
-    let sphere = Shape::new(&GripShape {
-        kind: GRIP_SHAPE_SPHERE,
-        center: [0.15, 0.15, -0.2],
-        radius: 0.2,
-        ..Default::default()
-    })
-    .unwrap();
+    let plane = Shape { kind: ShapeKind::Plane, axis: [0.1, -0.05, 1.0], ..Default::default() }.validated().unwrap();
+    let sphere = Shape { kind: ShapeKind::Sphere, center: [0.15, 0.15, -0.2], radius: 0.2, ..Default::default() }
+        .validated()
+        .unwrap();
     let h = 0.01;
     let moved = Pose { translation: nalgebra::Vector3::new(0.002, -0.001, 0.003), ..Pose::default() };
     let motions = vec![
@@ -92,8 +87,8 @@ fn jacobian_with_contact_and_friction_matches_finite_differences() {
     let v_fixed = vec![0.0; 3 * nv];
     let damping = DampingMatrices::new(&m, &q0);
     let mut checked = 0;
-    for smoothing in [GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_SMOOTHING_RATIONAL] {
-        for coupling in [GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED] {
+    for smoothing in [FrictionSmoothing::Quadratic, FrictionSmoothing::Rational] {
+        for coupling in [FrictionCoupling::Implicit, FrictionCoupling::Lagged] {
             let law = ContactLaw { kappa: 1e5, delta: 0.01, epsilon: 0.02, smoothing, coupling };
             let terms = ContactTerms::new(law, motions.clone(), &pairs, &q0);
             let v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.02, 0.02)).collect();
@@ -103,7 +98,7 @@ fn jacobian_with_contact_and_friction_matches_finite_differences() {
             let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping)
                 .with_contact(Some(&terms));
             let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-7);
-            assert!(worst < 1e-5, "smoothing {smoothing}, coupling {coupling}: relative error {worst:e}");
+            assert!(worst < 1e-5, "smoothing {smoothing:?}, coupling {coupling:?}: relative error {worst:e}");
             checked += 1;
         }
     }
@@ -123,11 +118,11 @@ fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
 
     let mut m = Model::default();
     let (p, t) = box_tets([0.4, 0.4, 0.1], [3, 3, 1], [-0.05, -0.05, -0.1]);
-    let slab = GripMaterial { youngs_modulus: 5e4, poisson_ratio: 0.3, density: 800.0, ..Default::default() };
+    let slab = Material { youngs_modulus: 5e4, poisson_ratio: 0.3, density: 800.0, ..Default::default() };
     m.add_solid(&p, &t, &slab).unwrap();
     let (p, t) = grid_cloth(0.3, 0.3, 4, 4);
     let p: Vec<f64> = p.chunks_exact(3).flat_map(|x| [x[0] + 0.15, x[2] + 0.3, 0.0]).collect();
-    m.add_shell(&p, &t, &GripMaterial { bending_stiffness: 1e-4, ..Default::default() }).unwrap();
+    m.add_shell(&p, &t, &Material { bending_stiffness: 1e-4, ..Default::default() }).unwrap();
     let floor = [0.0, 0.0, -0.003, 0.3, 0.0, 0.012, 0.3, 0.3, 0.012, 0.0, 0.3, -0.003];
     m.add_collider_mesh(&floor, &[0, 1, 2, 0, 2, 3]).unwrap();
     let nv = m.vertex_count();
@@ -156,9 +151,9 @@ fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
     let mut checked = 0;
     for kernel in [Kernel::Interpolating, Kernel::Cubic] {
         for (smoothing, coupling) in [
-            (GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_COUPLING_IMPLICIT),
-            (GRIP_FRICTION_SMOOTHING_RATIONAL, GRIP_FRICTION_COUPLING_IMPLICIT),
-            (GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_COUPLING_LAGGED),
+            (FrictionSmoothing::Quadratic, FrictionCoupling::Implicit),
+            (FrictionSmoothing::Rational, FrictionCoupling::Implicit),
+            (FrictionSmoothing::Quadratic, FrictionCoupling::Lagged),
         ] {
             let law = ContactLaw { kappa: 1e5, delta: 0.01, epsilon: 0.02, smoothing, coupling };
             let mut v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.02, 0.02)).collect();
@@ -174,7 +169,10 @@ fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
                 .with_surface_contact(Some(terms));
             let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-7);
             assert!(be.dropped_blocks == 0, "blocks outside the pattern: {}", be.dropped_blocks);
-            assert!(worst < 1e-5, "{kernel:?}, smoothing {smoothing}, coupling {coupling}: relative error {worst:e}");
+            assert!(
+                worst < 1e-5,
+                "{kernel:?}, smoothing {smoothing:?}, coupling {coupling:?}: relative error {worst:e}"
+            );
             checked += 1;
         }
     }

@@ -9,12 +9,20 @@ use common::{rel_err, Lcg};
 use grip::contact::self_contact::distance::Closest;
 use grip::contact::self_contact::{evaluate, EdgeEdge, PairKind, SelfContactPair, VertexTriangle};
 use grip::contact::ContactLaw;
+use grip::contact::FrictionCoupling;
+use grip::contact::FrictionSmoothing;
 use grip::energy::Element;
 
 const TOL: f64 = 1e-6;
 
 fn law(kappa: f64, delta: f64) -> ContactLaw {
-    ContactLaw { kappa, delta, epsilon: 1e-3, smoothing: 0, coupling: 0 }
+    ContactLaw {
+        kappa,
+        delta,
+        epsilon: 1e-3,
+        smoothing: FrictionSmoothing::Quadratic,
+        coupling: FrictionCoupling::Implicit,
+    }
 }
 
 fn pt(delta: f64) -> SelfContactPair {

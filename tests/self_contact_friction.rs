@@ -13,7 +13,8 @@
 mod common;
 
 use common::scenes::placed_grid;
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::contact::FrictionCoupling;
+use grip::{Material, Solver, SolverParams};
 
 /// Slope angle θ [degrees]: tan θ = 0.364.
 const ANGLE_DEG: f64 = 20.0;
@@ -32,34 +33,34 @@ fn sheet(side: f64, n: usize, cx: f64, z: f64, turn: f64) -> (Vec<f64>, Vec<u32>
 }
 
 /// The square on the sheet after settling, time step `h` [s]: (solver, square id, sheet id).
-fn build(h: f64, coupling: u32) -> (Solver, u32, u32) {
+fn build(h: f64, coupling: FrictionCoupling) -> (Solver, u32, u32) {
     let (s, c) = ANGLE_DEG.to_radians().sin_cos();
-    let params = GripSolverParams {
+    let params = SolverParams {
         time_step: h,
         gravity: [G * s, 0.0, -G * c],
         friction_epsilon: EPSILON,
         friction_coupling: coupling,
-        self_contact: 1,
+        self_contact: true,
         self_contact_thickness: DELTA,
         max_newton_iterations: 100,
-        ..GripSolverParams::default()
+        ..SolverParams::default()
     };
     let mut solver = Solver::new(&params).expect("solver");
     // Pinned 0.4 m sheet of 16 × 16 quads (2.5 cm edges).
     let (p, t) = sheet(0.4, 16, 0.0, 0.0, 0.0);
-    let base = GripMaterial { density: 200.0, youngs_modulus: 1e6, thickness: 1e-3, ..GripMaterial::default() };
+    let base = Material { density: 200.0, youngs_modulus: 1e6, thickness: 1e-3, ..Material::default() };
     let sheet_id = solver.add_shell(&p, &t, &base).expect("sheet");
     solver.set_vertex_attribute(sheet_id, "pinned", &vec![1.0; p.len() / 3], 1).expect("pins");
     // A stiff 0.1 m square of 4 × 4 quads, turned by 17° (no edge parallel to the sheet's),
     // up the slope, at gap δ_s/2.
     let (p, t) = sheet(0.1, 4, -0.1, 0.5 * DELTA, 17f64.to_radians());
-    let stiff = GripMaterial {
+    let stiff = Material {
         density: 200.0,
         youngs_modulus: 1e8,
         thickness: 1e-3,
         bending_stiffness: 1e-2,
         damping_beta: 1e-3,
-        ..GripMaterial::default()
+        ..Material::default()
     };
     let square = solver.add_shell(&p, &t, &stiff).expect("square");
     solver.set_friction(square, sheet_id, 2.0).expect("friction");
@@ -75,7 +76,7 @@ fn centre(solver: &Solver, square: u32) -> f64 {
 
 /// Travel of the square along the slope [m] over `duration` [s] with friction `mu` between the
 /// shells, after settling; time step `h` [s].
-fn travel(mu: f64, duration: f64, h: f64, coupling: u32) -> f64 {
+fn travel(mu: f64, duration: f64, h: f64, coupling: FrictionCoupling) -> f64 {
     let (mut solver, square, sheet_id) = build(h, coupling);
     solver.set_friction(square, sheet_id, mu).expect("friction");
     let x0 = centre(&solver, square);
@@ -100,10 +101,10 @@ fn acceleration(mu: f64) -> f64 {
 fn square_sticks_on_the_sheet_when_mu_exceeds_tan_theta() {
     let (mu, duration) = (0.5, 1.0);
     let limit = EPSILON * duration;
-    for coupling in [0, 1] {
+    for coupling in [FrictionCoupling::Implicit, FrictionCoupling::Lagged] {
         let moved = travel(mu, duration, 0.01, coupling);
-        println!("mu {mu}, coupling {coupling}: travel after {duration} s {moved:.6e} m (limit eps*T {limit:.1e} m)");
-        assert!(moved.abs() < limit, "coupling {coupling}: the square crept {moved:e} m");
+        println!("mu {mu}, coupling {coupling:?}: travel after {duration} s {moved:.6e} m (limit eps*T {limit:.1e} m)");
+        assert!(moved.abs() < limit, "coupling {coupling:?}: the square crept {moved:e} m");
     }
 }
 
@@ -114,17 +115,19 @@ fn square_sticks_on_the_sheet_when_mu_exceeds_tan_theta() {
 #[test]
 fn square_slides_with_the_coulomb_acceleration_when_mu_is_below_tan_theta() {
     let (duration, h) = (0.3, 1.0 / 400.0);
-    for (mu, coupling) in [(0.2, 0), (0.2, 1), (0.0, 0)] {
+    for (mu, coupling) in
+        [(0.2, FrictionCoupling::Implicit), (0.2, FrictionCoupling::Lagged), (0.0, FrictionCoupling::Implicit)]
+    {
         let moved = travel(mu, duration, h, coupling);
         let expected = 0.5 * acceleration(mu) * duration * duration;
         let measured_a = 2.0 * moved / (duration * duration);
         println!(
-            "mu {mu}, coupling {coupling}: travel {moved:.5} m vs 1/2 a t^2 {expected:.5} m (a measured {measured_a:.4} vs analytic {:.4} m/s^2, \
+            "mu {mu}, coupling {coupling:?}: travel {moved:.5} m vs 1/2 a t^2 {expected:.5} m (a measured {measured_a:.4} vs analytic {:.4} m/s^2, \
              ratio {:.4})",
             acceleration(mu),
             moved / expected
         );
-        assert!((moved / expected - 1.0).abs() < 0.03, "mu {mu}, coupling {coupling}: travel {moved} vs {expected}");
+        assert!((moved / expected - 1.0).abs() < 0.03, "mu {mu}, coupling {coupling:?}: travel {moved} vs {expected}");
     }
 }
 

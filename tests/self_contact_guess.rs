@@ -8,7 +8,7 @@ mod common;
 
 use common::scenes::placed_grid;
 use grip::mesh::intersecting_pairs_between;
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::{Material, Solver, SolverParams};
 
 /// Time step [s].
 const H: f64 = 1.0 / 240.0;
@@ -33,17 +33,17 @@ fn flat(t: &[[u32; 3]]) -> Vec<u32> {
 
 #[test]
 fn a_guess_through_the_sheet_is_replaced_by_an_untangled_one() {
-    let params = GripSolverParams {
+    let params = SolverParams {
         time_step: H,
         gravity: [0.0; 3],
-        self_contact: 1,
+        self_contact: true,
         self_contact_thickness: 0.002,
         max_newton_iterations: 100,
-        ..GripSolverParams::default()
+        ..SolverParams::default()
     };
     let mut solver = Solver::new(&params).expect("solver");
     let (p_sheet, t_sheet) = square(0.3, 12, 0.0, 0.0);
-    let material = GripMaterial { density: 200.0, youngs_modulus: 1e6, thickness: 1e-3, ..GripMaterial::default() };
+    let material = Material { density: 200.0, youngs_modulus: 1e6, thickness: 1e-3, ..Material::default() };
     let sheet = solver.add_shell(&p_sheet, &flat(&t_sheet), &material).expect("sheet");
     solver.set_vertex_attribute(sheet, "pinned", &vec![1.0; p_sheet.len() / 3], 1).expect("pins");
     let (p_square, t_square) = square(0.1, 5, TILT, HEIGHT);

@@ -7,10 +7,12 @@ use common::stage_checks::{entry_error, jacobian_error, product_error};
 use common::Lcg;
 use grip::assemble::SystemLayout;
 use grip::assemble::{BackwardEuler, DampingMatrices};
+use grip::contact::FrictionCoupling;
+use grip::contact::FrictionSmoothing;
 use grip::mesh::generate::grid_cloth;
 use grip::model::Model;
 use grip::solve::NonlinearSystem;
-use grip::GripMaterial;
+use grip::Material;
 
 /// Two 5 × 5 cloth squares 3 mm apart, the upper one turned by 30° about the vertical: the model,
 /// both sheets' triangles (global indices), the vertex count and the vertices per sheet.
@@ -21,7 +23,7 @@ fn two_sheets() -> (Model, Vec<[u32; 3]>, usize, usize) {
     let (s, c) = (0.5f64, 0.75f64.sqrt());
     let upper: Vec<f64> =
         p.chunks_exact(3).flat_map(|x| [c * x[0] - s * (x[2] + 0.1), s * x[0] + c * (x[2] + 0.1), 0.003]).collect();
-    let cloth = GripMaterial { bending_stiffness: 1e-4, damping_beta: 0.01, ..Default::default() };
+    let cloth = Material { bending_stiffness: 1e-4, damping_beta: 0.01, ..Default::default() };
     m.add_shell(&lower, &t, &cloth).unwrap();
     m.add_shell(&upper, &t, &cloth).unwrap();
     let nv = m.vertex_count();
@@ -63,7 +65,13 @@ fn jacobian_with_self_contact_matches_finite_differences() {
     let v_fixed: Vec<f64> = (0..3 * nv).map(|_| rng.range(-0.02, 0.02)).collect();
     let damping = DampingMatrices::new(&m, &q0);
     let h = 0.01;
-    let law = ContactLaw { kappa: 1e4, delta: 0.005, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+    let law = ContactLaw {
+        kappa: 1e4,
+        delta: 0.005,
+        epsilon: 1e-3,
+        smoothing: FrictionSmoothing::Quadratic,
+        coupling: FrictionCoupling::Implicit,
+    };
     let mut v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.02, 0.02)).collect();
     for (i, _) in fixed.iter().enumerate().filter(|(_, f)| **f) {
         v[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
@@ -146,9 +154,9 @@ fn jacobian_with_self_contact_friction_matches_finite_differences() {
     let q_end: Vec<f64> = q0.iter().zip(&v).map(|(q, v)| q + h * v).collect();
     let x: Vec<f64> = (0..v.len()).map(|d| if fixed[d / 3] { 0.0 } else { rng.range(-1.0, 1.0) }).collect();
     for (smoothing, coupling) in [
-        (GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_COUPLING_IMPLICIT),
-        (GRIP_FRICTION_SMOOTHING_RATIONAL, GRIP_FRICTION_COUPLING_IMPLICIT),
-        (GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_COUPLING_LAGGED),
+        (FrictionSmoothing::Quadratic, FrictionCoupling::Implicit),
+        (FrictionSmoothing::Rational, FrictionCoupling::Implicit),
+        (FrictionSmoothing::Quadratic, FrictionCoupling::Lagged),
     ] {
         let law = ContactLaw { kappa: 1e4, delta: 0.005, epsilon: 0.02, smoothing, coupling };
         let terms = SelfContactTerms::new(&mesh, law, &fixed, &q_end, 0.005).with_start(&q0);
@@ -193,12 +201,12 @@ fn jacobian_with_self_contact_friction_matches_finite_differences() {
         let rx: f64 = r.iter().zip(&x).map(|(a, b)| a * b).sum();
         let rx0: f64 = r0.iter().zip(&x).map(|(a, b)| a * b).sum();
         println!(
-            "smoothing {smoothing}, coupling {coupling}: {sliding} sliding / {sticking} sticking pairs, \
+            "smoothing {smoothing:?}, coupling {coupling:?}: {sliding} sliding / {sticking} sticking pairs, \
              relative error of the assembled J vs FD {assembled:e}, of the matrix-free product vs \
              assembled and FD {matrix_free:e}, friction share of J {share:.3e}, dPhi {dphi:e} vs r.x {rx:e} \
              (frictionless r.x {rx0:e})"
         );
-        assert!(worst < 1e-5, "smoothing {smoothing}, coupling {coupling}: relative error {worst:e}");
+        assert!(worst < 1e-5, "smoothing {smoothing:?}, coupling {coupling:?}: relative error {worst:e}");
         assert!(share > 1e-3, "friction changes the Jacobian by {share:e} only");
         assert!((dphi - rx).abs() < 1e-6 * rx.abs(), "dPhi {dphi:e} vs r.x {rx:e}");
         assert!((rx - rx0).abs() > 1e-3 * rx.abs(), "friction should change r.x");

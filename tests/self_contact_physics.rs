@@ -6,10 +6,18 @@
 use grip::contact::self_contact::filter::{brute_force_candidates, rest_clearance, ExclusionFilter};
 use grip::contact::self_contact::{elements, evaluate, SelfContactEval};
 use grip::contact::ContactLaw;
+use grip::contact::FrictionCoupling;
+use grip::contact::FrictionSmoothing;
 use grip::mesh::generate::grid_cloth;
 
 fn law(delta: f64) -> ContactLaw {
-    ContactLaw { kappa: 1e6, delta, epsilon: 1e-3, smoothing: 0, coupling: 0 }
+    ContactLaw {
+        kappa: 1e6,
+        delta,
+        epsilon: 1e-3,
+        smoothing: FrictionSmoothing::Quadratic,
+        coupling: FrictionCoupling::Implicit,
+    }
 }
 
 fn triples(flat: &[u32]) -> Vec<[u32; 3]> {

@@ -11,17 +11,25 @@ use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use grip::contact::self_contact::distance::{edge_edge_feature, point_triangle_feature};
 use grip::contact::self_contact::{EdgeEdge, SelfContactPair, SolidSide, VertexTriangle};
 use grip::contact::ContactLaw;
+use grip::contact::FrictionCoupling;
+use grip::contact::FrictionSmoothing;
 use grip::energy::{gather, Element};
 use grip::mesh::generate::box_tets;
 use grip::mesh::{boundary_triangles, intersecting_pairs_between};
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::{Material, Solver, SolverParams};
 
 /// Layer thickness δ [m] and stiffness κ [N/m²] of the unit tests.
 const DELTA: f64 = 0.01;
 const KAPPA: f64 = 1e3;
 
 fn law() -> ContactLaw {
-    ContactLaw { kappa: KAPPA, delta: DELTA, epsilon: 1e-3, smoothing: 0, coupling: 0 }
+    ContactLaw {
+        kappa: KAPPA,
+        delta: DELTA,
+        epsilon: 1e-3,
+        smoothing: FrictionSmoothing::Quadratic,
+        coupling: FrictionCoupling::Implicit,
+    }
 }
 
 /// A shell vertex (slot 0) over the solid face (0,0,0), (1,0,0), (0,1,0) of outward normal +z,
@@ -176,7 +184,13 @@ fn shell_solid_pairs_see_an_edge_crossing_between_vertices() {
     let all = grip::mesh::intersecting_pairs(&positions, &mesh.triangles);
     assert!(all.iter().any(|&(i, j)| i.min(j) == 0), "the cloth crosses the box: {all:?}");
     assert_eq!(mesh.intersections(&q), 0, "the guard counts shells only");
-    let law = ContactLaw { kappa: 1e6, delta: 0.001, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+    let law = ContactLaw {
+        kappa: 1e6,
+        delta: 0.001,
+        epsilon: 1e-3,
+        smoothing: FrictionSmoothing::Quadratic,
+        coupling: FrictionCoupling::Implicit,
+    };
     let mut fixed = vec![true; nb as usize];
     fixed.extend([false; 3]);
     let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q, 0.002);
@@ -206,13 +220,12 @@ fn cloth_edges_cutting_a_box_edge_are_pushed_out() {
 /// `box_p` and boundary `faces` and a cloth triangle at `cloth_p` that crosses it: they end
 /// with the cloth clear of the box.
 fn assert_steps_push_the_cloth_out(box_p: &[f64], faces: &[[u32; 3]], cloth_p: &[f64]) {
-    let params =
-        GripSolverParams { time_step: 1e-3, self_contact: 1, gravity: [0.0; 3], ..GripSolverParams::default() };
+    let params = SolverParams { time_step: 1e-3, self_contact: true, gravity: [0.0; 3], ..SolverParams::default() };
     let mut s = Solver::new(&params).unwrap();
     let (_, t) = box_tets([0.1, 0.1, 0.1], [4, 4, 4], [0.0; 3]);
-    let block = s.add_solid(box_p, &t, &GripMaterial::default()).unwrap();
+    let block = s.add_solid(box_p, &t, &Material::default()).unwrap();
     s.set_vertex_attribute(block, "pinned", &vec![1.0; box_p.len() / 3], 1).unwrap();
-    let material = GripMaterial { density: 200.0, thickness: 1e-3, ..GripMaterial::default() };
+    let material = Material { density: 200.0, thickness: 1e-3, ..Material::default() };
     let cloth = s.add_shell(cloth_p, &[0, 1, 2], &material).unwrap();
     let count = |s: &Solver| crossings(s, [cloth, block], &[[0, 1, 2]], faces);
     assert!(count(&s) > 0);
@@ -237,20 +250,20 @@ fn strip_over_box_edge() -> (Vec<f64>, Vec<u32>) {
 /// (μ = 0, 5 ms steps, at most `max_contact_retries` retries of a substep): the solver, the
 /// ids of the box and the strip, the box's boundary faces.
 fn strip_on_box(max_contact_retries: u32) -> (Solver, [u32; 2], Vec<[u32; 3]>) {
-    let params = GripSolverParams {
+    let params = SolverParams {
         time_step: 5e-3,
-        self_contact: 1,
+        self_contact: true,
         default_friction: 0.0,
         max_contact_retries,
-        ..GripSolverParams::default()
+        ..SolverParams::default()
     };
     let mut s = Solver::new(&params).unwrap();
     let (box_p, t) = box_tets([0.1, 0.1, 0.1], [4, 4, 4], [0.0; 3]);
     let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
-    let block = s.add_solid(&box_p, &t, &GripMaterial::default()).unwrap();
+    let block = s.add_solid(&box_p, &t, &Material::default()).unwrap();
     s.set_vertex_attribute(block, "pinned", &vec![1.0; box_p.len() / 3], 1).unwrap();
     let (strip_p, strip_t) = strip_over_box_edge();
-    let cloth = s.add_shell(&strip_p, &strip_t, &GripMaterial::default()).unwrap();
+    let cloth = s.add_shell(&strip_p, &strip_t, &Material::default()).unwrap();
     let pins: Vec<f64> = (0..12).map(|v| if !(2..10).contains(&v) { 1.0 } else { 0.0 }).collect();
     s.set_vertex_attribute(cloth, "pinned", &pins, 1).unwrap();
     (s, [block, cloth], boundary_triangles(&tets))
@@ -280,7 +293,7 @@ fn cloth_pulled_over_a_box_edge_never_cuts_it() {
     assert_eq!(count(&control), 0);
     pull(&mut control, cloth, 1e-3);
     assert!(count(&control) > 0, "without retries the cloth must cut the box's edge");
-    let (mut s, _, _) = strip_on_box(GripSolverParams::default().max_contact_retries);
+    let (mut s, _, _) = strip_on_box(SolverParams::default().max_contact_retries);
     let mut retries = 0;
     for step in 0..8 {
         pull(&mut s, cloth, 1e-3);
@@ -295,7 +308,7 @@ fn cloth_pulled_over_a_box_edge_never_cuts_it() {
 /// whole run.
 #[test]
 fn a_raised_shell_solid_stiffness_survives_a_checkpoint() {
-    let retries = GripSolverParams::default().max_contact_retries;
+    let retries = SolverParams::default().max_contact_retries;
     let (mut whole, [_, cloth], _) = strip_on_box(retries);
     let (mut first, _, _) = strip_on_box(retries);
     let mut raised = 0;
@@ -396,7 +409,13 @@ fn a_solid_corner_through_cloth_is_pushed_out() {
     let mesh = SelfContactMesh::with_solids(vec![[nb, nb + 1, nb + 2]], &faces, q.clone(), 0.001).unwrap();
     let crossings_at_start = mesh.crossings(&q);
     assert_eq!((crossings_at_start.shells, crossings_at_start.with_solids > 0), (0, true), "{crossings_at_start:?}");
-    let law = ContactLaw { kappa: 1e6, delta: 0.001, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+    let law = ContactLaw {
+        kappa: 1e6,
+        delta: 0.001,
+        epsilon: 1e-3,
+        smoothing: FrictionSmoothing::Quadratic,
+        coupling: FrictionCoupling::Implicit,
+    };
     let mut fixed = vec![true; nb as usize];
     fixed.extend([false; 3]);
     let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q, 0.002);

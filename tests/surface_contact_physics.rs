@@ -7,26 +7,22 @@
 //! Run with `cargo test --release --test surface_contact_physics`.
 
 use grip::mesh::generate::{box_tets, grid_cloth};
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::solve::linear_solver::LinearSolverKind;
+use grip::{Material, Solver, SolverParams};
 
 mod common;
 use common::SOLVERS;
 
 /// The parameters of these scenes: a step of `time_step` [s] and the solver `linear_solver`.
-fn params(time_step: f64, linear_solver: u32) -> GripSolverParams {
-    GripSolverParams { time_step, linear_solver, ..Default::default() }
+fn params(time_step: f64, linear_solver: LinearSolverKind) -> SolverParams {
+    SolverParams { time_step, linear_solver, ..Default::default() }
 }
 
 /// A soft slab 0.4 × 0.4 × 0.1 m with its top face at z = 0, bottom face pinned; returns its id.
 fn add_slab(s: &mut Solver) -> u32 {
     let (p, t) = box_tets([0.4, 0.4, 0.1], [8, 8, 2], [-0.2, -0.2, -0.1]);
-    let m = GripMaterial {
-        youngs_modulus: 1e5,
-        poisson_ratio: 0.3,
-        density: 1000.0,
-        damping_beta: 0.01,
-        ..Default::default()
-    };
+    let m =
+        Material { youngs_modulus: 1e5, poisson_ratio: 0.3, density: 1000.0, damping_beta: 0.01, ..Default::default() };
     let id = s.add_solid(&p, &t, &m).unwrap();
     let pinned: Vec<f64> = p.chunks(3).map(|x| if x[2] < -0.1 + 1e-9 { 1.0 } else { 0.0 }).collect();
     s.set_vertex_attribute(id, "pinned", &pinned, 1).unwrap();
@@ -34,8 +30,8 @@ fn add_slab(s: &mut Solver) -> u32 {
 }
 
 /// Cloth material of the tube cloth bend's sleeve.
-fn cloth_material() -> GripMaterial {
-    GripMaterial {
+fn cloth_material() -> Material {
+    Material {
         youngs_modulus: 5e5,
         poisson_ratio: 0.3,
         thickness: 1e-3,
@@ -108,7 +104,7 @@ fn soft_cube_comes_to_rest_on_a_soft_slab() {
         let mut s = Solver::new(&params).unwrap();
         let slab = add_slab(&mut s);
         let (p, t) = box_tets([0.1, 0.1, 0.1], [3, 3, 3], [-0.05, -0.05, 0.02]);
-        let m = GripMaterial {
+        let m = Material {
             youngs_modulus: 5e4,
             poisson_ratio: 0.4,
             density: 500.0,
@@ -140,7 +136,7 @@ const OMEGA: f64 = std::f64::consts::FRAC_PI_2;
 /// α = 20/s, a force −α m v): to turn with the sphere it needs a steady tangential pull of about
 /// α ω r ≈ 2 m/s² per unit mass at r ≈ 7 cm, which friction at μ = 0.8 gives (μ g ≈ 8 m/s²
 /// and more, the hanging ends pulling the strip onto the ball) and μ = 0.05 does not.
-fn turning_sphere(mu: f64, linear_solver: u32) -> (f64, f64, f64) {
+fn turning_sphere(mu: f64, linear_solver: LinearSolverKind) -> (f64, f64, f64) {
     use grip::mesh::shapes::icosphere;
     let h = 0.01;
     let params = params(h, linear_solver);
@@ -149,7 +145,7 @@ fn turning_sphere(mu: f64, linear_solver: u32) -> (f64, f64, f64) {
     let sphere = s.add_collider_mesh(&ball, &tris).unwrap();
     let (p, t) = grid_cloth(0.3, 0.04, 30, 4);
     let p: Vec<f64> = p.chunks(3).flat_map(|x| [x[0], x[2] + 0.02, 0.105]).collect();
-    let strip = s.add_shell(&p, &t, &GripMaterial { damping_alpha: 20.0, ..cloth_material() }).unwrap();
+    let strip = s.add_shell(&p, &t, &Material { damping_alpha: 20.0, ..cloth_material() }).unwrap();
     s.set_friction(strip, sphere, mu).unwrap();
     let settle = run(&mut s, 40, h);
     let angle_of = |p: &[f64]| {

@@ -10,7 +10,7 @@
 mod tet_checks;
 
 use grip::mesh::tetrahedralize::{cell_size_for_tet_count, tetrahedralize_sdf, tetrahedralize_surface};
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::{Material, Solver, SolverParams};
 use std::f64::consts::PI;
 use tet_checks::*;
 
@@ -83,8 +83,8 @@ fn a_meshed_capsule_falls_as_backward_euler_predicts() {
     let f = capsule([-0.15, 0.0, 0.0], [0.15, 0.0, 0.0], 0.05);
     let m = tetrahedralize_sdf(f, [-0.21, -0.06, -0.06], [0.21, 0.06, 0.06], 0.025).unwrap();
     let h = 0.01;
-    let mut s = Solver::new(&GripSolverParams { time_step: h, ..Default::default() }).unwrap();
-    let material = GripMaterial { density: 1000.0, youngs_modulus: 1e5, poisson_ratio: 0.3, ..Default::default() };
+    let mut s = Solver::new(&SolverParams { time_step: h, ..Default::default() }).unwrap();
+    let material = Material { density: 1000.0, youngs_modulus: 1e5, poisson_ratio: 0.3, ..Default::default() };
     let id = s.add_solid(&m.flat_positions(), &m.flat_tets(), &material).unwrap();
     let mean_z = |x: &[f64]| x.chunks_exact(3).map(|v| v[2]).sum::<f64>() / (x.len() / 3) as f64;
     let z0 = mean_z(s.positions(id).unwrap());

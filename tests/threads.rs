@@ -14,9 +14,10 @@ use grip::capi::query_api::grip_solver_get_positions;
 use grip::capi::solver_api::*;
 use grip::capi::status::grip_last_error;
 use grip::capi::GripStatus;
+use grip::capi::{GripMaterial, GripSolverParams};
 use grip::mesh::generate::grid_cloth;
-use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
-use grip::{GripMaterial, GripSolverParams, Solver};
+use grip::solve::linear_solver::LinearSolverKind;
+use grip::{Solver, SolverParams};
 mod common;
 use common::scenes::cloth_thrown_on_slab;
 use std::ffi::{c_void, CStr};
@@ -24,7 +25,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Barrier};
 
 /// A 0.3 m cloth 2 cm above a soft 0.4 m slab (base pinned), μ = 0.5 between them.
-fn contact_scene(params: &GripSolverParams) -> (Solver, [u32; 2]) {
+fn contact_scene(params: &SolverParams) -> (Solver, [u32; 2]) {
     cloth_thrown_on_slab(params, 6, 0.12)
 }
 
@@ -34,8 +35,8 @@ fn bits(s: &Solver, ids: &[u32]) -> Vec<u64> {
         .collect()
 }
 
-fn run_contact(linear_solver: u32, workers: u32) -> (Vec<u64>, u32) {
-    let params = GripSolverParams { linear_solver, worker_count: workers, ..Default::default() };
+fn run_contact(linear_solver: LinearSolverKind, workers: u32) -> (Vec<u64>, u32) {
+    let params = SolverParams { linear_solver, worker_count: workers, ..Default::default() };
     let (mut s, ids) = contact_scene(&params);
     let mut contacts = 0;
     for _ in 0..3 {
@@ -45,7 +46,7 @@ fn run_contact(linear_solver: u32, workers: u32) -> (Vec<u64>, u32) {
     (bits(&s, &ids), contacts)
 }
 
-fn identical_across_runs_and_threads(linear_solver: u32) {
+fn identical_across_runs_and_threads(linear_solver: LinearSolverKind) {
     let (reference, contacts) = run_contact(linear_solver, 1);
     assert!(contacts > 0, "the scene must exercise deforming-mesh contact");
     assert_eq!(run_contact(linear_solver, 1).0, reference, "a second run with 1 thread differs");
@@ -56,12 +57,12 @@ fn identical_across_runs_and_threads(linear_solver: u32) {
 
 #[test]
 fn deforming_mesh_contact_with_friction_is_bit_identical_for_1_2_and_4_threads_direct() {
-    identical_across_runs_and_threads(GRIP_LINEAR_SOLVER_DIRECT_LU);
+    identical_across_runs_and_threads(LinearSolverKind::DirectLu);
 }
 
 #[test]
 fn deforming_mesh_contact_with_friction_is_bit_identical_for_1_2_and_4_threads_iterative() {
-    identical_across_runs_and_threads(GRIP_LINEAR_SOLVER_ITERATIVE);
+    identical_across_runs_and_threads(LinearSolverKind::Iterative);
 }
 
 /// A C API solver for the concurrency tests: the contact scene built through the Rust API is

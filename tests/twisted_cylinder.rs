@@ -7,6 +7,7 @@
 mod shell_frames;
 
 use grip::cli::demo_twist::twisted_cylinder;
+use grip::solve::linear_solver::LinearSolverKind;
 
 /// Quads around and along, and frames (1/24 s each) of the test runs. The folds form from
 /// frame 14 (without self-contact 64 intersecting pairs there, 848 by frame 40). Measured at
@@ -37,7 +38,7 @@ fn with_self_contact_no_frame_intersects() {
 #[test]
 fn with_self_contact_and_the_sparse_lu_no_frame_intersects() {
     let mut scene = twisted_cylinder(AROUND, ALONG, true, FRAMES);
-    scene.params.linear_solver = grip::solve::linear_solver::GRIP_LINEAR_SOLVER_DIRECT_LU;
+    scene.params.linear_solver = LinearSolverKind::DirectLu;
     let (counts, failure, per_frame) = shell_frames::intersections_per_frame(&scene);
     println!("self-contact on, sparse LU: intersecting pairs per frame {counts:?}, {per_frame:.2} s/frame");
     assert_eq!(failure, None);

@@ -13,10 +13,10 @@ use grip::mesh::generate::box_tets;
 use grip::mesh::shapes::icosphere;
 use grip::model::Model;
 use grip::solve::NonlinearSystem;
-use grip::GripMaterial;
+use grip::Material;
 
 const ATM: f64 = 101_325.0;
-const MODELS: [u32; 3] = [GRIP_VOLUME_QUADRATIC, GRIP_VOLUME_IDEAL_GAS, GRIP_VOLUME_NEARLY_INCOMPRESSIBLE];
+const MODELS: [VolumeKind; 3] = [VolumeKind::Quadratic, VolumeKind::IdealGas, VolumeKind::NearlyIncompressible];
 
 #[test]
 fn over_pressure_is_minus_the_energy_derivative_and_stiffness_its_derivative() {
@@ -29,9 +29,9 @@ fn over_pressure_is_minus_the_energy_derivative_and_stiffness_its_derivative() {
             let e = 1e-9;
             let dw = (m.energy(v + e) - m.energy(v - e)) / (2.0 * e);
             let p: f64 = m.over_pressure(v);
-            assert!((dw + p).abs() <= 1e-6 * p.abs().max(ATM), "model {kind}, V {v}: W′ {dw} vs −p {}", -p);
+            assert!((dw + p).abs() <= 1e-6 * p.abs().max(ATM), "model {kind:?}, V {v}: W′ {dw} vs −p {}", -p);
             let dp = (m.over_pressure(v + e) - m.over_pressure(v - e)) / (2.0 * e);
-            assert!((dp + m.stiffness(v)).abs() <= 1e-5 * dp.abs(), "model {kind}, V {v}: p′ {dp} vs −W″");
+            assert!((dp + m.stiffness(v)).abs() <= 1e-5 * dp.abs(), "model {kind:?}, V {v}: p′ {dp} vs −W″");
         }
     }
 }
@@ -39,12 +39,12 @@ fn over_pressure_is_minus_the_energy_derivative_and_stiffness_its_derivative() {
 #[test]
 fn ideal_gas_without_over_pressure_is_eq_18() {
     let (p0, v0) = (ATM, 1.0);
-    let m = VolumeModel::new(GRIP_VOLUME_IDEAL_GAS, 1.0 / p0, 0.0, v0).unwrap();
+    let m = VolumeModel::new(VolumeKind::IdealGas, 1.0 / p0, 0.0, v0).unwrap();
     for v in [0.5, 0.9, 1.3] {
         let eq18 = p0 * (v - v0 * (1.0 + (v / v0).ln()));
         assert!((m.energy(v) - eq18).abs() < 1e-9 * p0);
     }
-    let m = VolumeModel::new(GRIP_VOLUME_NEARLY_INCOMPRESSIBLE, 1.0 / p0, 0.0, v0).unwrap();
+    let m = VolumeModel::new(VolumeKind::NearlyIncompressible, 1.0 / p0, 0.0, v0).unwrap();
     for v in [0.5, 0.9, 1.3] {
         let eq19 = p0 * (v0 - v * (1.0 - (v / v0).ln()));
         assert!((m.energy(v) - eq19).abs() < 1e-9 * p0);
@@ -52,16 +52,16 @@ fn ideal_gas_without_over_pressure_is_eq_18() {
 }
 
 /// A closed icosphere shell and a tet box, each with a volume penalty of `kind`.
-fn model(kind: u32) -> Model {
+fn model(kind: VolumeKind) -> Model {
     let mut m = Model::default();
     let (p, t) = icosphere(0.1, 1);
-    let shell = GripMaterial { damping_beta: 0.0, ..Default::default() };
+    let shell = Material { damping_beta: 0.0, ..Default::default() };
     let a = m.add_shell(&p, &t, &shell).unwrap();
     let (pb, tb) = box_tets([0.2, 0.1, 0.1], [2, 1, 1], [0.3, 0.0, 0.0]);
-    let b = m.add_solid(&pb, &tb, &GripMaterial { youngs_modulus: 1e4, ..Default::default() }).unwrap();
+    let b = m.add_solid(&pb, &tb, &Material { youngs_modulus: 1e4, ..Default::default() }).unwrap();
     let q: Vec<f64> = m.rest.iter().flatten().copied().collect();
-    m.set_volume_penalty(a, kind, 2.0 / ATM, 0.5 * ATM, &q).unwrap();
-    m.set_volume_penalty(b, kind, 0.1 / ATM, 0.0, &q).unwrap();
+    m.set_volume_penalty(a, Some(kind), 2.0 / ATM, 0.5 * ATM, &q).unwrap();
+    m.set_volume_penalty(b, Some(kind), 0.1 / ATM, 0.0, &q).unwrap();
     m
 }
 
@@ -75,7 +75,7 @@ fn gradient_and_hessian_match_central_differences() {
         let m = model(kind);
         let terms = VolumeTerms { penalties: &m.volumes };
         let layout = SystemLayout::new(&m, &[]);
-        let mut rng = Lcg(5 + kind as u64);
+        let mut rng = Lcg(5 + grip::capi::codes::volume_code(Some(kind)) as u64);
         let q = perturbed(&m, &mut rng, 0.01);
         let n = q.len();
         let grad = |q: &[f64]| {
@@ -91,7 +91,7 @@ fn gradient_and_hessian_match_central_differences() {
             qp[d] += e;
             qm[d] -= e;
             let fd = (terms.energy(&qp) - terms.energy(&qm)) / (2.0 * e);
-            assert!((fd - g[d]).abs() < 1e-6 * gmax, "model {kind}: ∂W/∂q[{d}] {} vs FD {fd}", g[d]);
+            assert!((fd - g[d]).abs() < 1e-6 * gmax, "model {kind:?}: ∂W/∂q[{d}] {} vs FD {fd}", g[d]);
         }
         let fixed = vec![false; m.vertex_count()];
         let mut jac = vec![0.0; layout.pattern.nnz()];
@@ -111,7 +111,7 @@ fn gradient_and_hessian_match_central_differences() {
             let fd: Vec<f64> = grad(&qp).iter().zip(grad(&qm)).map(|(a, b)| (a - b) / (2.0 * e)).collect();
             let scale = fd.iter().fold(0.0f64, |a, b| a.max(b.abs()));
             let err = hx.iter().zip(&fd).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-            assert!(err < 1e-5 * scale, "model {kind}: ∇²W x differs from FD by {err:e} (scale {scale:e})");
+            assert!(err < 1e-5 * scale, "model {kind:?}: ∇²W x differs from FD by {err:e} (scale {scale:e})");
         }
     }
 }
@@ -121,7 +121,7 @@ fn matrix_free_product_includes_the_dense_term() {
     for kind in MODELS {
         let m = model(kind);
         let layout = SystemLayout::new(&m, &[]);
-        let mut rng = Lcg(17 + kind as u64);
+        let mut rng = Lcg(17 + grip::capi::codes::volume_code(Some(kind)) as u64);
         let q0 = perturbed(&m, &mut rng, 0.005);
         let n = q0.len();
         let v0: Vec<f64> = (0..n).map(|_| rng.range(-0.3, 0.3)).collect();
@@ -152,11 +152,11 @@ fn matrix_free_product_includes_the_dense_term() {
             let fd = (rp[d] - rm[d]) / (2.0 * e);
             assert!(
                 (product[d] - fd).abs() < 1e-6 * scale,
-                "model {kind}: (Jx)[{d}] {} vs FD {fd}, assembled {}, scale {scale}",
+                "model {kind:?}: (Jx)[{d}] {} vs FD {fd}, assembled {}, scale {scale}",
                 product[d],
                 assembled[d]
             );
-            assert!((product[d] - assembled[d]).abs() < 1e-9 * scale, "model {kind}: AD vs assembled at {d}");
+            assert!((product[d] - assembled[d]).abs() < 1e-9 * scale, "model {kind:?}: AD vs assembled at {d}");
         }
     }
 }
@@ -165,16 +165,16 @@ fn matrix_free_product_includes_the_dense_term() {
 fn open_shells_and_bad_parameters_are_refused() {
     let mut m = Model::default();
     let (p, t) = grip::mesh::generate::grid_cloth(0.3, 0.3, 3, 3);
-    let id = m.add_shell(&p, &t, &GripMaterial::default()).unwrap();
+    let id = m.add_shell(&p, &t, &Material::default()).unwrap();
     let q: Vec<f64> = m.rest.iter().flatten().copied().collect();
-    assert!(m.set_volume_penalty(id, GRIP_VOLUME_QUADRATIC, 1e-5, 0.0, &q).is_err());
-    let mut m = model(GRIP_VOLUME_QUADRATIC);
+    assert!(m.set_volume_penalty(id, Some(VolumeKind::Quadratic), 1e-5, 0.0, &q).is_err());
+    let mut m = model(VolumeKind::Quadratic);
     let q: Vec<f64> = m.rest.iter().flatten().copied().collect();
-    assert!(m.set_volume_penalty(1, 9, 1e-5, 0.0, &q).is_err());
-    assert!(m.set_volume_penalty(1, GRIP_VOLUME_QUADRATIC, 0.0, 0.0, &q).is_err());
-    assert!(m.set_volume_penalty(1, GRIP_VOLUME_QUADRATIC, f64::NAN, 0.0, &q).is_err());
-    assert!(m.set_volume_penalty(1, GRIP_VOLUME_IDEAL_GAS, 1.0 / ATM, 2.0 * ATM, &q).is_err());
+    assert!(grip::capi::codes::volume(9).is_none(), "an unknown volume model code is refused");
+    assert!(m.set_volume_penalty(1, Some(VolumeKind::Quadratic), 0.0, 0.0, &q).is_err());
+    assert!(m.set_volume_penalty(1, Some(VolumeKind::Quadratic), f64::NAN, 0.0, &q).is_err());
+    assert!(m.set_volume_penalty(1, Some(VolumeKind::IdealGas), 1.0 / ATM, 2.0 * ATM, &q).is_err());
     assert_eq!(m.volumes.len(), 2, "a refused call changes nothing");
-    m.set_volume_penalty(1, GRIP_VOLUME_NONE, 0.0, 0.0, &q).unwrap();
+    m.set_volume_penalty(1, None, 0.0, 0.0, &q).unwrap();
     assert_eq!(m.volumes.len(), 1);
 }

@@ -22,9 +22,8 @@ use grip::capi::solver_api::{
     grip_solver_step,
 };
 use grip::capi::GripStatus;
+use grip::capi::{GripMaterial, GripSolverParams, GripStepReport};
 use grip::mesh::generate::{box_tets, grid_cloth};
-use grip::solver::GripStepReport;
-use grip::{GripMaterial, GripSolverParams};
 use std::ffi::CString;
 
 /// Most calls decoded from one input.

@@ -13,7 +13,7 @@ use grip::capi::solver_api::{
     grip_solver_add_shell, grip_solver_add_solid, grip_solver_create, grip_solver_destroy, grip_solver_step,
 };
 use grip::capi::GripStatus;
-use grip::{GripMaterial, GripSolverParams};
+use grip::capi::{GripMaterial, GripSolverParams};
 
 /// Most vertices a fuzzed mesh has (keeps one input fast).
 const MAX_VERTICES: usize = 24;

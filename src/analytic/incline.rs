@@ -3,10 +3,10 @@
 //! and how fast it travels along the slope. The plane may also slide along the slope (a conveyor
 //! belt, cf. the paper's Appendix A), moved by host transforms every step.
 
-use crate::contact::collider::shape::GRIP_SHAPE_PLANE;
-use crate::contact::GripShape;
+use crate::contact::{FrictionCoupling, Shape, ShapeKind};
 use crate::mesh::generate::box_tets;
-use crate::{GripMaterial, GripSolverParams, Result, Solver};
+use crate::solve::linear_solver::LinearSolverKind;
+use crate::{Material, Result, Solver, SolverParams};
 
 /// Standard gravity used by the analytic cases (m/s²).
 ///
@@ -16,8 +16,8 @@ pub const G: f64 = 9.81;
 /// The block-on-plane experiment.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Incline {
-    /// `GRIP_LINEAR_SOLVER_*` of the solver (default: the direct LU).
-    pub linear_solver: u32,
+    /// Linear solver of the solver (default: the direct LU).
+    pub linear_solver: LinearSolverKind,
     /// Slope angle θ (degrees).
     pub angle_deg: f64,
     /// Friction coefficient μ between block and plane.
@@ -28,8 +28,8 @@ pub struct Incline {
     pub belt_speed: f64,
     /// Time step h (s).
     pub h: f64,
-    /// `GRIP_FRICTION_COUPLING_*`.
-    pub coupling: u32,
+    /// Implicit or lagged friction.
+    pub coupling: FrictionCoupling,
     /// Stick–slip velocity ε (m/s).
     pub epsilon: f64,
     /// Simulated duration (s).
@@ -49,12 +49,12 @@ impl Default for Incline {
             v0: 0.1,
             belt_speed: 0.0,
             h: 0.01,
-            coupling: 0,
+            coupling: FrictionCoupling::Implicit,
             epsilon: 1e-5,
             duration: 20.0,
             lift: 0.0,
             settle: 0.0,
-            linear_solver: 0,
+            linear_solver: LinearSolverKind::DirectLu,
         }
     }
 }
@@ -88,18 +88,17 @@ impl Incline {
     /// (E = 10 MPa, ν = 0.3, 1000 kg/m³) whose base sits at gap δ/2; after `settle` seconds at
     /// rest it is given v₀ down the slope.
     pub fn build(&self) -> Result<(Solver, u32, u32)> {
-        let params = GripSolverParams {
+        let params = SolverParams {
             time_step: self.h,
             friction_epsilon: self.epsilon,
             friction_coupling: self.coupling,
             linear_solver: self.linear_solver,
             max_newton_iterations: 100,
-            ..GripSolverParams::default()
+            ..SolverParams::default()
         };
         let mut solver = Solver::new(&params)?;
         let (down, normal) = frame(self.angle_deg);
-        let plane =
-            solver.add_collider_shape(&GripShape { kind: GRIP_SHAPE_PLANE, axis: normal, ..GripShape::default() })?;
+        let plane = solver.add_collider_shape(&Shape { kind: ShapeKind::Plane, axis: normal, ..Shape::default() })?;
         let (local, tets) =
             box_tets([EDGE; 3], [2, 2, 2], [-0.5 * EDGE, -0.5 * EDGE, 0.5 * params.contact_thickness + self.lift]);
         // Local (x along the slope, y across, z along the normal) to world.
@@ -107,8 +106,7 @@ impl Incline {
             .chunks_exact(3)
             .flat_map(|p| [0, 1, 2].map(|k| p[0] * down[k] + p[1] * [0.0, 1.0, 0.0][k] + p[2] * normal[k]))
             .collect();
-        let material =
-            GripMaterial { density: 1000.0, youngs_modulus: 1e7, poisson_ratio: 0.3, ..GripMaterial::default() };
+        let material = Material { density: 1000.0, youngs_modulus: 1e7, poisson_ratio: 0.3, ..Material::default() };
         let block = solver.add_solid(&world, &tets, &material)?;
         solver.set_friction(block, plane, self.mu)?;
         if self.settle > 0.0 {

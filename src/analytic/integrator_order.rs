@@ -6,18 +6,18 @@
 //! 2 for TR, BDF2, TR-BDF2 and SDIRK2.
 
 use crate::error::Result;
-use crate::model::params::*;
-use crate::{GripMaterial, GripSolverParams, Solver};
+use crate::solve::linear_solver::LinearSolverKind;
+use crate::{Integrator, Material, Solver, SolverParams};
 
 /// The integrators, with their names.
 ///
 /// cbindgen:ignore
-pub const INTEGRATORS: [(u32, &str); 5] = [
-    (GRIP_INTEGRATOR_BACKWARD_EULER, "BE"),
-    (GRIP_INTEGRATOR_TRAPEZOIDAL, "TR"),
-    (GRIP_INTEGRATOR_BDF2, "BDF2"),
-    (GRIP_INTEGRATOR_TR_BDF2, "TR-BDF2"),
-    (GRIP_INTEGRATOR_SDIRK2, "SDIRK2"),
+pub const INTEGRATORS: [(Integrator, &str); 5] = [
+    (Integrator::BackwardEuler, "BE"),
+    (Integrator::Trapezoidal, "TR"),
+    (Integrator::Bdf2, "BDF2"),
+    (Integrator::TrBdf2, "TR-BDF2"),
+    (Integrator::Sdirk2, "SDIRK2"),
 ];
 
 /// Step sizes (s) of the study (ratio 2).
@@ -31,13 +31,13 @@ pub const STEPS: [f64; 4] = [0.04, 0.02, 0.01, 0.005];
 pub const DURATION: f64 = 1.0;
 
 /// Positions (m) of the mass–spring after `DURATION` with `integrator` at step `h` (direct LU).
-pub fn run(integrator: u32, h: f64) -> Result<Vec<f64>> {
-    run_with(integrator, h, crate::solve::linear_solver::GRIP_LINEAR_SOLVER_DIRECT_LU)
+pub fn run(integrator: Integrator, h: f64) -> Result<Vec<f64>> {
+    run_with(integrator, h, LinearSolverKind::DirectLu)
 }
 
-/// As [`run`] with the given `GRIP_LINEAR_SOLVER_*`.
-pub fn run_with(integrator: u32, h: f64, linear_solver: u32) -> Result<Vec<f64>> {
-    let params = GripSolverParams {
+/// As [`run`] with the given linear solver.
+pub fn run_with(integrator: Integrator, h: f64, linear_solver: LinearSolverKind) -> Result<Vec<f64>> {
+    let params = SolverParams {
         linear_solver,
         time_step: h,
         integrator,
@@ -54,7 +54,7 @@ pub fn run_with(integrator: u32, h: f64, linear_solver: u32) -> Result<Vec<f64>>
     // mass–spring, E = 15 Pa, ρ = 1000 kg/m³, free vibration at ≈ 1 Hz with up to ≈ 25 %
     // strain; no gravity (it would flatten so soft a tet).
     let p = [0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.1];
-    let material = GripMaterial {
+    let material = Material {
         youngs_modulus: 15.0,
         poisson_ratio: 0.3,
         density: 1000.0,
@@ -95,7 +95,7 @@ pub fn log_slope(x: &[f64], y: &[f64]) -> f64 {
 /// The reference positions: SDIRK2 at a step 16× smaller than the smallest of `steps`.
 pub fn reference(steps: &[f64]) -> Result<Vec<f64>> {
     let smallest = steps.iter().copied().fold(f64::INFINITY, f64::min);
-    run(GRIP_INTEGRATOR_SDIRK2, smallest / 16.0)
+    run(Integrator::Sdirk2, smallest / 16.0)
 }
 
 /// Runs the study of every integrator over `steps` against `reference`.

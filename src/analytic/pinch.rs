@@ -3,22 +3,22 @@
 //! grip it rises with the plates, otherwise it slips out. The plates are half-spaces moved by host
 //! transforms at every step.
 
-use crate::contact::collider::shape::GRIP_SHAPE_PLANE;
-use crate::contact::GripShape;
+use crate::contact::{FrictionCoupling, Shape, ShapeKind};
 use crate::mesh::generate::box_tets;
-use crate::{GripMaterial, GripSolverParams, Result, Solver};
+use crate::solve::linear_solver::LinearSolverKind;
+use crate::{Material, Result, Solver, SolverParams};
 
 /// The pinch experiment.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pinch {
-    /// `GRIP_LINEAR_SOLVER_*` of the solver (default: the direct LU).
-    pub linear_solver: u32,
+    /// Linear solver of the solver (default: the direct LU).
+    pub linear_solver: LinearSolverKind,
     /// Friction coefficient μ between the block and the plates (and the floor).
     pub mu: f64,
     /// Time step h (s).
     pub h: f64,
-    /// `GRIP_FRICTION_COUPLING_*`.
-    pub coupling: u32,
+    /// Implicit or lagged friction.
+    pub coupling: FrictionCoupling,
     /// Stick–slip velocity ε (m/s).
     pub epsilon: f64,
     /// How far each plate moves in past the block's faces (m).
@@ -34,12 +34,12 @@ impl Default for Pinch {
         Self {
             mu: 0.5,
             h: 0.01,
-            coupling: 0,
+            coupling: FrictionCoupling::Implicit,
             epsilon: 1e-4,
             squeeze: 0.004,
             lift: 0.1,
             phases: [0.3, 1.0, 0.5],
-            linear_solver: 0,
+            linear_solver: LinearSolverKind::DirectLu,
         }
     }
 }
@@ -91,40 +91,40 @@ impl Pinch {
     }
 
     /// The plates' shapes at t = 0: half-spaces touching the block's ±x faces at gap δ/2, and the floor.
-    pub fn colliders(&self, delta: f64) -> [GripShape; 3] {
-        let plate = |sign: f64| GripShape {
-            kind: GRIP_SHAPE_PLANE,
+    pub fn colliders(&self, delta: f64) -> [Shape; 3] {
+        let plate = |sign: f64| Shape {
+            kind: ShapeKind::Plane,
             center: [sign * (0.5 * EDGE + 0.5 * delta), 0.0, 0.0],
             axis: [-sign, 0.0, 0.0],
-            ..GripShape::default()
+            ..Shape::default()
         };
-        [plate(-1.0), plate(1.0), GripShape { kind: GRIP_SHAPE_PLANE, ..GripShape::default() }]
+        [plate(-1.0), plate(1.0), Shape { kind: ShapeKind::Plane, ..Shape::default() }]
     }
 
     /// The block: a 0.1 m cube of 3×3×3 cells on the floor at gap δ/2, and its material
     /// (E = 200 kPa, ν = 0.3, 1000 kg/m³, light Rayleigh damping).
-    pub fn block(&self, delta: f64) -> (Vec<f64>, Vec<u32>, GripMaterial) {
+    pub fn block(&self, delta: f64) -> (Vec<f64>, Vec<u32>, Material) {
         let (x, t) = box_tets([EDGE; 3], [3, 3, 3], [-0.5 * EDGE, -0.5 * EDGE, 0.5 * delta]);
-        let material = GripMaterial {
+        let material = Material {
             density: 1000.0,
             youngs_modulus: 2e5,
             poisson_ratio: 0.3,
             damping_beta: 0.002,
-            ..GripMaterial::default()
+            ..Material::default()
         };
         (x, t, material)
     }
 
     /// Builds the solver; returns it with the block's id and the collider ids.
     pub fn build(&self) -> Result<(Solver, u32, [u32; 3])> {
-        let params = GripSolverParams {
+        let params = SolverParams {
             time_step: self.h,
             friction_epsilon: self.epsilon,
             friction_coupling: self.coupling,
             linear_solver: self.linear_solver,
             default_friction: self.mu,
             max_newton_iterations: 100,
-            ..GripSolverParams::default()
+            ..SolverParams::default()
         };
         let mut solver = Solver::new(&params)?;
         let (x, t, material) = self.block(params.contact_thickness);

@@ -4,7 +4,7 @@
 
 use super::term::{StageContext, Term};
 use crate::contact::collider::vertex::{self, ColliderMotion, LaggedFriction};
-use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
+use crate::contact::law::FrictionCoupling;
 use crate::contact::ContactLaw;
 use crate::math::real::Real;
 use crate::solve::pattern::BlockSlot;
@@ -49,7 +49,7 @@ impl<'a> ContactTerms<'a> {
 
     /// Sets up the substep starting at positions `q_start`.
     pub fn new(law: ContactLaw, motions: Vec<ColliderMotion>, pairs: &'a [ContactPair], q_start: &[f64]) -> Self {
-        let lagged = if law.coupling == GRIP_FRICTION_COUPLING_LAGGED {
+        let lagged = if law.coupling == FrictionCoupling::Lagged {
             pairs.par_iter().map(|p| motions[p.collider as usize].lagged(&law, position(q_start, p.vertex))).collect()
         } else {
             Vec::new()

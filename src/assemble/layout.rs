@@ -3,9 +3,7 @@
 
 use crate::energy::Element;
 use crate::model::Model;
-use crate::solve::linear_solver::{
-    LinearSolver, GRIP_LINEAR_SOLVER_ITERATIVE, GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE,
-};
+use crate::solve::linear_solver::{LinearSolver, LinearSolverKind};
 use crate::solve::pattern::{BlockPattern, BlockSlot};
 use crate::solve::preconditioner::Preconditioner;
 use crate::solve::DirectLu;
@@ -73,14 +71,14 @@ impl SystemLayout {
     }
 
     /// A linear solver for this layout as `params` select.
-    pub fn linear_solver(&self, params: &crate::model::GripSolverParams) -> crate::Result<LinearSolver> {
-        if params.linear_solver == GRIP_LINEAR_SOLVER_ITERATIVE
-            || params.linear_solver == GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE
+    pub fn linear_solver(&self, params: &crate::model::SolverParams) -> crate::Result<LinearSolver> {
+        if params.linear_solver == LinearSolverKind::Iterative
+            || params.linear_solver == LinearSolverKind::IterativeMatrixFree
         {
             Ok(LinearSolver::Iterative {
                 preconditioner: Preconditioner::new(params.preconditioner, &self.pattern, self.elements())?,
                 max_iterations: params.max_linear_iterations,
-                matrix_free: params.linear_solver == GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE,
+                matrix_free: params.linear_solver == LinearSolverKind::IterativeMatrixFree,
             })
         } else {
             Ok(LinearSolver::Direct(DirectLu::new(&self.pattern)?))

@@ -23,7 +23,7 @@
 
 use super::element_terms as terms;
 use super::term::{StageContext, Term};
-use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
+use crate::contact::law::FrictionCoupling;
 pub use crate::contact::self_contact::contact_mesh::SelfContactMesh;
 use crate::contact::self_contact::filter::{ee_distance, vt_distance};
 use crate::contact::self_contact::friction::FrozenPairFriction;
@@ -148,7 +148,7 @@ impl<'a> SelfContactTerms<'a> {
     /// The substep's start positions `q_start` (m): with lagged coupling (paper Eq. 25) the
     /// friction of the pairs within δ there is frozen for the substep; no effect otherwise.
     pub fn with_start(mut self, q_start: &[f64]) -> Self {
-        if self.law.coupling == GRIP_FRICTION_COUPLING_LAGGED && self.mesh.mu.iter().any(|&mu| mu > 0.0) {
+        if self.law.coupling == FrictionCoupling::Lagged && self.mesh.mu.iter().any(|&mu| mu > 0.0) {
             let started = Instant::now();
             let pairs = self.pairs_within(q_start, self.law.delta);
             self.lagged = pairs
@@ -192,7 +192,7 @@ impl<'a> SelfContactTerms<'a> {
     }
 
     fn implicit(&self) -> bool {
-        self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED
+        self.law.coupling != FrictionCoupling::Lagged
     }
 
     /// out −= scale · F(q, v) of the pairs' friction (paper Eq. 8, 16) over [`Real`]: fully
@@ -360,6 +360,7 @@ impl Term for SelfContactTerms<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contact::law::FrictionSmoothing;
 
     /// Two triangles, the second `z` (m) above the first's interior.
     fn positions(z: f64) -> Vec<f64> {
@@ -372,7 +373,13 @@ mod tests {
     #[test]
     fn candidates_are_gathered_again_when_stale() {
         let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], positions(0.0), 0.01).unwrap();
-        let law = ContactLaw { kappa: 1.0, delta: 0.01, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+        let law = ContactLaw {
+            kappa: 1.0,
+            delta: 0.01,
+            epsilon: 1e-3,
+            smoothing: FrictionSmoothing::Quadratic,
+            coupling: FrictionCoupling::Implicit,
+        };
         let free = [false; 6];
         let mut terms = SelfContactTerms::new(&mesh, law, &free, &positions(0.5), 0.1);
         assert!(terms.pairs().is_empty());
@@ -401,7 +408,13 @@ mod tests {
             q
         };
         let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], beyond(0.8), 0.01).unwrap();
-        let law = ContactLaw { kappa: 1.0, delta: 0.01, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+        let law = ContactLaw {
+            kappa: 1.0,
+            delta: 0.01,
+            epsilon: 1e-3,
+            smoothing: FrictionSmoothing::Quadratic,
+            coupling: FrictionCoupling::Implicit,
+        };
         let free = [false; 6];
         assert!(SelfContactTerms::new(&mesh, law, &free, &beyond(0.8), 0.1).pairs().is_empty());
         let near = SelfContactTerms::new(&mesh, law, &free, &beyond(0.52), 0.1);

@@ -11,7 +11,7 @@
 //! order, so results do not depend on the thread count.
 
 use super::term::{StageContext, Term};
-use crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED;
+use crate::contact::law::FrictionCoupling;
 use crate::contact::surface::grid::SampleGrid;
 use crate::contact::surface::stencil_force::{self, GapMeasure, LaggedSurfaceFriction, StencilForce};
 use crate::contact::surface::{first_order, potential, ImplicitSurface, Kernel};
@@ -86,7 +86,7 @@ impl<'a> SurfaceTerms<'a> {
         }
         tracked.sort_unstable();
         tracked.dedup();
-        let lagged = if law.coupling == GRIP_FRICTION_COUPLING_LAGGED {
+        let lagged = if law.coupling == FrictionCoupling::Lagged {
             lagged_friction(&law, kernel, surfaces, queries, q_start)
         } else {
             vec![None; queries.len()]
@@ -203,7 +203,7 @@ impl<'a> SurfaceTerms<'a> {
         let second = |phi: f64| jacobian && !self.definite && measure.gap(phi) < self.law.delta;
         let pot =
             potential::evaluate_where(surface, self.kernel, query.vertex, &c.samples, q, self.far(c.query), second)?;
-        let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
+        let implicit = self.law.coupling != FrictionCoupling::Lagged;
         stencil_force::end_of_step_force(&self.law, query.mu, &pot, measure, v, h, implicit, jacobian, self.definite)
     }
 
@@ -241,7 +241,7 @@ impl<'a> SurfaceTerms<'a> {
     /// numbers for matrix-free Jacobian products). Candidates must be fresh for the values of `q`
     /// (see [`SurfaceTerms::ensure_fresh`]).
     pub fn add_forces<T: Real + Send + Sync>(&self, q: &[T], v: &[T], scale: f64, out: &mut [T]) {
-        let implicit = self.law.coupling != GRIP_FRICTION_COUPLING_LAGGED;
+        let implicit = self.law.coupling != FrictionCoupling::Lagged;
         let penalty: Vec<Option<(Vec<u32>, Vec<T>)>> = self
             .candidates
             .par_iter()
@@ -301,7 +301,7 @@ impl<'a> SurfaceTerms<'a> {
     /// the implicit coupling's normal, force and weights at `q` (candidates needing a fresh
     /// search are searched again first), or the lagged data of lagged coupling.
     pub fn frozen_friction(&mut self, q: &[f64]) -> Vec<(f64, LaggedSurfaceFriction)> {
-        if self.law.coupling == GRIP_FRICTION_COUPLING_LAGGED {
+        if self.law.coupling == FrictionCoupling::Lagged {
             return self
                 .lagged
                 .iter()

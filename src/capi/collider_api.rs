@@ -5,8 +5,9 @@
 use super::guard::{self, call};
 use super::handles::{self, GripSolver};
 use super::solver_api::checked_arrays;
+use super::types::GripShape;
 use super::{GripObjectId, GripStatus};
-use crate::contact::GripShape;
+use crate::contact::Shape;
 use crate::error::Error;
 
 /// Default shape: a ground plane through the origin with normal +Z (see each field).
@@ -36,8 +37,8 @@ pub unsafe extern "C" fn grip_solver_add_collider_shape(
 ) -> GripStatus {
     call(|| {
         guard::check_out(out_id, "out_id")?;
-        let shape = guard::reference(shape, "shape")?;
-        let id = handles::with_solver(solver, |s| s.add_collider_shape(shape))?;
+        let shape = Shape::try_from(guard::reference(shape, "shape")?)?;
+        let id = handles::with_solver(solver, |s| s.add_collider_shape(&shape))?;
         guard::write(out_id, id, "out_id")
     })
 }

@@ -11,10 +11,12 @@ pub mod mesher_api;
 pub mod query_api;
 pub mod solver_api;
 pub mod status;
+pub mod types;
 pub mod version_api;
 pub mod volume_api;
 
 pub use status::GripStatus;
+pub use types::*;
 
 /// Identifies an object inside one solver; 0 is never a valid id.
 pub type GripObjectId = u32;

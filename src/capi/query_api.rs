@@ -2,9 +2,9 @@
 
 use super::guard::{self, call};
 use super::handles::{self, GripSolver};
+use super::types::GripStepReport;
 use super::{GripObjectId, GripStatus};
 use crate::error::Error;
-use crate::solver::GripStepReport;
 
 /// Writes the vertex count of object `id` to `*out_count`.
 ///
@@ -85,7 +85,7 @@ pub unsafe extern "C" fn grip_solver_get_velocities(
 pub unsafe extern "C" fn grip_solver_get_report(solver: *const GripSolver, out: *mut GripStepReport) -> GripStatus {
     call(|| {
         guard::check_out(out, "out")?;
-        let report = handles::with_solver(solver, |s| Ok(*s.report()))?;
+        let report = handles::with_solver(solver, |s| Ok(GripStepReport::from(s.report())))?;
         guard::write(out, report, "out")
     })
 }

@@ -2,9 +2,10 @@
 
 use super::guard::{self, call};
 use super::handles::{self, GripSolver};
+use super::types::{GripMaterial, GripSolverParams};
 use super::{GripObjectId, GripStatus};
 use crate::error::Error;
-use crate::model::{GripMaterial, GripSolverParams};
+use crate::model::{Material, SolverParams};
 use std::ffi::c_void;
 
 /// Progress callback: called between Newton iterations and after each substep with the fraction
@@ -32,8 +33,8 @@ pub unsafe extern "C" fn grip_solver_create(
             return Err(Error::NullPointer("out_solver is NULL".into()));
         }
         guard::write(out_solver, std::ptr::null_mut(), "out_solver")?;
-        let params = guard::reference(params, "params")?;
-        let solver = crate::solver::Solver::new(params)?;
+        let params = SolverParams::try_from(guard::reference(params, "params")?)?;
+        let solver = crate::solver::Solver::new(&params)?;
         guard::write(out_solver, handles::register(solver), "out_solver")
     })
 }
@@ -68,8 +69,8 @@ pub unsafe extern "C" fn grip_solver_add_solid(
     call(|| {
         guard::check_out(out_id, "out_id")?;
         let (positions, tets) = checked_arrays(positions, vertex_count, tets, tet_count, 4, "tet")?;
-        let material = guard::reference(material, "material")?;
-        let id = handles::with_solver(solver, |s| s.add_solid(positions, tets, material))?;
+        let material = Material::try_from(guard::reference(material, "material")?)?;
+        let id = handles::with_solver(solver, |s| s.add_solid(positions, tets, &material))?;
         guard::write(out_id, id, "out_id")
     })
 }
@@ -92,8 +93,8 @@ pub unsafe extern "C" fn grip_solver_add_shell(
     call(|| {
         guard::check_out(out_id, "out_id")?;
         let (positions, tris) = checked_arrays(positions, vertex_count, triangles, triangle_count, 3, "triangle")?;
-        let material = guard::reference(material, "material")?;
-        let id = handles::with_solver(solver, |s| s.add_shell(positions, tris, material))?;
+        let material = Material::try_from(guard::reference(material, "material")?)?;
+        let id = handles::with_solver(solver, |s| s.add_shell(positions, tris, &material))?;
         guard::write(out_id, id, "out_id")
     })
 }

@@ -1,7 +1,6 @@
 //! Versions, defaults and struct sizes, for hosts and language bindings to check against.
 
-use crate::model::{GripMaterial, GripSolverParams};
-use crate::solver::GripStepReport;
+use super::types::{GripMaterial, GripSolverParams, GripStepReport};
 use std::ffi::c_char;
 
 /// ABI version of this header and library: bumped on any change of a struct layout, a

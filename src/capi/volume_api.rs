@@ -3,7 +3,9 @@
 
 use super::guard::call;
 use super::handles::{self, GripSolver};
+use super::types::codes;
 use super::{GripObjectId, GripStatus};
+use crate::error::Error;
 
 /// Sets the volume-change penalty of object `id` (paper §3.4), or removes it with
 /// `GRIP_VOLUME_NONE`. `model`: `GRIP_VOLUME_QUADRATIC` (Eq. 20/21),
@@ -25,5 +27,9 @@ pub unsafe extern "C" fn grip_solver_set_volume_penalty(
     compression_coefficient: f64,
     pressure: f64,
 ) -> GripStatus {
-    call(|| handles::with_solver(solver, |s| s.set_volume_penalty(id, model, compression_coefficient, pressure)))
+    call(|| {
+        let kind =
+            codes::volume(model).ok_or_else(|| Error::invalid(format!("volume model: unknown value {model}")))?;
+        handles::with_solver(solver, |s| s.set_volume_penalty(id, kind, compression_coefficient, pressure))
+    })
 }

@@ -4,7 +4,7 @@
 
 use crate::analytic::incline::{stop, G};
 use crate::analytic::{Incline, InclineSample, Pinch};
-use crate::contact::law::{GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED};
+use crate::contact::law::FrictionCoupling;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -13,8 +13,8 @@ use std::path::Path;
 /// cbindgen:ignore
 pub const STEPS: [f64; 3] = [0.01, 0.025, 0.05];
 /// Friction couplings compared, with their names.
-const COUPLINGS: [(u32, &str); 2] =
-    [(GRIP_FRICTION_COUPLING_IMPLICIT, "implicit"), (GRIP_FRICTION_COUPLING_LAGGED, "lagged")];
+const COUPLINGS: [(FrictionCoupling, &str); 2] =
+    [(FrictionCoupling::Implicit, "implicit"), (FrictionCoupling::Lagged, "lagged")];
 /// Speed below which the sliding block counts as stopped (m/s).
 const STOP_SPEED: f64 = 1e-4;
 /// Largest drift of a sticking block that passes (m).
@@ -80,27 +80,32 @@ fn failed(e: crate::Error) -> String {
 }
 
 /// The experiments with their fixed parameters.
-fn slide(h: f64, coupling: u32) -> Incline {
+fn slide(h: f64, coupling: FrictionCoupling) -> Incline {
     Incline { h, coupling, ..Incline::default() }
 }
-fn sliding(h: f64, coupling: u32) -> Incline {
+fn sliding(h: f64, coupling: FrictionCoupling) -> Incline {
     Incline { mu: 0.1, v0: 0.0, duration: 2.0, ..slide(h, coupling) }
 }
-fn sticking(h: f64, coupling: u32) -> Incline {
+fn sticking(h: f64, coupling: FrictionCoupling) -> Incline {
     Incline { mu: 0.3, v0: 0.0, duration: 5.0, ..slide(h, coupling) }
 }
-fn conveyor(h: f64, coupling: u32) -> Incline {
+fn conveyor(h: f64, coupling: FrictionCoupling) -> Incline {
     Incline { angle_deg: 0.0, mu: 0.4, v0: 0.0, belt_speed: 0.5, settle: 0.2, duration: 1.0, ..slide(h, coupling) }
 }
-fn pinch(h: f64, coupling: u32) -> Pinch {
+fn pinch(h: f64, coupling: FrictionCoupling) -> Pinch {
     Pinch { h, coupling, ..Pinch::default() }
 }
 
 /// The header: what is compared, with the closed-form answers (machine-independent).
 fn header(steps: &[f64]) -> String {
-    let s = slide(0.01, 0);
+    let s = slide(0.01, FrictionCoupling::Implicit);
     let (x_t, t_t) = s.analytic_stop();
-    let (sl, st, cv, p) = (sliding(0.01, 0), sticking(0.01, 0), conveyor(0.01, 0), pinch(0.01, 0));
+    let (sl, st, cv, p) = (
+        sliding(0.01, FrictionCoupling::Implicit),
+        sticking(0.01, FrictionCoupling::Implicit),
+        conveyor(0.01, FrictionCoupling::Implicit),
+        pinch(0.01, FrictionCoupling::Implicit),
+    );
     let mut out = String::new();
     let _ = write!(
         out,
@@ -160,7 +165,7 @@ fn header(steps: &[f64]) -> String {
 /// Runs every experiment for every coupling and each of `steps`, reporting progress on stderr;
 /// returns the Markdown report.
 pub fn report(steps: &[f64]) -> String {
-    let (x_t, t_t) = slide(0.01, 0).analytic_stop();
+    let (x_t, t_t) = slide(0.01, FrictionCoupling::Implicit).analytic_stop();
     let mut tables = [
         Table::new("Block slide: stopping distance", "Error % relative to x_T".into()),
         Table::new("Block slide: stopping time", "Error % relative to T".into()),

@@ -7,7 +7,8 @@ use super::demo::{self, DemoOptions};
 use super::metrics::Metrics;
 use super::run::unique_names;
 use super::scene::Scene;
-use crate::GripStepReport;
+use crate::solve::linear_solver::LinearSolverKind;
+use crate::StepReport;
 use std::path::Path;
 use std::time::Instant;
 
@@ -56,7 +57,7 @@ pub struct BenchRow {
 const TSV_FIELDS: usize = 17;
 
 impl BenchRow {
-    fn add(&mut self, r: &GripStepReport) {
+    fn add(&mut self, r: &StepReport) {
         self.substeps += r.substeps as u64;
         self.newton_iterations += r.newton_iterations as u64;
         self.linear_iterations += r.linear_iterations as u64;
@@ -136,12 +137,12 @@ impl BenchRow {
     }
 }
 
-/// The name of `GRIP_LINEAR_SOLVER_*` `code` in the tables and on the command line.
-pub fn solver_name(code: u32) -> &'static str {
-    match code {
-        0 => "direct",
-        1 => "iterative",
-        _ => "matrix-free",
+/// The name of linear solver `kind` in the tables and on the command line.
+pub fn solver_name(kind: LinearSolverKind) -> &'static str {
+    match kind {
+        LinearSolverKind::DirectLu => "direct",
+        LinearSolverKind::Iterative => "iterative",
+        LinearSolverKind::IterativeMatrixFree => "matrix-free",
     }
 }
 
@@ -230,8 +231,8 @@ pub struct BenchOptions {
     pub frames: Option<usize>,
     /// Demo options (`--res`, `--mu`).
     pub demo: DemoOptions,
-    /// `GRIP_LINEAR_SOLVER_*` overriding the scene's.
-    pub linear_solver: Option<u32>,
+    /// Linear solver overriding the scene's.
+    pub linear_solver: Option<LinearSolverKind>,
     /// Worker threads overriding the scene's (0 = all cores).
     pub threads: Option<u32>,
     /// Print only the tab-separated row (for the child processes of `--report`).

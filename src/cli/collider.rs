@@ -9,15 +9,15 @@
 //! chord within a frame: the pivot strays by up to |p| (1 − cos(θ/2)) for θ radians per frame.
 
 pub use super::motion::{apply, inverse, mul, rotate, steady, Motion, IDENTITY};
-use crate::contact::{GripShape, Pose, Shape};
+use crate::contact::{Pose, Shape};
 
 /// One collider of a scene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneCollider {
     /// Name, used in error messages.
     pub name: String,
-    /// The shape, in world coordinates at the identity pose (start from `GripShape::default()`).
-    pub shape: GripShape,
+    /// The shape, in world coordinates at the identity pose (start from `Shape::default()`).
+    pub shape: Shape,
     /// Friction coefficient μ (≥ 0) against every object of the scene.
     pub mu: f64,
     /// The motion.
@@ -32,7 +32,7 @@ impl SceneCollider {
 
     /// [`SceneCollider::validate`] without the collider's name in the error.
     pub fn check(&self, frames: usize, fps: f64) -> Result<(), String> {
-        Shape::new(&self.shape).map_err(|e| e.to_string())?;
+        self.shape.validated().map_err(|e| e.to_string())?;
         if !(self.mu >= 0.0 && self.mu <= 100.0) {
             return Err(format!("mu must be in [0, 100], got {}", self.mu));
         }
@@ -41,9 +41,9 @@ impl SceneCollider {
 
     /// The shape as the solver receives it: moved to the pose of frame 0 (so that the solver's
     /// identity pose is the initial one).
-    pub fn initial_shape(&self, fps: f64) -> GripShape {
+    pub fn initial_shape(&self, fps: f64) -> Shape {
         let m = self.motion.transform(0, fps);
-        GripShape { center: apply(&m, self.shape.center), axis: rotate(&m, self.shape.axis), ..self.shape }
+        Shape { center: apply(&m, self.shape.center), axis: rotate(&m, self.shape.axis), ..self.shape }
     }
 
     /// The transform to give `set_collider_transform` before advancing into `frame`: the pose of
@@ -81,7 +81,7 @@ mod tests {
         let later = steady([0.0, 0.0, 2.0], [0.3, 0.0, 0.0], [0.0; 3], 1.0);
         let c = SceneCollider {
             name: "c".into(),
-            shape: GripShape { center: [0.0, 1.0, 0.0], ..GripShape::default() },
+            shape: Shape { center: [0.0, 1.0, 0.0], ..Shape::default() },
             mu: 0.2,
             motion: Motion::Frames(vec![first, later]),
         };

@@ -3,8 +3,8 @@
 //! half-size `extent` centred on the point of the shape nearest to `focus`.
 
 use super::collider::{apply, inverse, rotate};
-use crate::contact::collider::shape::{GRIP_SHAPE_CAPSULE, GRIP_SHAPE_CYLINDER, GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
-use crate::contact::{GripShape, Shape};
+use crate::contact::collider::shape::ShapeKind;
+use crate::contact::Shape;
 use std::f64::consts::PI;
 
 /// Segments around the axis (and half as many from pole to pole).
@@ -24,8 +24,8 @@ pub struct ColliderMesh {
 
 /// Builds the mesh of `shape` at the column-major rigid `pose`; `focus` (in m, world frame) and
 /// `extent` (in m) bound the drawn part of unbounded shapes. An invalid shape gives an empty mesh.
-pub fn collider_mesh(shape: &GripShape, pose: &[f64; 16], focus: [f64; 3], extent: f64) -> ColliderMesh {
-    let Ok(s) = Shape::new(&GripShape { inside: 0, ..*shape }) else {
+pub fn collider_mesh(shape: &Shape, pose: &[f64; 16], focus: [f64; 3], extent: f64) -> ColliderMesh {
+    let Ok(s) = Shape { inside: false, ..*shape }.validated() else {
         return ColliderMesh::default();
     };
     let a = s.axis;
@@ -36,16 +36,16 @@ pub fn collider_mesh(shape: &GripShape, pose: &[f64; 16], focus: [f64; 3], exten
     // A point at local coordinates (along u, along w, along the axis) from the centre.
     let at = |x: f64, y: f64, z: f64| [0, 1, 2].map(|k| s.center[k] + x * u[k] + y * w[k] + z * a[k]);
     match s.kind {
-        GRIP_SHAPE_PLANE => {
+        ShapeKind::Plane => {
             let o = [0, 1, 2].map(|k| rel[k] - zf * a[k]);
             let (ou, ow) = (dot(o, u), dot(o, w));
             let e = extent;
             let q = [(-e, -e), (e, -e), (e, e), (-e, e)].map(|(x, y)| b.point(at(ou + x, ow + y, 0.0)));
             b.triangles.extend([[q[0], q[1], q[2]], [q[0], q[2], q[3]]]);
         }
-        GRIP_SHAPE_SPHERE | GRIP_SHAPE_CAPSULE => {
+        ShapeKind::Sphere | ShapeKind::Capsule => {
             let (r, l) = (s.radius, s.half_length);
-            if s.kind == GRIP_SHAPE_CAPSULE && l == 0.0 {
+            if s.kind == ShapeKind::Capsule && l == 0.0 {
                 b.tube(&at, r, zf - extent, zf + extent);
             } else {
                 // Rings from pole to pole; a capsule's hemispheres sit at ±half_length.
@@ -63,7 +63,7 @@ pub fn collider_mesh(shape: &GripShape, pose: &[f64; 16], focus: [f64; 3], exten
                 b.revolve(&at, &rings);
             }
         }
-        GRIP_SHAPE_CYLINDER => {
+        ShapeKind::Cylinder => {
             let (r, l) = (s.radius, s.half_length);
             if l == 0.0 {
                 b.tube(&at, r, zf - extent, zf + extent);
@@ -71,7 +71,6 @@ pub fn collider_mesh(shape: &GripShape, pose: &[f64; 16], focus: [f64; 3], exten
                 b.revolve(&at, &[(0.0, l), (r, l), (r, -l), (0.0, -l)]);
             }
         }
-        _ => {}
     }
     let normals = b
         .triangles
@@ -146,28 +145,28 @@ mod tests {
     #[test]
     fn meshes_lie_on_their_shapes() {
         let shapes = [
-            GripShape { kind: GRIP_SHAPE_SPHERE, center: [1.0, 2.0, 3.0], radius: 0.5, ..GripShape::default() },
-            GripShape {
-                kind: GRIP_SHAPE_CAPSULE,
+            Shape { kind: ShapeKind::Sphere, center: [1.0, 2.0, 3.0], radius: 0.5, ..Shape::default() },
+            Shape {
+                kind: ShapeKind::Capsule,
                 axis: [1.0, 1.0, 0.0],
                 radius: 0.2,
                 half_length: 0.3,
                 ..Default::default()
             },
-            GripShape {
-                kind: GRIP_SHAPE_CYLINDER,
+            Shape {
+                kind: ShapeKind::Cylinder,
                 axis: [0.0, 1.0, 0.0],
                 radius: 0.2,
                 half_length: 0.3,
                 ..Default::default()
             },
-            GripShape { kind: GRIP_SHAPE_CYLINDER, radius: 0.2, ..GripShape::default() },
-            GripShape { kind: GRIP_SHAPE_PLANE, axis: [0.0, 1.0, 1.0], ..GripShape::default() },
+            Shape { kind: ShapeKind::Cylinder, radius: 0.2, ..Shape::default() },
+            Shape { kind: ShapeKind::Plane, axis: [0.0, 1.0, 1.0], ..Shape::default() },
         ];
         for g in shapes {
             let m = collider_mesh(&g, &IDENTITY, [0.3, 0.1, 0.2], 1.0);
             assert!(m.triangles.len() >= 2 && m.normals.len() == m.triangles.len(), "{g:?}");
-            let s = Shape::new(&g).unwrap();
+            let s = g.validated().unwrap();
             for p in &m.positions {
                 assert!(s.gap::<f64>(*p).0.abs() < 1e-12, "{g:?}: {p:?}");
             }

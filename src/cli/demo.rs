@@ -10,7 +10,7 @@ use super::demo_tube::{self, Resolution};
 use super::demo_twist;
 use super::scene::{Elements, Scene, SceneObject};
 use crate::mesh::generate::{box_tets, grid_cloth, top_vertices};
-use crate::{GripMaterial, GripSolverParams};
+use crate::{Material, SolverParams};
 
 /// The demo run when no name is given.
 pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
@@ -63,8 +63,8 @@ pub struct DemoOptions {
     pub v0: Option<f64>,
     /// Time step in s (`--h`).
     pub h: Option<f64>,
-    /// `GRIP_FRICTION_COUPLING_*` (`--coupling`).
-    pub coupling: Option<u32>,
+    /// Friction coupling (`--coupling`).
+    pub coupling: Option<crate::contact::FrictionCoupling>,
     /// Output frame rate in frames/s (`--fps`), which timed collider motions need.
     pub fps: Option<f64>,
     /// Mesh resolution (`--res`).
@@ -76,7 +76,7 @@ impl DemoOptions {
     fn given(&self) -> Vec<(&'static str, f64)> {
         let flags = [("angle", self.angle_deg), ("mu", self.mu), ("v0", self.v0), ("h", self.h)];
         let mut v: Vec<_> = flags.into_iter().filter_map(|(f, x)| x.map(|x| (f, x))).collect();
-        v.extend(self.coupling.map(|c| ("coupling", c as f64)));
+        v.extend(self.coupling.map(|_| ("coupling", 0.0)));
         v.extend(self.resolution.map(|_| ("res", 0.0)));
         v
     }
@@ -139,8 +139,8 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
 }
 
 /// Solver parameters shared by the demos: Z up, 1/240 s substeps.
-fn params() -> GripSolverParams {
-    GripSolverParams { time_step: 1.0 / 240.0, ..GripSolverParams::default() }
+fn params() -> SolverParams {
+    SolverParams { time_step: 1.0 / 240.0, ..SolverParams::default() }
 }
 
 /// A 1 m × 1 m cloth of 20 × 20 quads (default cotton-like material, 0.3 kg/m², plus Rayleigh
@@ -151,7 +151,7 @@ fn hanging_cloth() -> Scene {
     let (vertical, triangles) = grid_cloth(1.0, 1.0, nx, ny);
     // Lay the curtain flat: (x, 0, z) ↦ (x, z, 0), so the pinned edge is y = 0.
     let positions: Vec<f64> = vertical.chunks_exact(3).flat_map(|p| [p[0], p[2], 0.0]).collect();
-    let material = GripMaterial { damping_alpha: 1.0, ..GripMaterial::default() };
+    let material = Material { damping_alpha: 1.0, ..Material::default() };
     let mut cloth = SceneObject::new("cloth", positions, Elements::Triangles(triangles), material);
     cloth.pinned = vec![0, nx];
     Scene::new("hanging-cloth", params(), vec![cloth])
@@ -162,13 +162,13 @@ fn hanging_cloth() -> Scene {
 /// hanging from its top face (z = 0). Statically it stretches by ρgL²/(2E) ≈ 4.9 mm.
 fn hanging_bar() -> Scene {
     let (positions, tets) = box_tets([0.1, 0.1, 1.0], [2, 2, 20], [-0.05, -0.05, -1.0]);
-    let material = GripMaterial {
+    let material = Material {
         density: 1000.0,
         youngs_modulus: 1e6,
         poisson_ratio: 0.0,
         damping_alpha: 2.0,
         damping_beta: 0.005,
-        ..GripMaterial::default()
+        ..Material::default()
     };
     let pinned = top_vertices(&positions, 2, 1e-9);
     let mut bar = SceneObject::new("bar", positions, Elements::Tets(tets), material);

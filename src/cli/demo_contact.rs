@@ -10,7 +10,7 @@ use super::collider::{Motion, SceneCollider};
 use super::demo::DemoOptions;
 use super::scene::{Elements, Scene, SceneObject, DEFAULT_FPS};
 use crate::analytic::{Incline, Pinch};
-use crate::contact::{GripShape, Shape};
+use crate::contact::Shape;
 use crate::mesh::generate::box_tets;
 
 /// Checks the values of the contact options that both demos use; errors name the flag.
@@ -35,19 +35,6 @@ fn check(o: &DemoOptions) -> Result<f64, String> {
 /// Frames covering `duration` seconds at `fps`, rounded up.
 fn frames_for(duration: f64, fps: f64) -> usize {
     (duration * fps * (1.0 - 1e-12)).ceil().max(1.0) as usize
-}
-
-/// The public description of a validated shape.
-fn grip_shape(s: &Shape) -> GripShape {
-    GripShape {
-        kind: s.kind,
-        inside: s.inside as u32,
-        center: s.center,
-        axis: s.axis,
-        radius: s.radius,
-        half_length: s.half_length,
-        ..GripShape::default()
-    }
 }
 
 /// The block-on-incline experiment with the options applied.
@@ -82,7 +69,7 @@ pub fn incline(o: &DemoOptions) -> Result<Scene, String> {
         return Err("incline: the block of grip::analytic::Incline is no longer a 2x2x2-cube mesh".into());
     }
     let index = solver.model().collider_index(plane).map_err(fail)?;
-    let shape = grip_shape(&solver.model().colliders[index].shape);
+    let shape = solver.model().colliders[index].shape;
     let mut block = SceneObject::new("block", positions, Elements::Tets(tets), material);
     block.velocity = [v[0], v[1], v[2]];
     let mut scene = Scene::new("incline", *solver.params(), vec![block]);
@@ -107,7 +94,7 @@ pub fn pinch(o: &DemoOptions) -> Result<Scene, String> {
     let (positions, tets, material) = case.block(params.contact_thickness);
     let [left, right, floor] = case.colliders(params.contact_thickness);
     let frames = frames_for(case.duration(), fps);
-    let plate = |name: &str, side: usize, shape: GripShape| SceneCollider {
+    let plate = |name: &str, side: usize, shape: Shape| SceneCollider {
         name: name.into(),
         shape,
         mu: case.mu,
@@ -129,12 +116,21 @@ pub fn pinch(o: &DemoOptions) -> Result<Scene, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contact::FrictionCoupling;
 
     #[test]
     fn contact_demos_follow_their_experiments() {
-        let o = DemoOptions { mu: Some(0.4), h: Some(0.02), coupling: Some(1), ..Default::default() };
+        let o = DemoOptions {
+            mu: Some(0.4),
+            h: Some(0.02),
+            coupling: Some(FrictionCoupling::Lagged),
+            ..Default::default()
+        };
         let s = incline(&o).expect("incline");
-        assert_eq!((s.params.time_step, s.params.friction_coupling, s.colliders[0].mu), (0.02, 1, 0.4));
+        assert_eq!(
+            (s.params.time_step, s.params.friction_coupling, s.colliders[0].mu),
+            (0.02, FrictionCoupling::Lagged, 0.4)
+        );
         assert_eq!(s.frames, 480, "20 s at 24 frames/s");
         let p = pinch(&DemoOptions { fps: Some(10.0), ..o }).expect("pinch");
         assert_eq!(p.frames, 18, "1.8 s at 10 frames/s");

@@ -14,14 +14,14 @@
 
 use super::collider::{Motion, SceneCollider};
 use super::scene::{Elements, FrictionPair, Scene, SceneObject, VolumeSpec};
-use crate::contact::collider::shape::GRIP_SHAPE_PLANE;
-use crate::contact::GripShape;
-use crate::energy::volume::{GRIP_VOLUME_IDEAL_GAS, GRIP_VOLUME_QUADRATIC};
+use crate::contact::collider::shape::ShapeKind;
+use crate::contact::Shape;
+use crate::energy::volume::VolumeKind;
 use crate::mesh::generate::{box_tets, without_unused_vertices};
 use crate::mesh::shapes::icosphere;
 use crate::mesh::tetrahedralize::{cell_size_for_tet_count, tetrahedralize_sdf};
-use crate::model::params::{GRIP_INTEGRATOR_SDIRK2, GRIP_INTEGRATOR_TRAPEZOIDAL, GRIP_INTEGRATOR_TR_BDF2};
-use crate::{GripMaterial, GripSolverParams};
+use crate::model::params::Integrator;
+use crate::{Material, SolverParams};
 
 /// One standard atmosphere (Pa).
 ///
@@ -30,8 +30,8 @@ pub const ATM: f64 = 101_325.0;
 
 /// A rubber membrane (SI units): Young's modulus `e` (Pa), ν = 0.45, ρ = 1100 kg/m³, `thickness` (m),
 /// plate bending stiffness E t³/(12(1 − ν²)), light Rayleigh damping.
-fn rubber(e: f64, thickness: f64) -> GripMaterial {
-    GripMaterial {
+fn rubber(e: f64, thickness: f64) -> Material {
+    Material {
         youngs_modulus: e,
         poisson_ratio: 0.45,
         density: 1100.0,
@@ -39,13 +39,13 @@ fn rubber(e: f64, thickness: f64) -> GripMaterial {
         bending_stiffness: e * thickness.powi(3) / (12.0 * (1.0 - 0.45 * 0.45)),
         damping_alpha: 0.0,
         damping_beta: 1e-4,
-        ..GripMaterial::default()
+        ..Material::default()
     }
 }
 
 /// A plane collider through `point` with unit normal `normal`, moved by `motion`.
 fn plane(name: &str, point: [f64; 3], normal: [f64; 3], mu: f64, motion: Motion) -> SceneCollider {
-    let shape = GripShape { kind: GRIP_SHAPE_PLANE, center: point, axis: normal, ..GripShape::default() };
+    let shape = Shape { kind: ShapeKind::Plane, center: point, axis: normal, ..Shape::default() };
     SceneCollider { name: name.into(), shape, mu, motion }
 }
 
@@ -71,12 +71,12 @@ pub fn ball_squish(kappa_per_atm: f64) -> Scene {
     let r = SQUISH_RADIUS;
     let (positions, triangles) = icosphere(r, 2);
     let mut ball = SceneObject::new("ball", positions, Elements::Triangles(triangles), rubber(1e6, 0.002));
-    ball.volume = Some(VolumeSpec { model: GRIP_VOLUME_QUADRATIC, compression: kappa_per_atm / ATM, pressure: 0.0 });
-    let params = GripSolverParams {
+    ball.volume = Some(VolumeSpec { model: VolumeKind::Quadratic, compression: kappa_per_atm / ATM, pressure: 0.0 });
+    let params = SolverParams {
         time_step: 1.0 / 240.0,
         gravity: [0.0; 3],
         max_newton_iterations: 100,
-        ..GripSolverParams::default()
+        ..SolverParams::default()
     };
     let mut scene = Scene::new("ball-squish", params, vec![ball]);
     (scene.fps, scene.frames) = (24.0, 18);
@@ -106,24 +106,24 @@ const TENNIS_RUBBER: f64 = 5e6;
 /// cbindgen:ignore
 pub const TENNIS_DROP: f64 = 2.54;
 
-/// `tennis-ball-drop` with `integrator` (`GRIP_INTEGRATOR_*`): a 33 mm hollow rubber ball
+/// `tennis-ball-drop` with `integrator`: a 33 mm hollow rubber ball
 /// (3 mm wall, ≈ 45 g, 80 triangles) released at rest with its bottom 2.54 m above a
 /// frictionless floor, for 1.5 s. Its air is an ideal gas (Eq. 18): `pressurized` 2 atm absolute
 /// (1 atm over the ambient), otherwise at the ambient 1 atm.
-pub fn tennis_ball_drop(integrator: u32, pressurized: bool) -> Scene {
+pub fn tennis_ball_drop(integrator: Integrator, pressurized: bool) -> Scene {
     tennis_ball_drop_with_step(integrator, pressurized, 1.0 / 1200.0)
 }
 
 /// [`tennis_ball_drop`] with time step `h` (s).
-pub fn tennis_ball_drop_with_step(integrator: u32, pressurized: bool, h: f64) -> Scene {
+pub fn tennis_ball_drop_with_step(integrator: Integrator, pressurized: bool, h: f64) -> Scene {
     let r = TENNIS_RADIUS;
     let (mut positions, triangles) = icosphere(r, 1);
     positions.chunks_exact_mut(3).for_each(|p| p[2] += TENNIS_DROP + r);
     let mut ball = SceneObject::new("ball", positions, Elements::Triangles(triangles), rubber(TENNIS_RUBBER, 0.003));
     let absolute = if pressurized { 2.0 * ATM } else { ATM };
     ball.volume =
-        Some(VolumeSpec { model: GRIP_VOLUME_IDEAL_GAS, compression: 1.0 / absolute, pressure: absolute - ATM });
-    let params = GripSolverParams { time_step: h, integrator, ..GripSolverParams::default() };
+        Some(VolumeSpec { model: VolumeKind::IdealGas, compression: 1.0 / absolute, pressure: absolute - ATM });
+    let params = SolverParams { time_step: h, integrator, ..SolverParams::default() };
     let mut scene = Scene::new("tennis-ball-drop", params, vec![ball]);
     (scene.fps, scene.frames) = (120.0, 180);
     scene.colliders = vec![plane("floor", [0.0; 3], [0.0, 0.0, 1.0], 0.0, Motion::Fixed)];
@@ -136,7 +136,7 @@ pub fn tennis_ball_drop_with_step(integrator: u32, pressurized: bool, h: f64) ->
 /// between them, Rayleigh stiffness damping β = 1e-3 s on both. The ball is thrown at
 /// (−0.923, −0.385, 0) m/s as in the paper and spins at 10 rad/s about z (the paper's 4800 rpm would
 /// tear a 50 kPa ball of this size apart: ρω²r² ≈ 0.8 MPa). h = 0.01 s, 100 frames/s, 800 frames.
-pub fn ball_in_box(integrator: u32) -> Scene {
+pub fn ball_in_box(integrator: Integrator) -> Scene {
     let (outer, cells) = (0.5, 5);
     let (grid, tets) = box_tets([outer; 3], [cells; 3], [-0.25, -0.25, 0.0]);
     // Keep the tets outside the central 3 × 3 × 3 cells: walls one cell (0.1 m) thick.
@@ -152,13 +152,8 @@ pub fn ball_in_box(integrator: u32) -> Scene {
         .collect();
     // The grid points inside the cavity belong to no kept tet: drop them (they would fall freely).
     let (grid, kept) = without_unused_vertices(&grid, &kept);
-    let box_material = GripMaterial {
-        youngs_modulus: 5e5,
-        poisson_ratio: 0.1,
-        density: 1e4,
-        damping_beta: 1e-3,
-        ..GripMaterial::default()
-    };
+    let box_material =
+        Material { youngs_modulus: 5e5, poisson_ratio: 0.1, density: 1e4, damping_beta: 1e-3, ..Material::default() };
     let base: Vec<usize> = (0..grid.len() / 3).filter(|&i| grid[3 * i + 2] < 1e-9).collect();
     let mut walls = SceneObject::new("box", grid, Elements::Tets(kept), box_material);
     walls.pinned = base;
@@ -170,25 +165,25 @@ pub fn ball_in_box(integrator: u32) -> Scene {
         .expect("a sphere tetrahedralizes");
     let mut positions = mesh.flat_positions();
     positions.chunks_exact_mut(3).for_each(|p| p[2] += 0.25);
-    let ball_material = GripMaterial {
+    let ball_material = Material {
         youngs_modulus: 5e4,
         poisson_ratio: 0.45,
         density: 500.0,
         damping_beta: 1e-3,
-        ..GripMaterial::default()
+        ..Material::default()
     };
     let mut ball = SceneObject::new("ball", positions, Elements::Tets(mesh.flat_tets()), ball_material);
     ball.velocity = [-0.923, -0.385, 0.0];
     ball.angular_velocity = [0.0, 0.0, 10.0];
     // Stick–slip velocity scale ε = 1 mm/s and up to 6 substep halvings, as in the tube demo: with
     // the default ε = 0.1 mm/s Newton stagnates near a relative residual of 1e-5 once the ball rolls.
-    let params = GripSolverParams {
+    let params = SolverParams {
         time_step: 0.01,
         integrator,
         default_friction: 0.1,
         friction_epsilon: 1e-3,
         max_substep_halvings: 6,
-        ..GripSolverParams::default()
+        ..SolverParams::default()
     };
     let mut scene = Scene::new("ball-in-box", params, vec![walls, ball]);
     scene.friction = vec![FrictionPair { a: "ball".into(), b: "box".into(), mu: 0.1 }];
@@ -199,20 +194,20 @@ pub fn ball_in_box(integrator: u32) -> Scene {
 /// `soft-beam` with `integrator`: a 1 m × 0.1 m × 0.1 m beam of 20 × 2 × 2 cubes, E = 100 kPa,
 /// ν = 0.4, ρ = 1000 kg/m³ (stable neo-Hookean, no damping), both end faces clamped, released
 /// straight under gravity; h = 0.01 s, 50 frames/s, 2 s.
-pub fn soft_beam(integrator: u32) -> Scene {
+pub fn soft_beam(integrator: Integrator) -> Scene {
     let (positions, tets) = box_tets([1.0, 0.1, 0.1], [20, 2, 2], [-0.5, -0.05, -0.05]);
-    let material = GripMaterial {
+    let material = Material {
         youngs_modulus: 1e5,
         poisson_ratio: 0.4,
         density: 1000.0,
         damping_alpha: 0.0,
         damping_beta: 0.0,
-        ..GripMaterial::default()
+        ..Material::default()
     };
     let pinned = (0..positions.len() / 3).filter(|&i| positions[3 * i].abs() > 0.5 - 1e-9).collect();
     let mut beam = SceneObject::new("beam", positions, Elements::Tets(tets), material);
     beam.pinned = pinned;
-    let params = GripSolverParams { time_step: 0.01, integrator, ..GripSolverParams::default() };
+    let params = SolverParams { time_step: 0.01, integrator, ..SolverParams::default() };
     let mut scene = Scene::new("soft-beam", params, vec![beam]);
     (scene.fps, scene.frames) = (50.0, 100);
     scene
@@ -222,9 +217,9 @@ pub fn soft_beam(integrator: u32) -> Scene {
 pub fn demo(name: &str) -> Option<Scene> {
     Some(match name {
         "ball-squish" => ball_squish(0.01),
-        "tennis-ball-drop" => tennis_ball_drop(GRIP_INTEGRATOR_SDIRK2, true),
-        "ball-in-box" => ball_in_box(GRIP_INTEGRATOR_TRAPEZOIDAL),
-        "soft-beam" => soft_beam(GRIP_INTEGRATOR_TR_BDF2),
+        "tennis-ball-drop" => tennis_ball_drop(Integrator::Sdirk2, true),
+        "ball-in-box" => ball_in_box(Integrator::Trapezoidal),
+        "soft-beam" => soft_beam(Integrator::TrBdf2),
         _ => return None,
     })
 }

@@ -6,10 +6,10 @@
 
 use super::collider::{Motion, SceneCollider};
 use super::scene::{Elements, Scene, SceneObject};
-use crate::contact::collider::shape::GRIP_SHAPE_CYLINDER;
-use crate::contact::GripShape;
+use crate::contact::collider::shape::ShapeKind;
+use crate::contact::Shape;
 use crate::mesh::generate::grid_cloth;
-use crate::{GripMaterial, GripSolverParams};
+use crate::{Material, SolverParams};
 
 /// Side of the square cloth (m).
 pub(crate) const SIDE: f64 = 0.4;
@@ -25,8 +25,8 @@ pub(crate) const DEMO_VERTICES: usize = 30;
 
 /// A cotton-like cloth: 1 mm thick, 150 kg/m³ (0.15 kg/m²), E = 0.5 MPa, ν = 0.3, soft
 /// bending, light Rayleigh damping.
-fn cotton() -> GripMaterial {
-    GripMaterial {
+fn cotton() -> Material {
+    Material {
         density: 150.0,
         youngs_modulus: 5e5,
         poisson_ratio: 0.3,
@@ -34,7 +34,7 @@ fn cotton() -> GripMaterial {
         bending_stiffness: 3e-4,
         damping_alpha: 0.1,
         damping_beta: 1e-3,
-        ..GripMaterial::default()
+        ..Material::default()
     }
 }
 
@@ -52,22 +52,22 @@ pub fn cloth_fold(vertices: usize, self_contact: bool, frames: usize) -> Scene {
     let shift = 0.5 * SIDE - k * SIDE / n as f64;
     let positions: Vec<f64> = vertical.chunks_exact(3).flat_map(|p| [p[0] + shift, -p[2] - 0.5 * SIDE, DROP]).collect();
     let cloth = SceneObject::new("cloth", positions, Elements::Triangles(triangles), cotton());
-    let params = GripSolverParams {
+    let params = SolverParams {
         time_step: 1.0 / 240.0,
         contact_thickness: 2e-3,
-        self_contact: u32::from(self_contact),
+        self_contact,
         self_contact_thickness: SELF_CONTACT_THICKNESS,
-        ..GripSolverParams::default()
+        ..SolverParams::default()
     };
     let mut scene = Scene::new("cloth-fold", params, vec![cloth]);
     scene.frames = frames;
-    let rod = GripShape {
-        kind: GRIP_SHAPE_CYLINDER,
+    let rod = Shape {
+        kind: ShapeKind::Cylinder,
         center: [0.0; 3],
         axis: [0.0, 1.0, 0.0],
         radius: ROD_RADIUS,
         half_length: 0.3,
-        ..GripShape::default()
+        ..Shape::default()
     };
     scene.colliders = vec![SceneCollider { name: "rod".into(), shape: rod, mu: 0.5, motion: Motion::Fixed }];
     scene.view = Some([0.0, -1.0, 0.1]);

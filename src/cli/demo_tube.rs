@@ -28,8 +28,8 @@ use super::scene::{
 };
 use crate::mesh::shapes::open_cylinder;
 use crate::mesh::tetrahedralize::{cell_size_for_tet_count, tetrahedralize_sdf};
-use crate::solve::linear_solver::GRIP_LINEAR_SOLVER_ITERATIVE;
-use crate::{GripMaterial, GripSolverParams};
+use crate::solve::linear_solver::LinearSolverKind;
+use crate::{Material, SolverParams};
 use std::f64::consts::PI;
 
 /// Limb radius (m).
@@ -163,7 +163,7 @@ pub fn tube_cloth_bend(options: &DemoOptions) -> Result<Scene, String> {
     let fps = options.fps.unwrap_or(DEFAULT_FPS);
     let res = options.resolution.unwrap_or(Resolution::Low);
     let (positions, tets) = limb_mesh(res.limb_tets())?;
-    let flesh = GripMaterial { youngs_modulus: 1e5, poisson_ratio: 0.45, density: 1000.0, ..GripMaterial::default() };
+    let flesh = Material { youngs_modulus: 1e5, poisson_ratio: 0.45, density: 1000.0, ..Material::default() };
     let mut limb = SceneObject::new("limb", positions, Elements::Tets(tets), flesh);
     let inf = f64::INFINITY;
     limb.pin_groups = vec![
@@ -172,17 +172,17 @@ pub fn tube_cloth_bend(options: &DemoOptions) -> Result<Scene, String> {
     ];
     let (around, along) = res.sleeve_quads();
     let (positions, triangles) = open_cylinder(SLEEVE_RADIUS, -SLEEVE_HALF_LENGTH, SLEEVE_HALF_LENGTH, around, along);
-    let cloth = GripMaterial {
+    let cloth = Material {
         youngs_modulus: SLEEVE_E,
         poisson_ratio: SLEEVE_NU,
         thickness: SLEEVE_THICKNESS,
         density: 300.0,
         bending_stiffness: SLEEVE_E * SLEEVE_THICKNESS.powi(3) / (12.0 * (1.0 - SLEEVE_NU * SLEEVE_NU)),
-        ..GripMaterial::default()
+        ..Material::default()
     };
     let mut sleeve = SceneObject::new("sleeve", positions, Elements::Triangles(triangles), cloth);
     sleeve.preview = PreviewStyle::Translucent;
-    let params = GripSolverParams {
+    let params = SolverParams {
         time_step: 1.0 / 24.0,
         gravity: [0.0, -9.81, 0.0],
         default_friction: mu,
@@ -198,8 +198,8 @@ pub fn tube_cloth_bend(options: &DemoOptions) -> Result<Scene, String> {
         // 1 mm/s × the time stuck); the default 0.1 mm/s makes Newton stall at μ = 0.8.
         friction_epsilon: 1e-3,
         // Inexact Newton (paper Algorithm 2): 3–5× faster than the direct solver here (BENCHMARKS.md).
-        linear_solver: GRIP_LINEAR_SOLVER_ITERATIVE,
-        ..GripSolverParams::default()
+        linear_solver: LinearSolverKind::Iterative,
+        ..SolverParams::default()
     };
     let mut scene = Scene::new("tube-cloth-bend", params, vec![limb, sleeve]);
     scene.fps = fps;

@@ -12,8 +12,8 @@
 use super::motion::Motion;
 use super::scene::{Elements, PinGroup, PinSelection, Scene, SceneObject};
 use crate::mesh::shapes::open_cylinder;
-use crate::solve::linear_solver::GRIP_LINEAR_SOLVER_ITERATIVE;
-use crate::{GripMaterial, GripSolverParams};
+use crate::solve::linear_solver::LinearSolverKind;
+use crate::{Material, SolverParams};
 
 /// Cylinder radius (m).
 pub(crate) const RADIUS: f64 = 0.05;
@@ -32,9 +32,9 @@ pub(crate) const DEMO_FRAMES: usize = 200;
 
 /// A cotton-like cloth, 1 mm thick: 150 kg/m³ (0.15 kg/m²), E = 0.5 MPa, ν = 0.3, the plate
 /// bending stiffness D = E t³ / (12 (1 − ν²)) ≈ 4.6e-5 N·m, light Rayleigh damping.
-fn cloth() -> GripMaterial {
+fn cloth() -> Material {
     let (e, nu, t) = (5e5, 0.3, 1e-3);
-    GripMaterial {
+    Material {
         density: 150.0,
         youngs_modulus: e,
         poisson_ratio: nu,
@@ -42,7 +42,7 @@ fn cloth() -> GripMaterial {
         bending_stiffness: e * t * t * t / (12.0 * (1.0 - nu * nu)),
         damping_alpha: 0.1,
         damping_beta: 1e-3,
-        ..GripMaterial::default()
+        ..Material::default()
     }
 }
 
@@ -68,16 +68,16 @@ pub fn twisted_cylinder(around: usize, along: usize, self_contact: bool, frames:
             motion: ring(-1.0),
         },
     ];
-    let params = GripSolverParams {
+    let params = SolverParams {
         time_step: 1.0 / 24.0,
         gravity: [0.0; 3],
-        self_contact: u32::from(self_contact),
+        self_contact,
         self_contact_thickness: SELF_CONTACT_THICKNESS,
         max_substep_halvings: 8,
         // Inexact Newton: ≈ 10× faster than the sparse LU at 7128 vertices (BENCHMARKS.md);
         // both keep the test resolution's frames free of intersections (tests/twisted_cylinder.rs).
-        linear_solver: GRIP_LINEAR_SOLVER_ITERATIVE,
-        ..GripSolverParams::default()
+        linear_solver: LinearSolverKind::Iterative,
+        ..SolverParams::default()
     };
     let mut scene = Scene::new("twisted-cylinder", params, vec![sleeve]);
     scene.frames = frames;
@@ -103,8 +103,8 @@ mod tests {
         let groups = s.objects[0].pin_group_vertices(s.frames, s.fps).expect("pins");
         assert_eq!(groups[0], (0..12).collect::<Vec<_>>());
         assert_eq!(groups[1], (72..84).collect::<Vec<_>>());
-        assert_eq!((s.params.self_contact, s.params.gravity, s.frames), (1, [0.0; 3], 10));
-        assert_eq!(s.params.linear_solver, GRIP_LINEAR_SOLVER_ITERATIVE);
+        assert_eq!((s.params.self_contact, s.params.gravity, s.frames), (true, [0.0; 3], 10));
+        assert_eq!(s.params.linear_solver, LinearSolverKind::Iterative);
         let (a, b) = DEMO_QUADS;
         assert_eq!(a * (b + 1), 7128);
     }

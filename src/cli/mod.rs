@@ -110,9 +110,9 @@ fn demo_options(contact: &ContactOptions, fps: Option<f64>) -> demo::DemoOptions
         h: contact.h,
         coupling: contact.coupling.as_deref().map(|c| {
             if c == "lagged" {
-                crate::contact::law::GRIP_FRICTION_COUPLING_LAGGED
+                crate::contact::law::FrictionCoupling::Lagged
             } else {
-                crate::contact::law::GRIP_FRICTION_COUPLING_IMPLICIT
+                crate::contact::law::FrictionCoupling::Implicit
             }
         }),
         fps,
@@ -133,18 +133,18 @@ struct SolverOptions {
 }
 
 impl SolverOptions {
-    /// `GRIP_LINEAR_SOLVER_*` of `--linear-solver`.
-    fn linear_solver_code(&self) -> Option<u32> {
+    /// The linear solver of `--linear-solver`.
+    fn linear_solver_kind(&self) -> Option<crate::solve::linear_solver::LinearSolverKind> {
         self.linear_solver.as_deref().map(|s| match s {
-            "direct" => crate::solve::linear_solver::GRIP_LINEAR_SOLVER_DIRECT_LU,
-            "iterative" => crate::solve::linear_solver::GRIP_LINEAR_SOLVER_ITERATIVE,
-            _ => crate::solve::linear_solver::GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE,
+            "direct" => crate::solve::linear_solver::LinearSolverKind::DirectLu,
+            "iterative" => crate::solve::linear_solver::LinearSolverKind::Iterative,
+            _ => crate::solve::linear_solver::LinearSolverKind::IterativeMatrixFree,
         })
     }
 
     /// Applies the overrides to `params`.
-    fn apply(&self, params: &mut crate::GripSolverParams) {
-        if let Some(l) = self.linear_solver_code() {
+    fn apply(&self, params: &mut crate::SolverParams) {
+        if let Some(l) = self.linear_solver_kind() {
             params.linear_solver = l;
         }
         if let Some(t) = self.threads {
@@ -297,7 +297,7 @@ pub fn main() -> i32 {
             let options = bench::BenchOptions {
                 frames,
                 demo: demo_options(&contact, None),
-                linear_solver: solver.linear_solver_code(),
+                linear_solver: solver.linear_solver_kind(),
                 threads: solver.threads,
                 row_only,
             };

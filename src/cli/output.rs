@@ -6,7 +6,7 @@
 //! objects with `preview = "translucent"` are drawn half transparent, showing what they wrap).
 //!
 //! `stats.csv` has one row per frame (frame 0 included, from a zero report): the columns of
-//! `STATS_HEADER` from the frame's `GripStepReport` (energies in J, seconds of wall-clock
+//! `STATS_HEADER` from the frame's `StepReport` (energies in J, seconds of wall-clock
 //! time, `deepest_gap` in m, `inf` without contact), then the scene's metrics (`metrics.rs`).
 
 use super::collider::{pose_matrix, IDENTITY};
@@ -14,12 +14,12 @@ use super::collider_mesh::{collider_mesh, ColliderMesh};
 use super::metrics::Metrics;
 use super::scene::{PreviewStyle, TRANSLUCENT_OPACITY};
 use super::scene_solver::SceneSolver;
-use crate::contact::collider::shape::GRIP_SHAPE_PLANE;
-use crate::contact::GripShape;
+use crate::contact::collider::shape::ShapeKind;
+use crate::contact::Shape;
 use crate::io::obj::write_obj;
 use crate::io::preview::{render_png, Camera, PreviewMesh};
 use crate::mesh::triples;
-use crate::solver::{GripStepReport, Solver};
+use crate::solver::{Solver, StepReport};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -51,7 +51,7 @@ struct Track {
 /// One collider's shape as the solver holds it and its first and last poses (column-major).
 struct ColliderTrack {
     id: u32,
-    shape: GripShape,
+    shape: Shape,
     first: [f64; 16],
     last: [f64; 16],
 }
@@ -175,12 +175,7 @@ impl Output {
     /// Writes `<name>_<frame:04>.obj` for every object and appends the `stats.csv` row of
     /// `frame`: from `report` (the last advance), or zeros for the initial frame (`None`), then
     /// the metrics of the solver's current state.
-    pub fn write_frame(
-        &mut self,
-        frame: usize,
-        solver: &Solver,
-        report: Option<&GripStepReport>,
-    ) -> Result<(), String> {
+    pub fn write_frame(&mut self, frame: usize, solver: &Solver, report: Option<&StepReport>) -> Result<(), String> {
         self.track_current(solver)?;
         for t in &self.tracks {
             let path = self.dir.join(frame_file_name(&t.name, frame));
@@ -236,8 +231,8 @@ impl Output {
                 .iter()
                 .zip(&self.colliders)
                 .map(|(m, c)| {
-                    let inside = c.shape.inside != 0;
-                    let keep: Vec<bool> = if c.shape.kind == GRIP_SHAPE_PLANE {
+                    let inside = c.shape.inside;
+                    let keep: Vec<bool> = if c.shape.kind == ShapeKind::Plane {
                         m.normals.iter().map(|n| toward_viewer(n) != inside).collect()
                     } else {
                         m.normals.iter().map(|n| !inside || !toward_viewer(n)).collect()

@@ -4,8 +4,9 @@
 
 pub use super::collider::SceneCollider;
 pub use super::motion::{Ease, Motion};
-use crate::GripMaterial;
-use crate::GripSolverParams;
+use crate::energy::volume::VolumeKind;
+use crate::Material;
+use crate::SolverParams;
 
 /// Default frame rate of the output (frames/s).
 pub(crate) const DEFAULT_FPS: f64 = 24.0;
@@ -97,8 +98,8 @@ pub enum PreviewStyle {
 /// A volume-change penalty as `grip_solver_set_volume_penalty` takes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VolumeSpec {
-    /// One of `GRIP_VOLUME_QUADRATIC`, `GRIP_VOLUME_IDEAL_GAS`, `GRIP_VOLUME_NEARLY_INCOMPRESSIBLE`.
-    pub model: u32,
+    /// The pressure–volume law.
+    pub model: VolumeKind,
     /// Compression coefficient κ_v (1/Pa).
     pub compression: f64,
     /// Over-pressure at the rest volume (Pa).
@@ -115,7 +116,7 @@ pub struct SceneObject {
     /// Triangles, tets, or a collider mesh.
     pub elements: Elements,
     /// Material (unused by collider meshes).
-    pub material: GripMaterial,
+    pub material: Material,
     /// Indices of the vertices held in place.
     pub pinned: Vec<usize>,
     /// Pinned vertices that follow a motion (solids and shells).
@@ -135,7 +136,7 @@ pub struct SceneObject {
 impl SceneObject {
     /// An object of `elements` at `positions` with `material`, no pins, at rest, fixed, drawn
     /// solid.
-    pub fn new(name: &str, positions: Vec<f64>, elements: Elements, material: GripMaterial) -> Self {
+    pub fn new(name: &str, positions: Vec<f64>, elements: Elements, material: Material) -> Self {
         Self {
             name: name.into(),
             positions,
@@ -238,7 +239,7 @@ pub struct Scene {
     /// Scene name, used for the default output directory `out/<name>`.
     pub name: String,
     /// Solver parameters.
-    pub params: GripSolverParams,
+    pub params: SolverParams,
     /// Number of frames to simulate after frame 0.
     pub frames: usize,
     /// Output frame rate (frames/s); each frame advances the solver by 1/fps s.
@@ -258,7 +259,7 @@ pub struct Scene {
 
 impl Scene {
     /// A scene of `objects` with `params`, 48 frames at 24 frames/s, no colliders or pairs.
-    pub fn new(name: &str, params: GripSolverParams, objects: Vec<SceneObject>) -> Self {
+    pub fn new(name: &str, params: SolverParams, objects: Vec<SceneObject>) -> Self {
         Self {
             name: name.into(),
             params,

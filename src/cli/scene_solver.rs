@@ -72,7 +72,7 @@ impl Scene {
                 solver.set_vertex_attribute(id, "velocity", &v, 3).map_err(fail)?;
             }
             if let Some(vol) = o.volume {
-                solver.set_volume_penalty(id, vol.model, vol.compression, vol.pressure).map_err(fail)?;
+                solver.set_volume_penalty(id, Some(vol.model), vol.compression, vol.pressure).map_err(fail)?;
             }
             pin_groups.push(groups);
         }

@@ -4,14 +4,25 @@
 
 use crate::math::real::{c, dot, Real, V3};
 
-/// Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
-pub const GRIP_FRICTION_SMOOTHING_QUADRATIC: u32 = 0;
-/// Friction smoothing s_b(x) = x/(x + ε) (paper Eq. 15; C∞, never quite reaches μλ).
-pub const GRIP_FRICTION_SMOOTHING_RATIONAL: u32 = 1;
-/// Sliding basis and contact force at the end of the step: fully implicit (paper Eq. 23).
-pub const GRIP_FRICTION_COUPLING_IMPLICIT: u32 = 0;
-/// Sliding basis and contact force at the start of the step: lagged, as IPC (paper Eq. 25–26).
-pub const GRIP_FRICTION_COUPLING_LAGGED: u32 = 1;
+/// The pre-sliding transition of the smoothed Coulomb friction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrictionSmoothing {
+    /// s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
+    #[default]
+    Quadratic,
+    /// s_b(x) = x/(x + ε) (paper Eq. 15; C∞, never quite reaches μλ).
+    Rational,
+}
+
+/// When the sliding basis and the contact force of the friction are evaluated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrictionCoupling {
+    /// At the end of the step: fully implicit (paper Eq. 23).
+    #[default]
+    Implicit,
+    /// At the start of the step: lagged, as IPC (paper Eq. 25–26).
+    Lagged,
+}
 
 /// Parameters of the contact and friction laws for one substep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,10 +33,10 @@ pub struct ContactLaw {
     pub delta: f64,
     /// Stick–slip velocity ε (m/s).
     pub epsilon: f64,
-    /// `GRIP_FRICTION_SMOOTHING_*`.
-    pub smoothing: u32,
-    /// `GRIP_FRICTION_COUPLING_*`.
-    pub coupling: u32,
+    /// Pre-sliding transition of the friction.
+    pub smoothing: FrictionSmoothing,
+    /// Implicit or lagged friction.
+    pub coupling: FrictionCoupling,
 }
 
 impl ContactLaw {
@@ -60,7 +71,7 @@ impl ContactLaw {
     /// friction force −μλ (s(|v̄|)/|v̄|) v̄ of Eq. 8 and 11 needs no division by |v̄|; in s/m.
     pub fn slip_ratio<T: Real>(&self, x: T) -> T {
         let eps = self.epsilon;
-        if self.smoothing == GRIP_FRICTION_SMOOTHING_RATIONAL {
+        if self.smoothing == FrictionSmoothing::Rational {
             (x + eps).recip()
         } else if x.re() < eps {
             -x * (1.0 / (eps * eps)) + 2.0 / eps
@@ -90,7 +101,7 @@ impl ContactLaw {
         let vn = n[0] * v_rel[0] + n[1] * v_rel[1] + n[2] * v_rel[2];
         let x = (0..3).map(|k| (v_rel[k] - vn * n[k]).powi(2)).sum::<f64>().sqrt();
         let eps = self.epsilon;
-        let f0 = if self.smoothing == GRIP_FRICTION_SMOOTHING_RATIONAL {
+        let f0 = if self.smoothing == FrictionSmoothing::Rational {
             x - eps * (x / eps).ln_1p()
         } else if x < eps {
             x * x / eps - x * x * x / (3.0 * eps * eps)
@@ -116,8 +127,9 @@ mod tests {
     /// −∂D/∂v_rel of the friction potential is the friction force, for both smoothings.
     #[test]
     fn friction_potential_gradient_is_minus_the_friction_force() {
-        for smoothing in [GRIP_FRICTION_SMOOTHING_QUADRATIC, GRIP_FRICTION_SMOOTHING_RATIONAL] {
-            let law = ContactLaw { kappa: 1.0, delta: 1e-3, epsilon: 1e-2, smoothing, coupling: 0 };
+        for smoothing in [FrictionSmoothing::Quadratic, FrictionSmoothing::Rational] {
+            let law =
+                ContactLaw { kappa: 1.0, delta: 1e-3, epsilon: 1e-2, smoothing, coupling: FrictionCoupling::Implicit };
             let n = [0.0, 0.6, 0.8];
             for v in [[0.003, 0.001, -0.002], [0.2, -0.1, 0.05], [1e-5, 0.0, 0.0]] {
                 let f = law.friction(0.4, 2.0, n, v);
@@ -128,7 +140,7 @@ mod tests {
                     vm[k] -= h;
                     let fd =
                         (law.friction_potential(0.4, 2.0, n, vp) - law.friction_potential(0.4, 2.0, n, vm)) / (2.0 * h);
-                    assert!((fd + f[k]).abs() < 1e-6, "smoothing {smoothing}, v {v:?}, k {k}: {fd} vs {}", -f[k]);
+                    assert!((fd + f[k]).abs() < 1e-6, "smoothing {smoothing:?}, v {v:?}, k {k}: {fd} vs {}", -f[k]);
                 }
             }
         }

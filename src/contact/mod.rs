@@ -8,5 +8,5 @@ pub mod law;
 pub mod self_contact;
 pub mod surface;
 
-pub use collider::{GripShape, Pose, Shape};
-pub use law::ContactLaw;
+pub use collider::{Pose, Shape, ShapeKind};
+pub use law::{ContactLaw, FrictionCoupling, FrictionSmoothing};

@@ -20,14 +20,16 @@
 use crate::error::{Error, Result};
 use crate::math::real::{c, cross, dot, sub, Real, V3};
 
-/// No volume penalty (removes one set earlier).
-pub const GRIP_VOLUME_NONE: u32 = 0;
-/// Quadratic volume penalty (paper Eq. 20/21).
-pub const GRIP_VOLUME_QUADRATIC: u32 = 1;
-/// Ideal gas enclosed (paper Eq. 18, Boyle's law).
-pub const GRIP_VOLUME_IDEAL_GAS: u32 = 2;
-/// Nearly incompressible fluid enclosed, constant κ_v (paper Eq. 19).
-pub const GRIP_VOLUME_NEARLY_INCOMPRESSIBLE: u32 = 3;
+/// The pressure–volume law of a volume penalty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VolumeKind {
+    /// Quadratic volume penalty (paper Eq. 20/21).
+    Quadratic,
+    /// Ideal gas enclosed (paper Eq. 18, Boyle's law).
+    IdealGas,
+    /// Nearly incompressible fluid enclosed, constant κ_v (paper Eq. 19).
+    NearlyIncompressible,
+}
 
 /// Volume ratio V/V₀ below which the logarithmic models continue linearly in p.
 const SMALLEST_RATIO: f64 = 0.1;
@@ -35,8 +37,8 @@ const SMALLEST_RATIO: f64 = 0.1;
 /// The pressure–volume law of one object.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VolumeModel {
-    /// One of `GRIP_VOLUME_QUADRATIC`, `GRIP_VOLUME_IDEAL_GAS`, `GRIP_VOLUME_NEARLY_INCOMPRESSIBLE`.
-    pub kind: u32,
+    /// Quadratic, ideal gas or nearly incompressible.
+    pub kind: VolumeKind,
     /// Compression coefficient κ_v in 1/Pa (> 0).
     pub kappa: f64,
     /// Over-pressure P at the rest volume (Pa).
@@ -47,17 +49,14 @@ pub struct VolumeModel {
 
 impl VolumeModel {
     /// Validates the parameters; the error names the bad one.
-    pub fn new(kind: u32, kappa: f64, pressure: f64, rest_volume: f64) -> Result<Self> {
-        if !(GRIP_VOLUME_QUADRATIC..=GRIP_VOLUME_NEARLY_INCOMPRESSIBLE).contains(&kind) {
-            return Err(Error::invalid(format!("volume model: unknown value {kind}")));
-        }
+    pub fn new(kind: VolumeKind, kappa: f64, pressure: f64, rest_volume: f64) -> Result<Self> {
         if !(kappa.is_finite() && kappa > 0.0 && kappa <= 1.0) {
             return Err(Error::invalid(format!("compression coefficient must be in (0, 1] 1/Pa, got {kappa}")));
         }
         if !(pressure.is_finite() && pressure.abs() <= 1e12) {
             return Err(Error::invalid(format!("pressure must be finite and within ±1e12 Pa, got {pressure}")));
         }
-        if kind == GRIP_VOLUME_IDEAL_GAS && pressure > 1.0 / kappa {
+        if kind == VolumeKind::IdealGas && pressure > 1.0 / kappa {
             return Err(Error::invalid(format!(
                 "ideal gas: the over-pressure {pressure} Pa exceeds the absolute pressure 1/κ_v = {} Pa (negative ambient)",
                 1.0 / kappa
@@ -73,9 +72,9 @@ impl VolumeModel {
     fn law(&self, v: f64) -> (f64, f64) {
         let (k, v0, p) = (self.kappa, self.rest_volume, self.pressure);
         match self.kind {
-            GRIP_VOLUME_IDEAL_GAS => (v0 / (k * v) - (1.0 / k - p), -v0 / (k * v * v)),
-            GRIP_VOLUME_NEARLY_INCOMPRESSIBLE => (p - (v / v0).ln() / k, -1.0 / (k * v)),
-            _ => (p - (v - v0) / (v0 * k), -1.0 / (v0 * k)),
+            VolumeKind::IdealGas => (v0 / (k * v) - (1.0 / k - p), -v0 / (k * v * v)),
+            VolumeKind::NearlyIncompressible => (p - (v / v0).ln() / k, -1.0 / (k * v)),
+            VolumeKind::Quadratic => (p - (v - v0) / (v0 * k), -1.0 / (v0 * k)),
         }
     }
 
@@ -83,15 +82,15 @@ impl VolumeModel {
     fn law_energy(&self, v: f64) -> f64 {
         let (k, v0, p) = (self.kappa, self.rest_volume, self.pressure);
         match self.kind {
-            GRIP_VOLUME_IDEAL_GAS => -(v0 / k) * (v / v0).ln() + (1.0 / k - p) * (v - v0),
-            GRIP_VOLUME_NEARLY_INCOMPRESSIBLE => -p * (v - v0) + (v0 - v * (1.0 - (v / v0).ln())) / k,
-            _ => -p * (v - v0) + (v - v0) * (v - v0) / (2.0 * v0 * k),
+            VolumeKind::IdealGas => -(v0 / k) * (v / v0).ln() + (1.0 / k - p) * (v - v0),
+            VolumeKind::NearlyIncompressible => -p * (v - v0) + (v0 - v * (1.0 - (v / v0).ln())) / k,
+            VolumeKind::Quadratic => -p * (v - v0) + (v - v0) * (v - v0) / (2.0 * v0 * k),
         }
     }
 
     /// Where the logarithmic models switch to their tangent extension in m³ (−∞ for quadratic).
     fn switch(&self) -> f64 {
-        if self.kind == GRIP_VOLUME_QUADRATIC {
+        if self.kind == VolumeKind::Quadratic {
             f64::NEG_INFINITY
         } else {
             SMALLEST_RATIO * self.rest_volume
@@ -107,9 +106,9 @@ impl VolumeModel {
             return (v - vm) * dpm + pm;
         }
         match self.kind {
-            GRIP_VOLUME_IDEAL_GAS => v.recip() * (v0 / k) - (1.0 / k - p),
-            GRIP_VOLUME_NEARLY_INCOMPRESSIBLE => c::<T>(p) - (v * (1.0 / v0)).ln() * (1.0 / k),
-            _ => c::<T>(p) - (v - v0) * (1.0 / (v0 * k)),
+            VolumeKind::IdealGas => v.recip() * (v0 / k) - (1.0 / k - p),
+            VolumeKind::NearlyIncompressible => c::<T>(p) - (v * (1.0 / v0)).ln() * (1.0 / k),
+            VolumeKind::Quadratic => c::<T>(p) - (v - v0) * (1.0 / (v0 * k)),
         }
     }
 

@@ -10,7 +10,7 @@ pub mod stages;
 pub mod substep;
 pub mod warnings;
 
-pub use report::GripStepReport;
+pub use report::{StepReport, Warnings};
 
 /// Called between Newton iterations and after each substep with the fraction of the call done,
 /// on the thread that called `step`/`advance`; `true` cancels.

@@ -1,41 +1,78 @@
-//! What the last step or advance did (`GripStepReport` in `grip.h`), including the warnings
+//! What the last step or advance did ([`StepReport`]; `GripStepReport` in the C API), including the warnings
 //! raised by imperfect input the solver recovered from and why a failed Newton attempt failed.
 
-/// `GripStepReport::warnings` bit: a free vertex started the call inside a collider or a mesh
-/// (negative gap); the contact penalty pushes it out.
-pub const GRIP_WARNING_INITIAL_PENETRATION: u32 = 1;
-/// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call,
-/// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry.
-pub const GRIP_WARNING_PENETRATION_REMAINS: u32 = 2;
-/// `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.
-pub const GRIP_WARNING_SUBSTEP_HALVED: u32 = 4;
-/// `GripStepReport::warnings` bit: a substep ended with a negative gap and was redone with a
-/// stiffer contact penalty.
-pub const GRIP_WARNING_CONTACT_RETRY: u32 = 8;
-/// `GripStepReport::warnings` bit: a pinned vertex is inside a collider at the end of the call
-/// (the pin wins over the contact).
-pub const GRIP_WARNING_PINNED_IN_COLLIDER: u32 = 16;
-/// `GripStepReport::warnings` bit: the targets of two pinned vertices of one element are
-/// incompatible with it (their distance is more than twice, or less than half, the rest length);
-/// the pins win and the element is strained.
-pub const GRIP_WARNING_PIN_CONFLICT: u32 = 32;
+use crate::solve::NewtonFailure;
 
-/// `GripStepReport::last_failure`: no Newton attempt failed.
-pub const GRIP_NEWTON_FAILURE_NONE: u32 = 0;
-/// `GripStepReport::last_failure`: the iteration limit (`params.max_newton_iterations`) was reached.
-pub const GRIP_NEWTON_FAILURE_ITERATION_LIMIT: u32 = 1;
-/// `GripStepReport::last_failure`: the line search found no acceptable step.
-pub const GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL: u32 = 2;
-/// `GripStepReport::last_failure`: the residual was not finite (NaN or ∞).
-pub const GRIP_NEWTON_FAILURE_NON_FINITE: u32 = 3;
-/// `GripStepReport::last_failure`: the linear solver gave no direction (singular Jacobian,
-/// Krylov breakdown).
-pub const GRIP_NEWTON_FAILURE_LINEAR_SOLVE: u32 = 4;
+/// A set of warnings raised during a call (imperfect input the solver recovered from).
+///
+/// cbindgen:ignore
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Warnings(u32);
 
-/// Outcome of the last `grip_solver_step` / `grip_solver_advance`, failed ones included.
-#[repr(C)]
+/// cbindgen:ignore
+impl Warnings {
+    /// No warning.
+    pub const NONE: Self = Self(0);
+    /// A free vertex started the call inside a collider or a mesh (negative gap); the contact
+    /// penalty pushes it out.
+    pub const INITIAL_PENETRATION: Self = Self(1);
+    /// A free vertex still has a negative gap at the end of the call, or (with self-contact) a
+    /// substep kept shells newly crossing solids' faces after its last retry.
+    pub const PENETRATION_REMAINS: Self = Self(2);
+    /// Newton failed on a substep, which was split in halves.
+    pub const SUBSTEP_HALVED: Self = Self(4);
+    /// A substep ended with a negative gap and was redone with a stiffer contact penalty.
+    pub const CONTACT_RETRY: Self = Self(8);
+    /// A pinned vertex is inside a collider at the end of the call (the pin wins over the
+    /// contact).
+    pub const PINNED_IN_COLLIDER: Self = Self(16);
+    /// The targets of two pinned vertices of one element are incompatible with it (their
+    /// distance is more than twice, or less than half, the rest length); the pins win and the
+    /// element is strained.
+    pub const PIN_CONFLICT: Self = Self(32);
+
+    /// Whether every warning of `other` is in the set.
+    pub fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether the set holds any warning of `other`.
+    pub fn intersects(self, other: Self) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// The set as bits (one per warning, in the order of the constants above).
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// Whether the set holds no warning.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Adds the warnings of `other`.
+    pub fn insert(&mut self, other: Self) {
+        self.0 |= other.0;
+    }
+}
+
+impl std::ops::BitOr for Warnings {
+    type Output = Self;
+    fn bitor(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitOrAssign for Warnings {
+    fn bitor_assign(&mut self, other: Self) {
+        self.insert(other);
+    }
+}
+
+/// Outcome of the last `Solver::step` / `Solver::advance`, failed ones included.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GripStepReport {
+pub struct StepReport {
     /// Substeps completed (after any halvings).
     pub substeps: u32,
     /// Newton iterations summed over substeps, failed attempts included.
@@ -47,8 +84,8 @@ pub struct GripStepReport {
     /// Linear-solver iterations summed over substeps: one per Newton direction for the direct
     /// sparse LU (a factorisation and solve), Krylov iterations for an iterative solver.
     pub linear_iterations: u32,
-    /// 1 if every substep converged, else 0.
-    pub converged: u32,
+    /// Whether every substep converged.
+    pub converged: bool,
     /// Number of pinned vertices.
     pub pinned_vertices: u32,
     /// Times a substep was split in two after Newton failed on it.
@@ -85,13 +122,12 @@ pub struct GripStepReport {
     pub kinetic_energy: f64,
     /// Elastic energy W(q) at the end (J).
     pub elastic_energy: f64,
-    /// Bit set of `GRIP_WARNING_*` raised during the call (0: none).
-    pub warnings: u32,
+    /// Warnings raised during the call (empty: none).
+    pub warnings: Warnings,
     /// (free vertex, collider or mesh) pairs with a negative gap at the start of the call.
     pub initial_penetrations: u32,
-    /// Why the last failed Newton attempt of the call failed: one of `GRIP_NEWTON_FAILURE_*`
-    /// (`GRIP_NEWTON_FAILURE_NONE` if none failed).
-    pub last_failure: u32,
+    /// Why the last failed Newton attempt of the call failed (`None` if none failed).
+    pub last_failure: Option<NewtonFailure>,
     /// Newton attempts that failed during the call (each split its substep or ended the call).
     pub failed_attempts: u32,
     /// Smallest gap between a free vertex and a collider or mesh at the start of the call (m)
@@ -99,7 +135,7 @@ pub struct GripStepReport {
     pub initial_deepest_gap: f64,
 }
 
-impl Default for GripStepReport {
+impl Default for StepReport {
     fn default() -> Self {
         Self {
             substeps: 0,
@@ -107,7 +143,7 @@ impl Default for GripStepReport {
             max_substep_iterations: 0,
             line_search_backtracks: 0,
             linear_iterations: 0,
-            converged: 0,
+            converged: false,
             pinned_vertices: 0,
             substep_halvings: 0,
             active_contacts: 0,
@@ -125,20 +161,20 @@ impl Default for GripStepReport {
             seconds_contact_search: 0.0,
             kinetic_energy: 0.0,
             elastic_energy: 0.0,
-            warnings: 0,
+            warnings: Warnings::NONE,
             initial_penetrations: 0,
-            last_failure: GRIP_NEWTON_FAILURE_NONE,
+            last_failure: None,
             failed_attempts: 0,
             initial_deepest_gap: f64::INFINITY,
         }
     }
 }
 
-impl GripStepReport {
+impl StepReport {
     /// Records a Newton attempt that failed with `s.failure` (then folds in its work).
     pub fn add_failed_newton(&mut self, s: &crate::solve::NewtonStats) {
         self.failed_attempts += 1;
-        self.last_failure = failure_code(s.failure);
+        self.last_failure = s.failure;
         self.add_failed_attempt(s);
     }
 
@@ -160,17 +196,5 @@ impl GripStepReport {
         self.residual = self.residual.max(s.relative_residual);
         self.residual_abs = self.residual_abs.max(s.residual);
         self.add_failed_attempt(s);
-    }
-}
-
-/// The `GRIP_NEWTON_FAILURE_*` code of a Newton solve's failure.
-pub fn failure_code(failure: Option<crate::solve::NewtonFailure>) -> u32 {
-    use crate::solve::NewtonFailure;
-    match failure {
-        None => GRIP_NEWTON_FAILURE_NONE,
-        Some(NewtonFailure::IterationLimit) => GRIP_NEWTON_FAILURE_ITERATION_LIMIT,
-        Some(NewtonFailure::LineSearchStall) => GRIP_NEWTON_FAILURE_LINE_SEARCH_STALL,
-        Some(NewtonFailure::NonFinite) => GRIP_NEWTON_FAILURE_NON_FINITE,
-        Some(NewtonFailure::LinearSolve) => GRIP_NEWTON_FAILURE_LINEAR_SOLVE,
     }
 }

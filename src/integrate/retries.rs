@@ -4,13 +4,13 @@
 //! Newton stalled with shells touching, and with a stiffer κ_b while it ends with new crossings
 //! of shells and solids' faces.
 
-use super::report::{GRIP_WARNING_CONTACT_RETRY, GRIP_WARNING_PENETRATION_REMAINS};
+use super::report::Warnings;
 use super::stages::StageFailure;
 use super::substep::{Substepper, MAX_CONTACT_STIFFNESS};
 use crate::contact::self_contact::contact_mesh::Crossings;
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
-use crate::model::params::GRIP_INTEGRATOR_BDF2;
+use crate::model::params::Integrator;
 
 impl Substepper<'_> {
     /// One substep, redone with a stiffer κ while it ends with a negative gap, with a stiffer
@@ -41,7 +41,7 @@ impl Substepper<'_> {
                             }
                             retries += 1;
                             self.report.contact_retries += 1;
-                            self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                            self.report.warnings |= Warnings::CONTACT_RETRY;
                             log::debug!(
                                 "substep of {h:.3e} s redone: Newton failed with the shells touching, self-contact stiffness now {:.3e}",
                                 sc.law.kappa
@@ -67,7 +67,7 @@ impl Substepper<'_> {
                     }
                     retries += 1;
                     self.report.contact_retries += 1;
-                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                    self.report.warnings |= Warnings::CONTACT_RETRY;
                     continue;
                 }
                 // New crossings of shells and solids' faces: the signed pairs push back out but
@@ -75,7 +75,7 @@ impl Substepper<'_> {
                 // retry the substep stands (with a warning), and the signed pairs keep pushing.
                 if crossed.with_solids > crossed_before.with_solids {
                     if solid_retries >= self.colliders.max_retries || !sc.stiffen_solid() {
-                        self.report.warnings |= GRIP_WARNING_PENETRATION_REMAINS;
+                        self.report.warnings |= Warnings::PENETRATION_REMAINS;
                         log::warn!(
                             "substep of {h:.3e} s kept: shells cross solids' faces in {} pairs ({} before) at κ_b {:.3e}",
                             crossed.with_solids,
@@ -86,7 +86,7 @@ impl Substepper<'_> {
                         self.report.add_failed_attempt(&step.stats);
                         solid_retries += 1;
                         self.report.contact_retries += 1;
-                        self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                        self.report.warnings |= Warnings::CONTACT_RETRY;
                         log::debug!(
                             "substep of {h:.3e} s redone: shells cross solids' faces in {} pairs ({} before), κ_b now {:.3e}",
                             crossed.with_solids,
@@ -101,7 +101,7 @@ impl Substepper<'_> {
                 Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
                     retries += 1;
                     self.report.contact_retries += 1;
-                    self.report.warnings |= GRIP_WARNING_CONTACT_RETRY;
+                    self.report.warnings |= Warnings::CONTACT_RETRY;
                     self.report.add_failed_attempt(&step.stats);
                     self.colliders.law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
                     log::debug!(
@@ -116,7 +116,7 @@ impl Substepper<'_> {
                     self.report.add_substep(&step.stats);
                     self.report.simulated_time += h;
                     *self.acceleration = step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
-                    if self.params.integrator == GRIP_INTEGRATOR_BDF2 {
+                    if self.params.integrator == Integrator::Bdf2 {
                         *self.history = Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
                     }
                     *q = step.q;

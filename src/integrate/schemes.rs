@@ -1,4 +1,4 @@
-//! The time integrators as chains of implicit stages ([`super::ImplicitStage`]).
+//! The time integrators as chains of implicit stages ([`crate::assemble::stage::ImplicitStage`]).
 //!
 //! Written for M q̈ = f(q, q̇) as the first-order system u = (q, v), u̇ = F(u) = (v, M⁻¹f):
 //! - BE, TR (paper Eq. 24), TR-BDF2 and SDIRK2 (Ascher et al. 2022 §3.1, Eq. 8 and 9) are
@@ -11,9 +11,7 @@
 //!   v̂, q̂ the combinations of the two past states. Its first step, and any step after the
 //!   history was lost or with ω out of BDF2's zero-stable range, is taken by BE.
 
-use crate::model::params::{
-    GRIP_INTEGRATOR_BDF2, GRIP_INTEGRATOR_SDIRK2, GRIP_INTEGRATOR_TRAPEZOIDAL, GRIP_INTEGRATOR_TR_BDF2,
-};
+use crate::model::params::Integrator;
 
 /// γ = 2 − √2 of SDIRK2: its first stage ends at t + γh.
 ///
@@ -35,17 +33,15 @@ pub struct DirkStage {
 }
 
 /// The implicit stages of a one-step integrator (BE, TR, TR-BDF2, SDIRK2); `None` for BDF2.
-pub fn dirk_stages(integrator: u32) -> Option<Vec<DirkStage>> {
+pub fn dirk_stages(integrator: Integrator) -> Option<Vec<DirkStage>> {
     let stage = |c: f64, a: &[f64]| DirkStage { c, a: a.to_vec() };
     let (g, b) = (SDIRK2_GAMMA, SDIRK2_BETA);
     match integrator {
-        GRIP_INTEGRATOR_BDF2 => None,
-        GRIP_INTEGRATOR_TRAPEZOIDAL => Some(vec![stage(1.0, &[0.5, 0.5])]),
-        GRIP_INTEGRATOR_TR_BDF2 => {
-            Some(vec![stage(0.5, &[0.25, 0.25]), stage(1.0, &[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0])])
-        }
-        GRIP_INTEGRATOR_SDIRK2 => Some(vec![stage(g, &[0.5 * g, 0.5 * g]), stage(1.0, &[b, b, 0.5 * g])]),
-        _ => Some(vec![stage(1.0, &[0.0, 1.0])]),
+        Integrator::Bdf2 => None,
+        Integrator::Trapezoidal => Some(vec![stage(1.0, &[0.5, 0.5])]),
+        Integrator::TrBdf2 => Some(vec![stage(0.5, &[0.25, 0.25]), stage(1.0, &[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0])]),
+        Integrator::Sdirk2 => Some(vec![stage(g, &[0.5 * g, 0.5 * g]), stage(1.0, &[b, b, 0.5 * g])]),
+        Integrator::BackwardEuler => Some(vec![stage(1.0, &[0.0, 1.0])]),
     }
 }
 

@@ -14,7 +14,7 @@
 //! * Newton's line search refuses a trial iterate with more intersecting pairs than the current
 //!   one (`NonlinearSystem::intersections`);
 //! * a substep that still ends with more than it started with, or whose Newton solve fails
-//!   with a pair closer than [`TOUCHING`] δ_s (stalled at the distance's kink at d = 0, which
+//!   with a pair closer than `TOUCHING` δ_s (stalled at the distance's kink at d = 0, which
 //!   the line search may not cross), is redone with κ_s four times stiffer (up to
 //!   `params.max_contact_retries` times, paper §4.4's rule for colliders applied to
 //!   self-contact) and then fails, so that it is split in halves. κ_s is kept for the
@@ -32,7 +32,7 @@ use crate::contact::self_contact::broad_phase;
 use crate::contact::self_contact::contact_mesh::Crossings;
 use crate::contact::self_contact::shell_solid::solid_law;
 use crate::contact::ContactLaw;
-use crate::model::{GripSolverParams, Model, ObjectKind};
+use crate::model::{Model, ObjectKind, SolverParams};
 
 /// Factor by which κ_s (κ_b) grows when a substep ends with new intersections (crossings).
 pub(crate) const STIFFER: f64 = 4.0;
@@ -119,8 +119,8 @@ impl<'a> SelfContactOverCall<'a> {
 /// `cloth-fold` (μ = 0.3, BENCHMARKS.md) is the only self-contact scene measured with it on.
 /// Between a shell and a solid, the μ of their implicit-surface contact
 /// (`params.default_friction` unless set). `None` when self-contact is off or there is no shell.
-pub(crate) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfContactMesh> {
-    if params.self_contact == 0 {
+pub(crate) fn mesh(model: &Model, params: &SolverParams) -> Option<SelfContactMesh> {
+    if !params.self_contact {
         return None;
     }
     let global = |o: &crate::model::Object| -> Vec<[u32; 3]> {
@@ -153,7 +153,7 @@ pub(crate) fn mesh(model: &Model, params: &GripSolverParams) -> Option<SelfConta
 /// κ_s,0 (N/m²): `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
 /// of the heaviest shell vertex at d = δ_s/2 (the collider rule, `advance::initial_contact_stiffness`):
 /// 3κ(δ_s/2)² = m g.
-pub(crate) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &GripSolverParams) -> f64 {
+pub(crate) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &SolverParams) -> f64 {
     if params.contact_stiffness > 0.0 {
         return params.contact_stiffness;
     }
@@ -181,7 +181,7 @@ pub(crate) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
 
 /// The law of self-contact: thickness δ_s, stiffness `kappa`, and the friction fields of
 /// `params` (ε, smoothing and coupling, as for every other contact).
-pub(crate) fn law(params: &GripSolverParams, kappa: f64) -> ContactLaw {
+pub(crate) fn law(params: &SolverParams, kappa: f64) -> ContactLaw {
     ContactLaw {
         kappa,
         delta: params.self_contact_thickness,

@@ -4,10 +4,10 @@
 //! decreasing the time step"), up to `params.max_substep_halvings` times, and redone with a
 //! stiffer contact penalty by the rules of `retries` (paper §4.4, extended to self-contact).
 
-use super::report::GRIP_WARNING_SUBSTEP_HALVED;
+use super::report::Warnings;
 use super::self_contact::SelfContactOverCall;
 use super::stages::{StageFailure, StageInput, StageOutput};
-use super::{GripStepReport, ProgressFn};
+use super::{ProgressFn, StepReport};
 use crate::assemble::contact_terms::{ContactPair, ContactTerms};
 use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::SystemLayout;
@@ -17,7 +17,7 @@ use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
-use crate::model::GripSolverParams;
+use crate::model::SolverParams;
 use crate::model::{Model, SurfaceQuery};
 use crate::solve::linear_solver::LinearSolver;
 use crate::solve::newton::LinearSystem;
@@ -73,7 +73,7 @@ pub(crate) struct SurfacesOverCall<'a> {
 /// Everything a substep needs that does not change during a call.
 pub(crate) struct Substepper<'a> {
     pub model: &'a Model,
-    pub params: &'a GripSolverParams,
+    pub params: &'a SolverParams,
     /// Pattern, slots and linear solver; rebuilt when contacts couple vertices it lacks.
     pub system: &'a mut Option<(SystemLayout, LinearSolver)>,
     pub settings: NewtonSettings,
@@ -88,7 +88,7 @@ pub(crate) struct Substepper<'a> {
     /// Self-contact of the shells, if on.
     pub self_contact: Option<SelfContactOverCall<'a>>,
     pub progress: Option<&'a mut ProgressFn>,
-    pub report: &'a mut GripStepReport,
+    pub report: &'a mut StepReport,
     /// Acceleration (m/s²) of the last accepted substep: the predictor of the next Newton guess.
     pub acceleration: &'a mut Vec<f64>,
     /// The state one substep back (BDF2), updated with every accepted substep.
@@ -102,7 +102,7 @@ impl<'a> Substepper<'a> {
         match self.try_substep(q, v, f0, f1, h) {
             Err(Error::NotConverged(_)) if depth < self.max_halvings => {
                 self.report.substep_halvings += 1;
-                self.report.warnings |= GRIP_WARNING_SUBSTEP_HALVED;
+                self.report.warnings |= Warnings::SUBSTEP_HALVED;
                 let mid = 0.5 * (f0 + f1);
                 self.interval(q, v, f0, mid, 0.5 * h, depth + 1)?;
                 self.interval(q, v, mid, f1, 0.5 * h, depth + 1)

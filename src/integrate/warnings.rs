@@ -1,7 +1,7 @@
 //! Imperfect input the solver recovers from, detected for the report: vertices that start a call
 //! inside a collider or a mesh, pinned vertices left inside a collider, and pins whose targets
 //! are incompatible with the elements between them. None of these fails a call: they raise
-//! `GRIP_WARNING_*` bits in `GripStepReport::warnings`.
+//! [`super::Warnings`] in `StepReport::warnings`.
 
 use crate::assemble::contact_terms::ContactPair;
 use crate::assemble::surface_terms::SurfaceTerms;
@@ -56,7 +56,7 @@ pub fn surface_gaps(
 }
 
 /// True if two pinned vertices joined by a surface edge of a shell or solid have targets (their
-/// current positions when they have none) more than [`PIN_CONFLICT_RATIO`] times farther apart,
+/// current positions when they have none) more than `PIN_CONFLICT_RATIO` times farther apart,
 /// or closer, than at rest.
 pub fn pin_conflict(model: &Model, q: &[f64], pinned: &[bool], target: &[Option<[f64; 3]>]) -> bool {
     let goal = |v: usize| target[v].unwrap_or_else(|| position(q, v as u32));

@@ -1,19 +1,12 @@
-//! Materials of solids and shells (`GripMaterial` in `grip.h`).
+//! Materials of solids and shells ([`Material`]); the C API's `GripMaterial` converts to and
+//! from them in `crate::capi::types::material`.
 
 use crate::energy::membrane::MembraneModel;
 use crate::error::{Error, Result};
 
-/// Membrane model of a shell: rest-stable neo-Hookean.
-pub const GRIP_MEMBRANE_NEO_HOOKEAN: u32 = 0;
-/// Membrane model of a shell: St. Venant–Kirchhoff.
-pub const GRIP_MEMBRANE_STVK: u32 = 1;
-/// Value of `GripMaterial::struct_tag` written by `grip_material_default()`.
-pub const GRIP_MATERIAL_TAG: u32 = 0x4752_4D31;
-
-/// Material of one object. Start from `grip_material_default()` (a woven cotton-like cloth).
-#[repr(C)]
+/// Material of one object. Start from `Material::default()` (a woven cotton-like cloth).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GripMaterial {
+pub struct Material {
     /// Density in kg/m³ (> 0). Shells weigh density × thickness per m². Default 300 (with the
     /// default thickness: 0.3 kg/m²).
     pub density: f64,
@@ -30,13 +23,11 @@ pub struct GripMaterial {
     pub damping_alpha: f64,
     /// Rayleigh stiffness damping β in s (≥ 0). Default 0.
     pub damping_beta: f64,
-    /// Shell membrane model, one of `GRIP_MEMBRANE_*`. Default neo-Hookean.
-    pub membrane_model: u32,
-    /// Written by `grip_material_default()`; do not change.
-    pub struct_tag: u32,
+    /// Shell membrane model. Default neo-Hookean.
+    pub membrane_model: MembraneModel,
 }
 
-impl Default for GripMaterial {
+impl Default for Material {
     fn default() -> Self {
         Self {
             density: 300.0,
@@ -46,8 +37,7 @@ impl Default for GripMaterial {
             bending_stiffness: 1e-6,
             damping_alpha: 0.0,
             damping_beta: 0.0,
-            membrane_model: GRIP_MEMBRANE_NEO_HOOKEAN,
-            struct_tag: GRIP_MATERIAL_TAG,
+            membrane_model: MembraneModel::NeoHookean,
         }
     }
 }
@@ -68,12 +58,9 @@ fn non_negative(name: &str, v: f64, unit: &str) -> Result<()> {
     }
 }
 
-impl GripMaterial {
-    /// Checks every field; `shell` also checks thickness and bending.
+impl Material {
+    /// Checks every numeric field; `shell` also checks thickness and bending.
     pub fn validate(&self, shell: bool) -> Result<()> {
-        if self.struct_tag != GRIP_MATERIAL_TAG {
-            return Err(Error::invalid("material.struct_tag is not set: start from grip_material_default()"));
-        }
         positive("density", self.density, "kg/m^3")?;
         positive("youngs_modulus", self.youngs_modulus, "Pa")?;
         if !(self.poisson_ratio.is_finite() && self.poisson_ratio > -1.0 && self.poisson_ratio < 0.5) {
@@ -88,16 +75,6 @@ impl GripMaterial {
         }
         non_negative("damping_alpha", self.damping_alpha, "1/s")?;
         non_negative("damping_beta", self.damping_beta, "s")?;
-        self.membrane()?;
         Ok(())
-    }
-
-    /// The membrane model named by `membrane_model`.
-    pub fn membrane(&self) -> Result<MembraneModel> {
-        match self.membrane_model {
-            GRIP_MEMBRANE_NEO_HOOKEAN => Ok(MembraneModel::NeoHookean),
-            GRIP_MEMBRANE_STVK => Ok(MembraneModel::StVenantKirchhoff),
-            other => Err(Error::invalid(format!("material.membrane_model: unknown value {other}"))),
-        }
     }
 }

@@ -7,6 +7,6 @@ pub mod params;
 pub mod volume_penalty;
 
 pub use contact_setup::SurfaceQuery;
-pub use material::GripMaterial;
+pub use material::Material;
 pub use objects::{Model, Object, ObjectKind};
-pub use params::GripSolverParams;
+pub use params::{Integrator, SolverParams};

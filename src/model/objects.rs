@@ -1,7 +1,7 @@
 //! The physical model: objects, their elements in global vertex numbering, and lumped masses.
 //! Building an object validates everything first and changes the model only when all is well.
 
-use super::material::GripMaterial;
+use super::material::Material;
 use crate::contact::Shape;
 use crate::energy::dihedral_bending::BendingHinge;
 use crate::energy::membrane::MembraneTriangle;
@@ -33,7 +33,7 @@ pub struct Object {
     /// Number of vertices.
     pub vertex_count: usize,
     /// Material as given.
-    pub material: GripMaterial,
+    pub material: Material,
     /// Surface triangles in object-local indices (the shell itself, the solid's boundary, or
     /// the collider mesh).
     pub surface: Vec<[u32; 3]>,
@@ -173,7 +173,7 @@ impl Model {
     }
 
     /// Adds a tet solid; returns its id. Rejects inverted or flat tets by index.
-    pub fn add_solid(&mut self, positions: &[f64], tets: &[u32], material: &GripMaterial) -> Result<u32> {
+    pub fn add_solid(&mut self, positions: &[f64], tets: &[u32], material: &Material) -> Result<u32> {
         material.validate(false)?;
         let rest = mesh::validate_positions(positions)?;
         let local = mesh::validate_tets(tets, rest.len())?;
@@ -196,9 +196,9 @@ impl Model {
     }
 
     /// Adds a triangle shell; returns its id. Rejects zero-area triangles by index.
-    pub fn add_shell(&mut self, positions: &[f64], triangles: &[u32], material: &GripMaterial) -> Result<u32> {
+    pub fn add_shell(&mut self, positions: &[f64], triangles: &[u32], material: &Material) -> Result<u32> {
         material.validate(true)?;
-        let model = material.membrane()?;
+        let model = material.membrane_model;
         let rest = mesh::validate_positions(positions)?;
         let local = mesh::validate_triangles(triangles, rest.len())?;
         let base = self.vertex_count() as u32;
@@ -252,7 +252,7 @@ impl Model {
             kind: ObjectKind::ColliderMesh,
             first_vertex: self.vertex_count(),
             vertex_count: rest.len(),
-            material: GripMaterial::default(),
+            material: Material::default(),
             surface: local,
         };
         self.alpha.extend(std::iter::repeat_n(0.0, rest.len()));
@@ -267,7 +267,7 @@ impl Model {
         kind: ObjectKind,
         rest: Vec<[f64; 3]>,
         mut mass: Vec<f64>,
-        material: &GripMaterial,
+        material: &Material,
         surface: Vec<[u32; 3]>,
     ) {
         // Vertices used by no element move as free particles with the object's mean vertex mass.

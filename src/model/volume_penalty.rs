@@ -3,7 +3,7 @@
 
 use super::objects::{Model, ObjectKind};
 use crate::energy::gather;
-use crate::energy::volume::{tet_volume, triangle_volume, VolumeModel, GRIP_VOLUME_NONE};
+use crate::energy::volume::{tet_volume, triangle_volume, VolumeKind, VolumeModel};
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 
@@ -66,16 +66,23 @@ fn is_closed(triangles: &[[u32; 3]]) -> bool {
 }
 
 impl Model {
-    /// Sets (or with `GRIP_VOLUME_NONE` removes) the volume penalty of object `id` at global
+    /// Sets (or with `None` removes) the volume penalty of object `id` at global
     /// positions `q`: a tet solid (sum of its tets' volumes) or a closed shell (enclosed volume by
     /// the divergence theorem; an inward-oriented shell is flipped). κ_v in 1/Pa, P in Pa; the rest
     /// volume is the volume at `q`. Changes nothing on error.
-    pub fn set_volume_penalty(&mut self, id: u32, kind: u32, kappa: f64, pressure: f64, q: &[f64]) -> Result<()> {
+    pub fn set_volume_penalty(
+        &mut self,
+        id: u32,
+        kind: Option<VolumeKind>,
+        kappa: f64,
+        pressure: f64,
+        q: &[f64],
+    ) -> Result<()> {
         let o = self.object(id)?;
-        if kind == GRIP_VOLUME_NONE {
+        let Some(kind) = kind else {
             self.volumes.retain(|p| p.object != id);
             return Ok(());
-        }
+        };
         let first = o.first_vertex as u32;
         let range = first..first + o.vertex_count as u32;
         let cells = match o.kind {

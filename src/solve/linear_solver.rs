@@ -9,15 +9,20 @@ use super::preconditioner::Preconditioner;
 use crate::error::{Error, Result};
 use std::time::Instant;
 
-/// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
-pub const GRIP_LINEAR_SOLVER_DIRECT_LU: u32 = 0;
-/// Linear solver: inexact Newton with preconditioned BiCGSTAB and Eisenstat–Walker forcing
-/// (paper Algorithm 2), J applied as the assembled sparse matrix.
-pub const GRIP_LINEAR_SOLVER_ITERATIVE: u32 = 1;
-/// Linear solver: as `GRIP_LINEAR_SOLVER_ITERATIVE`, with J x computed matrix-free by
-/// forward-mode automatic differentiation of the residual (paper §4.3); the assembled
-/// Jacobian only feeds the preconditioner.
-pub const GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE: u32 = 2;
+/// Which linear solver each Newton iteration uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LinearSolverKind {
+    /// Damped Newton with faer's sparse LU (paper Algorithm 1).
+    #[default]
+    DirectLu,
+    /// Inexact Newton with preconditioned BiCGSTAB and Eisenstat–Walker forcing (paper
+    /// Algorithm 2), J applied as the assembled sparse matrix.
+    Iterative,
+    /// As [`LinearSolverKind::Iterative`], with J x computed matrix-free by forward-mode
+    /// automatic differentiation of the residual (paper §4.3); the assembled Jacobian only feeds
+    /// the preconditioner.
+    IterativeMatrixFree,
+}
 
 /// What one linear solve cost.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

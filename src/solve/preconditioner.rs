@@ -8,11 +8,15 @@ use super::sparse_cholesky::SparseCholesky;
 use crate::error::{Error, Result};
 use nalgebra::Matrix3;
 
-/// Which preconditioner (`GripSolverParams::preconditioner`): sparse Cholesky of the
-/// symmetrised element-pattern part of J.
-pub const GRIP_PRECONDITIONER_CHOLESKY: u32 = 0;
-/// Block Jacobi: each vertex's 3×3 diagonal block of J inverted.
-pub const GRIP_PRECONDITIONER_BLOCK_JACOBI: u32 = 1;
+/// Which preconditioner the iterative linear solver uses (`SolverParams::preconditioner`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PreconditionerKind {
+    /// Sparse Cholesky of the symmetrised element-pattern part of J.
+    #[default]
+    Cholesky,
+    /// Block Jacobi: each vertex's 3×3 diagonal block of J inverted.
+    BlockJacobi,
+}
 
 /// Relative diagonal shifts tried, in order, when the symmetrised matrix is not positive
 /// definite (buckling cloth, compressed solids). A diagonal entry d ≤ 0 (compression and
@@ -69,10 +73,10 @@ fn find(full: &BlockPattern, row: usize, col: usize) -> Option<usize> {
 }
 
 impl Preconditioner {
-    /// An empty preconditioner of `kind` (`GRIP_PRECONDITIONER_*`) for matrices in `full`,
-    /// whose Cholesky variant uses the pattern `elements` (a sub-pattern of `full`).
-    pub fn new(kind: u32, full: &BlockPattern, elements: &BlockPattern) -> Result<Self> {
-        if kind == GRIP_PRECONDITIONER_BLOCK_JACOBI {
+    /// An empty preconditioner of `kind` for matrices in `full`, whose Cholesky variant uses
+    /// the pattern `elements` (a sub-pattern of `full`).
+    pub fn new(kind: PreconditionerKind, full: &BlockPattern, elements: &BlockPattern) -> Result<Self> {
+        if kind == PreconditionerKind::BlockJacobi {
             return Ok(Self::BlockJacobi(vec![Matrix3::identity(); full.vertex_count]));
         }
         let n = 3 * elements.vertex_count;
@@ -189,7 +193,7 @@ mod tests {
     fn cholesky_inverts_spd_and_refuses_negative_diagonals() {
         let stencil = [0u32, 1];
         let pattern = BlockPattern::new(2, std::iter::once(&stencil[..]));
-        let mut pre = Preconditioner::new(GRIP_PRECONDITIONER_CHOLESKY, &pattern, &pattern).expect("new");
+        let mut pre = Preconditioner::new(PreconditionerKind::Cholesky, &pattern, &pattern).expect("new");
         let spd = |r: usize, c: usize| if r == c { 2.0 + r as f64 } else { 0.2 };
         pre.update(&pattern, &pattern.values_of(spd), &[]).expect("SPD");
         let Preconditioner::Cholesky(part) = &pre else { panic!("Cholesky expected") };
@@ -217,7 +221,7 @@ mod tests {
         let stencil = [0u32, 1];
         let pattern = BlockPattern::new(2, std::iter::once(&stencil[..]));
         let diagonal = [pattern.slot(0, 0).unwrap(), pattern.slot(1, 1).unwrap()];
-        let mut pre = Preconditioner::new(GRIP_PRECONDITIONER_CHOLESKY, &pattern, &pattern).expect("new");
+        let mut pre = Preconditioner::new(PreconditionerKind::Cholesky, &pattern, &pattern).expect("new");
         // A negative diagonal entry and, within each vertex, an invertible non-symmetric block.
         let a = |r: usize, c: usize| match (r, c) {
             (2, 2) => -3.0,

@@ -2,21 +2,18 @@
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
 //! the state and commits only when every substep converged.
 
-use super::{progress, GripStepReport, ProgressFn, Solver};
+use super::{progress, ProgressFn, Solver, StepReport};
 use crate::assemble::contact_terms::ContactPair;
 use crate::assemble::{element_terms, SystemLayout};
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
-use crate::integrate::report::{
-    GRIP_WARNING_INITIAL_PENETRATION, GRIP_WARNING_PENETRATION_REMAINS, GRIP_WARNING_PINNED_IN_COLLIDER,
-    GRIP_WARNING_PIN_CONFLICT,
-};
+use crate::integrate::report::Warnings;
 use crate::integrate::schemes::StepHistory;
 use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
 use crate::integrate::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
 use crate::integrate::warnings;
-use crate::model::GripSolverParams;
+use crate::model::SolverParams;
 use crate::model::{Model, ObjectKind};
 use crate::solve::NewtonSettings;
 use std::time::Instant;
@@ -56,7 +53,7 @@ fn contact_pairs(model: &Model, default_friction: f64) -> Vec<ContactPair> {
 
 /// κ₀ (N/m²): `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g of
 /// the heaviest contact vertex at gap δ/2: 3κ(δ/2)² = m g (g at least 9.81 m/s²).
-fn initial_contact_stiffness(model: &Model, params: &GripSolverParams) -> f64 {
+fn initial_contact_stiffness(model: &Model, params: &SolverParams) -> f64 {
     if params.contact_stiffness > 0.0 {
         return params.contact_stiffness;
     }
@@ -107,7 +104,7 @@ impl Solver {
         let kinematic: usize =
             self.model.objects.iter().filter(|o| o.kind == ObjectKind::ColliderMesh).map(|o| o.vertex_count).sum();
         let pinned = self.pinned.iter().filter(|p| **p).count() - kinematic;
-        let mut report = GripStepReport { pinned_vertices: pinned as u32, ..Default::default() };
+        let mut report = StepReport { pinned_vertices: pinned as u32, ..Default::default() };
         let pool = self.pool.clone();
         // The host's callback stays on this thread while the work runs on the pool; it is put
         // back however the call ends, a panic included.
@@ -124,8 +121,8 @@ impl Solver {
             if state.0.iter().chain(&state.1).all(|x| x.is_finite()) {
                 Ok(state)
             } else {
-                report.converged = 0;
-                report.last_failure = crate::integrate::report::GRIP_NEWTON_FAILURE_NON_FINITE;
+                report.converged = false;
+                report.last_failure = Some(crate::solve::NewtonFailure::NonFinite);
                 Err(Error::NotConverged("the step produced non-finite positions or velocities".into()))
             }
         });
@@ -149,9 +146,9 @@ impl Solver {
                 self.contact_stiffness = (report.active_contacts > 0).then_some(kappa);
                 let contact = !self.model.colliders.is_empty() || self.model.has_surface_contact();
                 report.contact_stiffness = if contact { kappa } else { 0.0 };
-                report.converged = 1;
+                report.converged = true;
                 if report.deepest_gap < 0.0 {
-                    report.warnings |= GRIP_WARNING_PENETRATION_REMAINS;
+                    report.warnings |= Warnings::PENETRATION_REMAINS;
                 }
                 Ok(())
             }
@@ -174,7 +171,7 @@ impl Solver {
         substeps: usize,
         h: f64,
         progress: Option<&mut ProgressFn>,
-        report: &mut GripStepReport,
+        report: &mut StepReport,
     ) -> Result<CallEnd> {
         if self.layout.is_none() {
             let t = Instant::now();
@@ -192,7 +189,7 @@ impl Solver {
             Some(k) => k,
             None => initial_contact_stiffness(&self.model, &self.params),
         };
-        let kernel = Kernel::from_code(self.params.contact_kernel).unwrap_or(Kernel::Interpolating);
+        let kernel = self.params.contact_kernel;
         report_initial_state(self, report, &pairs, &surfaces, &queries, kappa, kernel, padding);
         let self_mesh = self_contact::mesh(&self.model, &self.params);
         let self_over = self_mesh.as_ref().map(|m| {
@@ -267,7 +264,7 @@ impl Solver {
         let end_poses: Vec<_> =
             collider_pose.iter().zip(collider_target.iter()).map(|(p, t)| t.unwrap_or(*p)).collect();
         if warnings::collider_gaps(&shapes, &end_poses, &pairs, &q, |v| pinned[v as usize]).1 > 0 {
-            report.warnings |= GRIP_WARNING_PINNED_IN_COLLIDER;
+            report.warnings |= Warnings::PINNED_IN_COLLIDER;
         }
         Ok((q, v, (kappa, kappa_self), acceleration, history))
     }
@@ -278,7 +275,7 @@ impl Solver {
 #[allow(clippy::too_many_arguments)]
 fn report_initial_state(
     s: &Solver,
-    report: &mut GripStepReport,
+    report: &mut StepReport,
     pairs: &[ContactPair],
     surfaces: &[ImplicitSurface],
     queries: &[crate::model::SurfaceQuery],
@@ -299,9 +296,9 @@ fn report_initial_state(
     report.initial_deepest_gap = d_c.min(d_s);
     report.initial_penetrations = n_c + n_s;
     if report.initial_penetrations > 0 {
-        report.warnings |= GRIP_WARNING_INITIAL_PENETRATION;
+        report.warnings |= Warnings::INITIAL_PENETRATION;
     }
     if warnings::pin_conflict(&s.model, &s.q, &s.pinned, &s.target) {
-        report.warnings |= GRIP_WARNING_PIN_CONFLICT;
+        report.warnings |= Warnings::PIN_CONFLICT;
     }
 }

@@ -331,17 +331,17 @@ fn contact_couplings(layout: &SystemLayout) -> Option<Vec<(u32, u32)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GripMaterial, GripSolverParams};
+    use crate::{Material, SolverParams};
 
     /// A cloth square over a pinned box, with self-contact on, one step on.
     fn cloth_over_box() -> Solver {
-        let params = GripSolverParams { self_contact: 1, time_step: 5e-3, ..GripSolverParams::default() };
+        let params = SolverParams { self_contact: true, time_step: 5e-3, ..SolverParams::default() };
         let mut s = Solver::new(&params).unwrap();
         let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [2, 2, 2], [0.0; 3]);
-        let block = s.add_solid(&p, &t, &GripMaterial::default()).unwrap();
+        let block = s.add_solid(&p, &t, &Material::default()).unwrap();
         s.set_vertex_attribute(block, "pinned", &vec![1.0; p.len() / 3], 1).unwrap();
         let cloth = [0.02, 0.02, 0.103, 0.08, 0.02, 0.103, 0.02, 0.08, 0.103, 0.08, 0.08, 0.103];
-        s.add_shell(&cloth, &[0, 1, 2, 2, 1, 3], &GripMaterial::default()).unwrap();
+        s.add_shell(&cloth, &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
         s.step(5e-3).unwrap();
         s
     }

@@ -9,16 +9,17 @@ mod checkpoint;
 mod progress;
 
 use crate::assemble::SystemLayout;
-use crate::contact::{GripShape, Pose, Shape};
+use crate::contact::{Pose, Shape};
+use crate::energy::volume::VolumeKind;
 use crate::error::{Error, Result};
 pub use crate::integrate::report;
-pub use crate::integrate::{GripStepReport, ProgressFn};
-use crate::model::{GripMaterial, GripSolverParams, Model, Object, ObjectKind};
+pub use crate::integrate::{ProgressFn, StepReport, Warnings};
+use crate::model::{Material, Model, Object, ObjectKind, SolverParams};
 use crate::solve::linear_solver::LinearSolver;
 
 /// A cloth and soft-body solver.
 pub struct Solver {
-    params: GripSolverParams,
+    params: SolverParams,
     model: Model,
     /// Positions (m), flat `x0 y0 z0 x1 …` over all objects.
     q: Vec<f64>,
@@ -50,7 +51,7 @@ pub struct Solver {
     /// Pattern, slots and linear solver (symbolic LU or preconditioner); rebuilt after objects
     /// are added and when contacts couple vertices the pattern lacks.
     layout: Option<(SystemLayout, LinearSolver)>,
-    report: GripStepReport,
+    report: StepReport,
     pool: std::sync::Arc<rayon::ThreadPool>,
     progress: Option<ProgressFn>,
 }
@@ -59,7 +60,7 @@ static FAER_SEQUENTIAL: std::sync::Once = std::sync::Once::new();
 
 impl Solver {
     /// A solver with validated `params` and no objects.
-    pub fn new(params: &GripSolverParams) -> Result<Self> {
+    pub fn new(params: &SolverParams) -> Result<Self> {
         params.validate()?;
         // faer's own threading is switched off: grip parallelises assembly on its own pool, and
         // sequential factorization keeps results independent of the thread count.
@@ -85,13 +86,13 @@ impl Solver {
             acceleration: Vec::new(),
             history: None,
             layout: None,
-            report: GripStepReport::default(),
+            report: StepReport::default(),
             progress: None,
         })
     }
 
     /// The parameters given at creation.
-    pub fn params(&self) -> &GripSolverParams {
+    pub fn params(&self) -> &SolverParams {
         &self.params
     }
 
@@ -101,7 +102,7 @@ impl Solver {
     }
 
     /// Adds a tet solid at rest at `positions` (m); returns its id.
-    pub fn add_solid(&mut self, positions: &[f64], tets: &[u32], material: &GripMaterial) -> Result<u32> {
+    pub fn add_solid(&mut self, positions: &[f64], tets: &[u32], material: &Material) -> Result<u32> {
         let mut model = self.model.clone();
         let id = model.add_solid(positions, tets, material)?;
         self.commit_object(model, positions);
@@ -109,7 +110,7 @@ impl Solver {
     }
 
     /// Adds a triangle shell at rest at `positions` (m); returns its id.
-    pub fn add_shell(&mut self, positions: &[f64], triangles: &[u32], material: &GripMaterial) -> Result<u32> {
+    pub fn add_shell(&mut self, positions: &[f64], triangles: &[u32], material: &Material) -> Result<u32> {
         let mut model = self.model.clone();
         let id = model.add_shell(positions, triangles, material)?;
         self.commit_object(model, positions);
@@ -155,9 +156,10 @@ impl Solver {
         Ok(())
     }
 
-    /// Adds a kinematic collider of the given shape at the identity pose; returns its id.
-    pub fn add_collider_shape(&mut self, shape: &GripShape) -> Result<u32> {
-        let shape = Shape::new(shape)?;
+    /// Adds a kinematic collider of the given shape at the identity pose; returns its id. The
+    /// shape is validated ([`Shape::validated`]) and kept with a unit axis.
+    pub fn add_collider_shape(&mut self, shape: &Shape) -> Result<u32> {
+        let shape = shape.validated()?;
         let id = self.model.add_collider(shape);
         self.collider_pose.push(Pose::default());
         self.collider_target.push(None);
@@ -178,11 +180,17 @@ impl Solver {
         Ok(self.collider_pose[self.model.collider_index(id)?])
     }
 
-    /// Sets (or with `GRIP_VOLUME_NONE` removes) the volume-change penalty of object `id`
-    /// (paper §3.4): `model` one of `GRIP_VOLUME_*`, compression coefficient κ_v (1/Pa),
-    /// over-pressure at the rest volume (Pa); the rest volume is the current one. A tet solid's
-    /// volume is the sum of its tets', a closed shell's the enclosed volume.
-    pub fn set_volume_penalty(&mut self, id: u32, model: u32, compression: f64, pressure: f64) -> Result<()> {
+    /// Sets (or with `None` removes) the volume-change penalty of object `id` (paper §3.4):
+    /// `model` the pressure–volume law, compression coefficient κ_v (1/Pa), over-pressure at the
+    /// rest volume (Pa); the rest volume is the current one. A tet solid's volume is the sum of
+    /// its tets', a closed shell's the enclosed volume.
+    pub fn set_volume_penalty(
+        &mut self,
+        id: u32,
+        model: Option<VolumeKind>,
+        compression: f64,
+        pressure: f64,
+    ) -> Result<()> {
         self.model.set_volume_penalty(id, model, compression, pressure, &self.q)
     }
 
@@ -303,7 +311,7 @@ impl Solver {
     }
 
     /// Report of the last step or advance.
-    pub fn report(&self) -> &GripStepReport {
+    pub fn report(&self) -> &StepReport {
         &self.report
     }
 

@@ -6,12 +6,12 @@ pub mod scenes;
 pub mod stage_checks;
 
 use grip::energy::Element;
-use grip::solve::linear_solver::{GRIP_LINEAR_SOLVER_DIRECT_LU, GRIP_LINEAR_SOLVER_ITERATIVE};
+use grip::solve::linear_solver::LinearSolverKind;
 
 /// The Newton linear solvers that the friction and deforming-mesh contact tests run with (the
 /// direct and the iterative one), and their names for the messages.
-pub const SOLVERS: [(u32, &str); 2] =
-    [(GRIP_LINEAR_SOLVER_DIRECT_LU, "direct"), (GRIP_LINEAR_SOLVER_ITERATIVE, "iterative")];
+pub const SOLVERS: [(LinearSolverKind, &str); 2] =
+    [(LinearSolverKind::DirectLu, "direct"), (LinearSolverKind::Iterative, "iterative")];
 
 /// A small deterministic generator (64-bit LCG, high bits), so tests need no extra crate.
 pub struct Lcg(pub u64);

@@ -3,8 +3,8 @@
 use super::motion::MotionToml;
 use crate::cli::collider::SceneCollider;
 use crate::cli::motion::Motion;
-use crate::contact::collider::shape::{GRIP_SHAPE_CAPSULE, GRIP_SHAPE_CYLINDER, GRIP_SHAPE_PLANE, GRIP_SHAPE_SPHERE};
-use crate::contact::GripShape;
+use crate::contact::collider::shape::ShapeKind as Kind;
+use crate::contact::Shape;
 use serde::Deserialize;
 
 #[derive(Deserialize, Clone, Copy)]
@@ -43,33 +43,33 @@ pub(super) fn kind_name(k: ShapeKind) -> &'static str {
     }
 }
 
-/// The scene-file name of `GRIP_SHAPE_*` `code`.
-pub(super) fn shape_name(code: u32) -> &'static str {
-    match code {
-        GRIP_SHAPE_SPHERE => "sphere",
-        GRIP_SHAPE_CAPSULE => "capsule",
-        GRIP_SHAPE_CYLINDER => "cylinder",
-        _ => "plane",
+/// The scene-file name of a solver shape's `kind`.
+pub(super) fn shape_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Sphere => "sphere",
+        Kind::Capsule => "capsule",
+        Kind::Cylinder => "cylinder",
+        Kind::Plane => "plane",
     }
 }
 
 /// One `[[collider]]` (number `index`, from 1): shape, μ (`default_mu` when absent) and motion.
 pub(super) fn collider(c: &ColliderToml, index: usize, default_mu: f64, fps: f64) -> Result<SceneCollider, String> {
-    let d = GripShape::default();
+    let d = Shape::default();
     let kind = match c.kind {
-        ShapeKind::Plane => GRIP_SHAPE_PLANE,
-        ShapeKind::Sphere => GRIP_SHAPE_SPHERE,
-        ShapeKind::Capsule => GRIP_SHAPE_CAPSULE,
-        ShapeKind::Cylinder => GRIP_SHAPE_CYLINDER,
+        ShapeKind::Plane => Kind::Plane,
+        ShapeKind::Sphere => Kind::Sphere,
+        ShapeKind::Capsule => Kind::Capsule,
+        ShapeKind::Cylinder => Kind::Cylinder,
     };
     let radius = match (c.radius, c.kind) {
         (Some(r), _) => r,
         (None, ShapeKind::Plane) => d.radius,
         (None, k) => return Err(format!("radius is required for a {}", kind_name(k))),
     };
-    let shape = GripShape {
+    let shape = Shape {
         kind,
-        inside: c.inside.unwrap_or(false) as u32,
+        inside: c.inside.unwrap_or(false),
         center: c.center.unwrap_or(d.center),
         axis: c.axis.unwrap_or(d.axis),
         radius,

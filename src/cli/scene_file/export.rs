@@ -7,6 +7,7 @@ use super::colliders::shape_name;
 use super::motion::{frames_table, inline, number, numbers};
 use super::objects::membrane_name;
 use super::solver::{coupling_name, kernel_name, preconditioner_name, smoothing_name};
+use crate::capi::codes;
 use crate::cli::motion::Motion;
 use crate::cli::run::unique_names;
 use crate::cli::scene::{Elements, PinSelection, PreviewStyle, Scene, SceneObject};
@@ -60,7 +61,7 @@ pub fn export(scene: &Scene, dir: &Path) -> Result<PathBuf, String> {
             numbers(&s.axis),
             number(s.radius),
             number(s.half_length),
-            s.inside != 0,
+            s.inside,
             number(c.mu)
         );
         text.push_str(&motion("collider", &c.motion));
@@ -94,8 +95,8 @@ fn header(scene: &Scene) -> String {
         ("max_substep_halvings", p.max_substep_halvings.to_string()),
         ("residual_tolerance", number(p.residual_tolerance)),
         ("velocity_tolerance", number(p.velocity_tolerance)),
-        ("linear_solver", p.linear_solver.to_string()),
-        ("integrator", p.integrator.to_string()),
+        ("linear_solver", codes::linear_solver_code(p.linear_solver).to_string()),
+        ("integrator", codes::integrator_code(p.integrator).to_string()),
         ("worker_count", p.worker_count.to_string()),
         ("contact_thickness", number(p.contact_thickness)),
         ("contact_stiffness", number(p.contact_stiffness)),
@@ -109,7 +110,7 @@ fn header(scene: &Scene) -> String {
         ("preconditioner", string(preconditioner_name(p.preconditioner))),
         ("max_linear_iterations", p.max_linear_iterations.to_string()),
         ("forcing_max", number(p.forcing_max)),
-        ("self_contact", (p.self_contact != 0).to_string()),
+        ("self_contact", p.self_contact.to_string()),
         ("self_contact_thickness", number(p.self_contact_thickness)),
     ];
     for (k, v) in fields {

@@ -4,11 +4,11 @@
 use super::motion::MotionToml;
 use crate::cli::motion::Motion;
 use crate::cli::scene::{Elements, PinGroup, PinSelection, PreviewStyle, SceneObject, VolumeSpec};
-use crate::energy::volume::{GRIP_VOLUME_IDEAL_GAS, GRIP_VOLUME_NEARLY_INCOMPRESSIBLE, GRIP_VOLUME_QUADRATIC};
+use crate::energy::membrane::MembraneModel;
+use crate::energy::volume::VolumeKind;
 use crate::io::{obj, vtk};
 use crate::mesh::generate::top_vertices;
-use crate::model::material::{GRIP_MEMBRANE_NEO_HOOKEAN, GRIP_MEMBRANE_STVK};
-use crate::GripMaterial;
+use crate::Material;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -51,12 +51,12 @@ enum VolumeModelName {
     NearlyIncompressible,
 }
 
-/// The scene-file name of `GRIP_VOLUME_*` `code`.
-pub(super) fn volume_model_name(code: u32) -> &'static str {
-    match code {
-        GRIP_VOLUME_IDEAL_GAS => "ideal-gas",
-        GRIP_VOLUME_NEARLY_INCOMPRESSIBLE => "nearly-incompressible",
-        _ => "quadratic",
+/// The scene-file name of volume law `kind`.
+pub(super) fn volume_model_name(kind: VolumeKind) -> &'static str {
+    match kind {
+        VolumeKind::IdealGas => "ideal-gas",
+        VolumeKind::NearlyIncompressible => "nearly-incompressible",
+        VolumeKind::Quadratic => "quadratic",
     }
 }
 
@@ -229,9 +229,9 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
         (None, _, _) => return Err("compression_coefficient and pressure need volume_model".into()),
         (Some(m), k, p) => Some(VolumeSpec {
             model: match m {
-                VolumeModelName::Quadratic => GRIP_VOLUME_QUADRATIC,
-                VolumeModelName::IdealGas => GRIP_VOLUME_IDEAL_GAS,
-                VolumeModelName::NearlyIncompressible => GRIP_VOLUME_NEARLY_INCOMPRESSIBLE,
+                VolumeModelName::Quadratic => VolumeKind::Quadratic,
+                VolumeModelName::IdealGas => VolumeKind::IdealGas,
+                VolumeModelName::NearlyIncompressible => VolumeKind::NearlyIncompressible,
             },
             compression: k.ok_or("volume_model needs compression_coefficient [1/Pa]")?,
             pressure: p.unwrap_or(0.0),
@@ -289,10 +289,10 @@ fn rotation(deg: [f64; 3]) -> [[f64; 3]; 3] {
     ]
 }
 
-/// The object's material: `GripMaterial::default()` with the given fields replaced.
-fn material(o: &ObjectToml) -> GripMaterial {
-    let d = GripMaterial::default();
-    GripMaterial {
+/// The object's material: `Material::default()` with the given fields replaced.
+fn material(o: &ObjectToml) -> Material {
+    let d = Material::default();
+    Material {
         density: o.density.unwrap_or(d.density),
         youngs_modulus: o.youngs_modulus.unwrap_or(d.youngs_modulus),
         poisson_ratio: o.poisson_ratio.unwrap_or(d.poisson_ratio),
@@ -302,16 +302,15 @@ fn material(o: &ObjectToml) -> GripMaterial {
         damping_beta: o.damping_beta.unwrap_or(d.damping_beta),
         membrane_model: match o.membrane_model {
             None => d.membrane_model,
-            Some(Membrane::NeoHookean) => GRIP_MEMBRANE_NEO_HOOKEAN,
-            Some(Membrane::StVk) => GRIP_MEMBRANE_STVK,
+            Some(Membrane::NeoHookean) => MembraneModel::NeoHookean,
+            Some(Membrane::StVk) => MembraneModel::StVenantKirchhoff,
         },
-        ..d
     }
 }
 
-/// The scene-file name of `GRIP_MEMBRANE_*` `code`.
-pub(super) fn membrane_name(code: u32) -> &'static str {
-    if code == GRIP_MEMBRANE_STVK {
+/// The scene-file name of membrane model `model`.
+pub(super) fn membrane_name(model: MembraneModel) -> &'static str {
+    if model == MembraneModel::StVenantKirchhoff {
         "stvk"
     } else {
         "neo-hookean"

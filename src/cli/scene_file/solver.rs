@@ -1,15 +1,15 @@
-//! The `[solver]` table of scene files: every field of `GripSolverParams`, enums by name.
+//! The `[solver]` table of scene files: every field of `SolverParams`, the linear solver and the
+//! integrator by their C API codes (`GRIP_LINEAR_SOLVER_*`, `GRIP_INTEGRATOR_*`), the other
+//! choices by name.
 
-use crate::contact::law::{
-    GRIP_FRICTION_COUPLING_IMPLICIT, GRIP_FRICTION_COUPLING_LAGGED, GRIP_FRICTION_SMOOTHING_QUADRATIC,
-    GRIP_FRICTION_SMOOTHING_RATIONAL,
-};
-use crate::contact::surface::kernel::{GRIP_KERNEL_CUBIC, GRIP_KERNEL_INTERPOLATING};
-use crate::solve::preconditioner::{GRIP_PRECONDITIONER_BLOCK_JACOBI, GRIP_PRECONDITIONER_CHOLESKY};
-use crate::GripSolverParams;
+use crate::capi::codes;
+use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
+use crate::contact::surface::kernel::Kernel as KernelKind;
+use crate::solve::preconditioner::PreconditionerKind;
+use crate::SolverParams;
 use serde::Deserialize;
 
-/// `[solver]`: absent keys keep `GripSolverParams::default()`.
+/// `[solver]`: absent keys keep `SolverParams::default()`.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub(super) struct SolverToml {
@@ -46,9 +46,9 @@ enum Preconditioner {
     BlockJacobi,
 }
 
-/// The scene-file name of `GRIP_PRECONDITIONER_*` `code`.
-pub(super) fn preconditioner_name(code: u32) -> &'static str {
-    if code == GRIP_PRECONDITIONER_BLOCK_JACOBI {
+/// The scene-file name of preconditioner `kind`.
+pub(super) fn preconditioner_name(kind: PreconditionerKind) -> &'static str {
+    if kind == PreconditionerKind::BlockJacobi {
         "block_jacobi"
     } else {
         "cholesky"
@@ -76,27 +76,27 @@ enum Kernel {
     Cubic,
 }
 
-/// The scene-file name of `GRIP_FRICTION_SMOOTHING_*` `code`.
-pub(super) fn smoothing_name(code: u32) -> &'static str {
-    if code == GRIP_FRICTION_SMOOTHING_RATIONAL {
+/// The scene-file name of friction smoothing `smoothing`.
+pub(super) fn smoothing_name(smoothing: FrictionSmoothing) -> &'static str {
+    if smoothing == FrictionSmoothing::Rational {
         "rational"
     } else {
         "quadratic"
     }
 }
 
-/// The scene-file name of `GRIP_FRICTION_COUPLING_*` `code`.
-pub(super) fn coupling_name(code: u32) -> &'static str {
-    if code == GRIP_FRICTION_COUPLING_LAGGED {
+/// The scene-file name of friction coupling `coupling`.
+pub(super) fn coupling_name(coupling: FrictionCoupling) -> &'static str {
+    if coupling == FrictionCoupling::Lagged {
         "lagged"
     } else {
         "implicit"
     }
 }
 
-/// The scene-file name of `GRIP_KERNEL_*` `code`.
-pub(super) fn kernel_name(code: u32) -> &'static str {
-    if code == GRIP_KERNEL_CUBIC {
+/// The scene-file name of contact kernel `kernel`.
+pub(super) fn kernel_name(kernel: KernelKind) -> &'static str {
+    if kernel == KernelKind::Cubic {
         "cubic"
     } else {
         "interpolating"
@@ -104,17 +104,26 @@ pub(super) fn kernel_name(code: u32) -> &'static str {
 }
 
 /// The validated parameters; the error names the field.
-pub(super) fn params(s: &SolverToml) -> Result<GripSolverParams, String> {
-    let d = GripSolverParams::default();
-    let params = GripSolverParams {
+pub(super) fn params(s: &SolverToml) -> Result<SolverParams, String> {
+    let d = SolverParams::default();
+    let unknown = |field: &str, code: u32| format!("[solver]: params.{field}: unknown value {code}");
+    let linear_solver = match s.linear_solver {
+        None => d.linear_solver,
+        Some(code) => codes::linear_solver(code).ok_or_else(|| unknown("linear_solver", code))?,
+    };
+    let integrator = match s.integrator {
+        None => d.integrator,
+        Some(code) => codes::integrator(code).ok_or_else(|| unknown("integrator", code))?,
+    };
+    let params = SolverParams {
         time_step: s.time_step.unwrap_or(d.time_step),
         gravity: s.gravity.unwrap_or(d.gravity),
         max_newton_iterations: s.max_newton_iterations.unwrap_or(d.max_newton_iterations),
         max_line_search_steps: s.max_line_search_steps.unwrap_or(d.max_line_search_steps),
         residual_tolerance: s.residual_tolerance.unwrap_or(d.residual_tolerance),
         velocity_tolerance: s.velocity_tolerance.unwrap_or(d.velocity_tolerance),
-        linear_solver: s.linear_solver.unwrap_or(d.linear_solver),
-        integrator: s.integrator.unwrap_or(d.integrator),
+        linear_solver,
+        integrator,
         worker_count: s.worker_count.unwrap_or(d.worker_count),
         max_substep_halvings: s.max_substep_halvings.unwrap_or(d.max_substep_halvings),
         contact_thickness: s.contact_thickness.unwrap_or(d.contact_thickness),
@@ -123,31 +132,30 @@ pub(super) fn params(s: &SolverToml) -> Result<GripSolverParams, String> {
         default_friction: s.default_friction.unwrap_or(d.default_friction),
         friction_smoothing: match s.friction_smoothing {
             None => d.friction_smoothing,
-            Some(Smoothing::Quadratic) => GRIP_FRICTION_SMOOTHING_QUADRATIC,
-            Some(Smoothing::Rational) => GRIP_FRICTION_SMOOTHING_RATIONAL,
+            Some(Smoothing::Quadratic) => FrictionSmoothing::Quadratic,
+            Some(Smoothing::Rational) => FrictionSmoothing::Rational,
         },
         friction_coupling: match s.friction_coupling {
             None => d.friction_coupling,
-            Some(Coupling::Implicit) => GRIP_FRICTION_COUPLING_IMPLICIT,
-            Some(Coupling::Lagged) => GRIP_FRICTION_COUPLING_LAGGED,
+            Some(Coupling::Implicit) => FrictionCoupling::Implicit,
+            Some(Coupling::Lagged) => FrictionCoupling::Lagged,
         },
         max_contact_retries: s.max_contact_retries.unwrap_or(d.max_contact_retries),
         contact_radius_multiplier: s.contact_radius_multiplier.unwrap_or(d.contact_radius_multiplier),
         contact_kernel: match s.contact_kernel {
             None => d.contact_kernel,
-            Some(Kernel::Interpolating) => GRIP_KERNEL_INTERPOLATING,
-            Some(Kernel::Cubic) => GRIP_KERNEL_CUBIC,
+            Some(Kernel::Interpolating) => KernelKind::Interpolating,
+            Some(Kernel::Cubic) => KernelKind::Cubic,
         },
         preconditioner: match s.preconditioner {
             None => d.preconditioner,
-            Some(Preconditioner::Cholesky) => GRIP_PRECONDITIONER_CHOLESKY,
-            Some(Preconditioner::BlockJacobi) => GRIP_PRECONDITIONER_BLOCK_JACOBI,
+            Some(Preconditioner::Cholesky) => PreconditionerKind::Cholesky,
+            Some(Preconditioner::BlockJacobi) => PreconditionerKind::BlockJacobi,
         },
         max_linear_iterations: s.max_linear_iterations.unwrap_or(d.max_linear_iterations),
         forcing_max: s.forcing_max.unwrap_or(d.forcing_max),
-        self_contact: s.self_contact.map_or(d.self_contact, u32::from),
+        self_contact: s.self_contact.unwrap_or(d.self_contact),
         self_contact_thickness: s.self_contact_thickness.unwrap_or(d.self_contact_thickness),
-        ..d
     };
     params.validate().map_err(|e| format!("[solver]: {e}"))?;
     Ok(params)

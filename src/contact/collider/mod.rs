@@ -7,4 +7,4 @@ pub mod shape;
 pub mod vertex;
 
 pub use pose::Pose;
-pub use shape::{GripShape, Shape};
+pub use shape::{Shape, ShapeKind};

@@ -1,7 +1,7 @@
-//! Analytic collider shapes (`GripShape` in `grip.h`) and their exact signed gap functions
+//! Analytic collider shapes and their exact signed gap functions
 //! d(y) with unit normals n = ∇d, written over [`Real`] so that forward-mode AD differentiates them
 //! (∇²d enters the contact Jacobian). Gaps are Euclidean distances: positive outside the collider
-//! material, negative inside it; with `inside = 1` the material is the other side (a pipe or a
+//! material, negative inside it; with `inside` the material is the other side (a pipe or a
 //! bowl holding the simulated objects), as Ratel's platen and cylinder conditions.
 
 use crate::error::{Error, Result};
@@ -9,85 +9,62 @@ use crate::math::real::{c, dot, scale, sub, Real, V3};
 use nalgebra::{Const, Matrix3, U1};
 use num_dual::{Derivative, DualSVec64};
 
-/// Half-space {a·(y − c) ≤ 0}: a platen (the normal `axis` points out of the material).
-pub const GRIP_SHAPE_PLANE: u32 = 0;
-/// Ball of `radius` about `center`.
-pub const GRIP_SHAPE_SPHERE: u32 = 1;
-/// Points within `radius` of the segment `center ± half_length · axis` (infinite when 0).
-pub const GRIP_SHAPE_CAPSULE: u32 = 2;
-/// Cylinder of `radius` about `axis` through `center`, flat caps at ±`half_length` (infinite when 0).
-pub const GRIP_SHAPE_CYLINDER: u32 = 3;
-/// Value of `GripShape::struct_tag` written by `grip_shape_default()`.
-pub const GRIP_SHAPE_TAG: u32 = 0x4752_5331;
-
-/// A kinematic collider's shape, in its definition frame (the pose set by
-/// `grip_solver_set_collider_transform` moves it rigidly). Start from `grip_shape_default()`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GripShape {
-    /// One of `GRIP_SHAPE_*`. Default `GRIP_SHAPE_PLANE`.
-    pub kind: u32,
-    /// 0: objects stay outside the shape; 1: objects stay inside it (a pipe, a bowl). Default 0.
-    pub inside: u32,
-    /// A point on the plane, or the centre of the sphere, capsule or cylinder (m). Default 0.
-    pub center: [f64; 3],
-    /// Plane normal (pointing away from the material) or the capsule/cylinder axis; any nonzero
-    /// length, normalised by the solver. Default (0, 0, 1).
-    pub axis: [f64; 3],
-    /// Radius of sphere, capsule and cylinder in m (> 0; ignored for planes). Default 0.5 m.
-    pub radius: f64,
-    /// Half length along the axis of capsule and cylinder in m (≥ 0; 0 = infinite). Default 0.
-    pub half_length: f64,
-    /// Written by `grip_shape_default()`; do not change.
-    pub struct_tag: u32,
-}
-
-impl Default for GripShape {
-    fn default() -> Self {
-        Self {
-            kind: GRIP_SHAPE_PLANE,
-            inside: 0,
-            center: [0.0; 3],
-            axis: [0.0, 0.0, 1.0],
-            radius: 0.5,
-            half_length: 0.0,
-            struct_tag: GRIP_SHAPE_TAG,
-        }
-    }
+/// The kind of an analytic collider shape.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ShapeKind {
+    /// Half-space {a·(y − c) ≤ 0}: a platen (the normal `axis` points out of the material).
+    #[default]
+    Plane,
+    /// Ball of `radius` about `center`.
+    Sphere,
+    /// Points within `radius` of the segment `center ± half_length · axis` (infinite when 0).
+    Capsule,
+    /// Cylinder of `radius` about `axis` through `center`, flat caps at ±`half_length` (infinite
+    /// when 0).
+    Cylinder,
 }
 
 /// Largest coordinate or length accepted in a shape (m).
 const MAX_LENGTH: f64 = 1e9;
 
-/// A validated shape with a unit axis.
+/// A kinematic collider's shape, in its definition frame. As given by a caller the axis may have
+/// any nonzero length; [`Shape::validated`] checks every field and normalises it, and the solver
+/// keeps that validated copy.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shape {
-    /// `GRIP_SHAPE_*`.
-    pub kind: u32,
+    /// Plane, sphere, capsule or cylinder.
+    pub kind: ShapeKind,
     /// Objects kept inside instead of outside.
     pub inside: bool,
     /// Centre or point on the plane (m).
     pub center: [f64; 3],
-    /// Unit axis or normal.
+    /// Plane normal (pointing away from the material) or the capsule/cylinder axis: unit once
+    /// validated.
     pub axis: [f64; 3],
-    /// Radius (m).
+    /// Radius of sphere, capsule and cylinder (m).
     pub radius: f64,
-    /// Half length (m); 0 = infinite.
+    /// Half length along the axis of capsule and cylinder (m); 0 = infinite.
     pub half_length: f64,
 }
 
+impl Default for Shape {
+    /// A ground plane through the origin with normal +Z (radius 0.5 m, infinite length).
+    fn default() -> Self {
+        Self {
+            kind: ShapeKind::Plane,
+            inside: false,
+            center: [0.0; 3],
+            axis: [0.0, 0.0, 1.0],
+            radius: 0.5,
+            half_length: 0.0,
+        }
+    }
+}
+
 impl Shape {
-    /// Checks every field of `s`; the error names the field.
-    pub fn new(s: &GripShape) -> Result<Self> {
-        if s.struct_tag != GRIP_SHAPE_TAG {
-            return Err(Error::invalid("shape.struct_tag is not set: start from grip_shape_default()"));
-        }
-        if s.kind > GRIP_SHAPE_CYLINDER {
-            return Err(Error::invalid(format!("shape.kind: unknown value {}", s.kind)));
-        }
-        if s.inside > 1 {
-            return Err(Error::invalid(format!("shape.inside must be 0 or 1, got {}", s.inside)));
-        }
+    /// Checks every field; the error names the field. Returns the shape with a unit axis.
+    pub fn validated(&self) -> Result<Self> {
+        let s = self;
         if let Some(x) = s.center.iter().find(|x| !(x.abs() <= MAX_LENGTH)) {
             return Err(Error::invalid(format!("shape.center must be finite and within ±{MAX_LENGTH:e} m, got {x}")));
         }
@@ -98,20 +75,13 @@ impl Shape {
         if !(len > 1e-12) {
             return Err(Error::invalid(format!("shape.axis must be nonzero, got {:?}", s.axis)));
         }
-        if s.kind != GRIP_SHAPE_PLANE && !(s.radius > 0.0 && s.radius <= MAX_LENGTH) {
+        if s.kind != ShapeKind::Plane && !(s.radius > 0.0 && s.radius <= MAX_LENGTH) {
             return Err(Error::invalid(format!("shape.radius must be > 0 m and finite, got {}", s.radius)));
         }
         if !(s.half_length >= 0.0 && s.half_length <= MAX_LENGTH) {
             return Err(Error::invalid(format!("shape.half_length must be >= 0 m and finite, got {}", s.half_length)));
         }
-        Ok(Self {
-            kind: s.kind,
-            inside: s.inside == 1,
-            center: s.center,
-            axis: s.axis.map(|x| x / len),
-            radius: s.radius,
-            half_length: s.half_length,
-        })
+        Ok(Self { axis: s.axis.map(|x| x / len), ..*s })
     }
 
     /// Signed gap d(y) in m and unit normal n = ∇d at a point `y` of the definition frame.
@@ -119,16 +89,16 @@ impl Shape {
         let rel = sub(y, self.center.map(c::<T>));
         let axis = self.axis.map(c::<T>);
         let (d, n) = match self.kind {
-            GRIP_SHAPE_PLANE => (dot(axis, rel), axis),
-            GRIP_SHAPE_SPHERE => self.round(rel),
-            GRIP_SHAPE_CAPSULE => {
+            ShapeKind::Plane => (dot(axis, rel), axis),
+            ShapeKind::Sphere => self.round(rel),
+            ShapeKind::Capsule => {
                 let t = dot(axis, rel);
                 let l = self.half_length;
                 // Nearest point of the axis segment; the clamp keeps d C¹ across the caps.
                 let s = if l == 0.0 || t.re().abs() <= l { t } else { c(l * t.re().signum()) };
                 self.round(sub(rel, scale(s, axis)))
             }
-            _ => self.cylinder(rel, axis),
+            ShapeKind::Cylinder => self.cylinder(rel, axis),
         };
         if self.inside {
             (-d, n.map(|x| -x))

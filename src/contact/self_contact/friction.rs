@@ -169,11 +169,18 @@ impl FrozenPairFriction {
 mod tests {
     use super::super::{EdgeEdge, VertexTriangle};
     use super::*;
+    use crate::contact::{FrictionCoupling, FrictionSmoothing};
 
     /// A vertex 1 mm above a triangle's interior and two crossing edges 1 mm apart (δ = 2 mm),
     /// with stencil velocities `v`.
     fn pairs() -> Vec<(SelfContactPair, [f64; 12])> {
-        let law = ContactLaw { kappa: 1e6, delta: 0.002, epsilon: 1e-3, smoothing: 0, coupling: 0 };
+        let law = ContactLaw {
+            kappa: 1e6,
+            delta: 0.002,
+            epsilon: 1e-3,
+            smoothing: FrictionSmoothing::Quadratic,
+            coupling: FrictionCoupling::Implicit,
+        };
         let vt = [0.2, 0.3, 0.001, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
         let ee = [-0.5, 0.1, 0.001, 0.5, 0.2, 0.001, 0.1, -0.5, 0.0, 0.0, 0.5, 0.0];
         let rest: Vec<f64> = ee.to_vec();

@@ -5,26 +5,22 @@
 use crate::math::real::{c, dot, Real, V3};
 use nalgebra::{Matrix3, Vector3};
 
-/// Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
-/// σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
-/// s < r, c normalising w(0) = 1, ε = 1e-5. The published form c·(f(σ) − f(1)) has a kink at
-/// s = r (w′(r) ≠ 0), so the contact force jumps when a sample leaves the support and Newton
-/// stalls; the subtracted Taylor terms remove the kink without changing the near-interpolating
-/// s⁻⁴ fall-off (they are O(1) against f(0) = ε⁻²). w > 0 inside the support (f‴ < 0).
-pub const GRIP_KERNEL_INTERPOLATING: u32 = 0;
-/// Cubic kernel w(s) = 1 − 3(s/r)² + 2(s/r)³ for s < r (C¹ at the support radius): a smoother,
-/// more averaging potential.
-pub const GRIP_KERNEL_CUBIC: u32 = 1;
-
 /// ε of the near-interpolating kernel.
 const INTERPOLATING_EPSILON: f64 = 1e-5;
 
-/// A kernel choice (`GRIP_KERNEL_*`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A kernel choice: the weight function of the implicit contact surfaces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Kernel {
-    /// See [`GRIP_KERNEL_INTERPOLATING`].
+    /// Near-interpolating kernel (Larionov et al. 2021) made C² at the support radius: with
+    /// σ = (s/r)² and f(σ) = 1/(σ + ε)², w = c·(f(σ) − f(1) − f′(1)(σ − 1) − ½f″(1)(σ − 1)²) for
+    /// s < r, c normalising w(0) = 1, ε = 1e-5. The published form c·(f(σ) − f(1)) has a kink at
+    /// s = r (w′(r) ≠ 0), so the contact force jumps when a sample leaves the support and Newton
+    /// stalls; the subtracted Taylor terms remove the kink without changing the near-interpolating
+    /// s⁻⁴ fall-off (they are O(1) against f(0) = ε⁻²). w > 0 inside the support (f‴ < 0).
+    #[default]
     Interpolating,
-    /// See [`GRIP_KERNEL_CUBIC`].
+    /// Cubic kernel w(s) = 1 − 3(s/r)² + 2(s/r)³ for s < r (C¹ at the support radius): a smoother,
+    /// more averaging potential.
     Cubic,
 }
 
@@ -40,15 +36,6 @@ pub struct Weight {
 }
 
 impl Kernel {
-    /// The kernel with code `k`, if known.
-    pub fn from_code(k: u32) -> Option<Self> {
-        match k {
-            GRIP_KERNEL_INTERPOLATING => Some(Self::Interpolating),
-            GRIP_KERNEL_CUBIC => Some(Self::Cubic),
-            _ => None,
-        }
-    }
-
     /// w(|y|; r) alone; 0 outside the support.
     pub fn value(&self, y: &Vector3<f64>, r: f64) -> f64 {
         let sigma = y.norm_squared() / (r * r);
