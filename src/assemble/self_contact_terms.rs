@@ -369,17 +369,22 @@ mod tests {
 
     /// Candidates stay while every vertex is within half the padding of the reference, and are
     /// gathered again (finding the pair that came within δ) once one moved further; pairs of
-    /// pinned vertices only are left out.
-    #[test]
-    fn candidates_are_gathered_again_when_stale() {
-        let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], positions(0.0), 0.01).unwrap();
-        let law = ContactLaw {
+    /// A unit-stiffness law with δ = 0.01 m.
+    fn test_law() -> ContactLaw {
+        ContactLaw {
             kappa: 1.0,
             delta: 0.01,
             epsilon: 1e-3,
             smoothing: FrictionSmoothing::Quadratic,
             coupling: FrictionCoupling::Implicit,
-        };
+        }
+    }
+
+    /// pinned vertices only are left out.
+    #[test]
+    fn candidates_are_gathered_again_when_stale() {
+        let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], positions(0.0), 0.01).unwrap();
+        let law = test_law();
         let free = [false; 6];
         let mut terms = SelfContactTerms::new(&mesh, law, &free, &positions(0.5), 0.1);
         assert!(terms.pairs().is_empty());
@@ -408,13 +413,7 @@ mod tests {
             q
         };
         let mesh = SelfContactMesh::new(vec![[0, 1, 2], [3, 4, 5]], beyond(0.8), 0.01).unwrap();
-        let law = ContactLaw {
-            kappa: 1.0,
-            delta: 0.01,
-            epsilon: 1e-3,
-            smoothing: FrictionSmoothing::Quadratic,
-            coupling: FrictionCoupling::Implicit,
-        };
+        let law = test_law();
         let free = [false; 6];
         assert!(SelfContactTerms::new(&mesh, law, &free, &beyond(0.8), 0.1).pairs().is_empty());
         let near = SelfContactTerms::new(&mesh, law, &free, &beyond(0.52), 0.1);
