@@ -404,7 +404,11 @@ extern "C" {
 // - `"position"` (3, m): moves the vertices now (rest shape unchanged);
 // - `"pinned"` (1): nonzero = the vertex is pinned (held, or driven to its target);
 // - `"target"` (3, m): where pinned vertices must be at the end of the next step/advance;
-//   without a target a pinned vertex stays put. Targets are consumed by the next step/advance.
+//   without a target a pinned vertex stays put. Targets are consumed by the next step/advance;
+//   a soft-pinned vertex's target is where its anchor is during the next step/advance;
+// - `"pin_stiffness"` (1, N/m, in [0, 1e9]): a soft pin, a spring ½ k |x − a|² pulling the vertex
+//   toward its anchor a, which starts at the vertex's position when the pin is made and then
+//   follows the vertex's targets; 0 removes it; a hard pin takes precedence.
 //
 // `vertex_count` must equal the object's vertex count. Every value must be finite, positions
 // and targets within ±1e9 m; a refused call changes nothing.

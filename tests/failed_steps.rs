@@ -8,6 +8,7 @@
 use grip::contact::Shape;
 use grip::mesh::generate::grid_cloth;
 use grip::solve::NewtonFailure;
+use grip::solver::VertexAttribute;
 use grip::Warnings;
 use grip::{Error, Material, Solver, SolverParams};
 
@@ -18,7 +19,7 @@ fn cloth(params: &SolverParams) -> (Solver, u32) {
     let mut pins = vec![0.0; p.len() / 3];
     pins[0] = 1.0;
     pins[8] = 1.0;
-    s.set_vertex_attribute(id, "pinned", &pins, 1).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Pinned, &pins).unwrap();
     (s, id)
 }
 
@@ -70,7 +71,7 @@ fn a_substep_that_fails_whole_converges_in_halves() {
     let (mut s, id) = cloth(&params);
     let p = s.positions(id).unwrap().to_vec();
     let target: Vec<f64> = p.iter().enumerate().map(|(i, x)| if i % 3 == 1 { x + 0.1 } else { *x }).collect();
-    s.set_vertex_attribute(id, "target", &target, 3).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Target, &target).unwrap();
     s.step(0.05).expect("halving rescues the step");
     let r = *s.report();
     println!("{r:?}");
@@ -98,14 +99,14 @@ fn a_non_finite_residual_is_rolled_back_and_the_solver_stays_usable() {
     assert_eq!(before, state(&s, id));
     // So does a velocity the host set that overflows the step.
     let huge = vec![1e300; s.velocities(id).unwrap().len()];
-    s.set_vertex_attribute(id, "velocity", &huge, 3).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Velocity, &huge).unwrap();
     let after_set = state(&s, id);
     let m = not_converged(s.step(0.01));
     assert!(m.contains("not finite"), "{m}");
     assert_eq!(s.report().last_failure, Some(NewtonFailure::NonFinite));
     assert_eq!(after_set, state(&s, id));
     // Calls after a failed step work: reset the velocity and step on.
-    s.set_vertex_attribute(id, "velocity", &vec![0.0; huge.len()], 3).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Velocity, &vec![0.0; huge.len()]).unwrap();
     s.advance(0.02).unwrap();
     assert!(s.report().converged);
     assert_eq!(s.report().last_failure, None);
@@ -123,9 +124,9 @@ fn a_line_search_stall_is_rolled_back() {
     let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2], 0.01]).collect();
     let id = s.add_shell(&p, &t, &Material::default()).unwrap();
     let q: Vec<f64> = p.iter().enumerate().map(|(i, x)| if i % 3 == 2 { *x } else { 3.0 * x }).collect();
-    s.set_vertex_attribute(id, "position", &q, 3).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Position, &q).unwrap();
     let v: Vec<f64> = (0..p.len()).map(|i| if i % 3 == 2 { -10.0 } else { 0.0 }).collect();
-    s.set_vertex_attribute(id, "velocity", &v, 3).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Velocity, &v).unwrap();
     let before = state(&s, id);
     let m = not_converged(s.step(1.0 / 240.0));
     println!("{m}\n{:?}", s.report());

@@ -12,6 +12,7 @@
 
 use grip::mesh::generate::grid_cloth;
 use grip::mesh::shapes::open_cylinder;
+use grip::solver::VertexAttribute;
 use grip::Warnings;
 use grip::{Material, Solver, SolverParams};
 
@@ -120,11 +121,11 @@ fn a_vertex_pinned_inside_a_collider_runs_to_the_end() {
     let cloth = s.add_shell(&p, &t, &Material::default()).unwrap();
     let mut pins = vec![0.0; n];
     pins[0] = 1.0;
-    s.set_vertex_attribute(cloth, "pinned", &pins, 1).unwrap();
+    s.set_vertex_attribute(cloth, VertexAttribute::Pinned, &pins).unwrap();
     // Vertex 0 is driven 1 cm below the ground: the pin and the collider disagree.
     let mut target = p.clone();
     target[2] = -0.01;
-    s.set_vertex_attribute(cloth, "target", &target, 3).unwrap();
+    s.set_vertex_attribute(cloth, VertexAttribute::Target, &target).unwrap();
     for frame in 0..6 {
         s.advance(FRAME).unwrap_or_else(|e| panic!("frame {frame}: {e:?}"));
         assert!(finite(&s, cloth));
@@ -145,12 +146,12 @@ fn pins_with_incompatible_targets_run_to_the_end() {
     let mut pins = vec![0.0; n];
     pins[0] = 1.0;
     pins[1] = 1.0;
-    s.set_vertex_attribute(cloth, "pinned", &pins, 1).unwrap();
+    s.set_vertex_attribute(cloth, VertexAttribute::Pinned, &pins).unwrap();
     // Vertices 0 and 1 share an edge of rest length 5 cm: targets 15 cm apart.
     let mut target = p.clone();
     target[0] -= 0.05;
     target[3] += 0.05;
-    s.set_vertex_attribute(cloth, "target", &target, 3).unwrap();
+    s.set_vertex_attribute(cloth, VertexAttribute::Target, &target).unwrap();
     s.advance(FRAME).expect("runs to the end");
     let r = *s.report();
     println!("{r:?}");

@@ -15,6 +15,7 @@ use grip::{Material, Solver, SolverParams};
 
 mod common;
 use common::scenes::cloth_thrown_on_slab;
+use grip::solver::VertexAttribute;
 
 /// A cloth falling onto a soft slab, 20 steps of 10 ms; returns all positions and the total
 /// linear iterations.
@@ -32,7 +33,7 @@ fn cloth_on_slab(linear_solver: LinearSolverKind, preconditioner: Preconditioner
     let slab = Material { youngs_modulus: 1e5, poisson_ratio: 0.3, density: 1000.0, ..Default::default() };
     let slab_id = s.add_solid(&p, &t, &slab).unwrap();
     let pinned: Vec<f64> = p.chunks(3).map(|x| if x[2] < -0.1 + 1e-9 { 1.0 } else { 0.0 }).collect();
-    s.set_vertex_attribute(slab_id, "pinned", &pinned, 1).unwrap();
+    s.set_vertex_attribute(slab_id, VertexAttribute::Pinned, &pinned).unwrap();
     let (p, t) = grid_cloth(0.3, 0.3, 10, 10);
     let p: Vec<f64> = p.chunks(3).flat_map(|x| [x[0], x[2] + 0.15, 0.01]).collect();
     let cloth = Material {

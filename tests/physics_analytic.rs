@@ -3,6 +3,7 @@
 
 use grip::energy::membrane::MembraneModel;
 use grip::mesh::generate::{box_tets, grid_cloth, top_vertices};
+use grip::solver::VertexAttribute;
 use grip::{Material, Solver, SolverParams};
 
 const G: f64 = 9.81;
@@ -20,7 +21,7 @@ fn free_fall_drop(h: f64) -> (f64, f64) {
     let id = s.add_solid(&pos, &tets, &material).unwrap();
     let v0 = 0.5; // initial upward velocity [m/s]
     let vel: Vec<f64> = pos.chunks_exact(3).flat_map(|_| [0.0, 0.0, v0]).collect();
-    s.set_vertex_attribute(id, "velocity", &vel, 3).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Velocity, &vel).unwrap();
     let z0 = centroid_z(s.positions(id).unwrap());
     s.advance(1.0).unwrap();
     assert_eq!(s.report().substeps as f64, (1.0 / h).round());
@@ -68,7 +69,7 @@ fn pin(s: &mut Solver, id: u32, rest: &[f64]) {
     for i in top_vertices(rest, 2, 1e-9) {
         flags[i] = 1.0;
     }
-    s.set_vertex_attribute(id, "pinned", &flags, 1).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Pinned, &flags).unwrap();
 }
 
 #[test]

@@ -14,6 +14,7 @@ mod common;
 
 use common::scenes::placed_grid;
 use grip::contact::FrictionCoupling;
+use grip::solver::VertexAttribute;
 use grip::{Material, Solver, SolverParams};
 
 /// Slope angle θ [degrees]: tan θ = 0.364.
@@ -50,7 +51,7 @@ fn build(h: f64, coupling: FrictionCoupling) -> (Solver, u32, u32) {
     let (p, t) = sheet(0.4, 16, 0.0, 0.0, 0.0);
     let base = Material { density: 200.0, youngs_modulus: 1e6, thickness: 1e-3, ..Material::default() };
     let sheet_id = solver.add_shell(&p, &t, &base).expect("sheet");
-    solver.set_vertex_attribute(sheet_id, "pinned", &vec![1.0; p.len() / 3], 1).expect("pins");
+    solver.set_vertex_attribute(sheet_id, VertexAttribute::Pinned, &vec![1.0; p.len() / 3]).expect("pins");
     // A stiff 0.1 m square of 4 × 4 quads, turned by 17° (no edge parallel to the sheet's),
     // up the slope, at gap δ_s/2.
     let (p, t) = sheet(0.1, 4, -0.1, 0.5 * DELTA, 17f64.to_radians());

@@ -8,6 +8,7 @@ mod common;
 
 use common::scenes::placed_grid;
 use grip::mesh::intersecting_pairs_between;
+use grip::solver::VertexAttribute;
 use grip::{Material, Solver, SolverParams};
 
 /// Time step [s].
@@ -45,11 +46,11 @@ fn a_guess_through_the_sheet_is_replaced_by_an_untangled_one() {
     let (p_sheet, t_sheet) = square(0.3, 12, 0.0, 0.0);
     let material = Material { density: 200.0, youngs_modulus: 1e6, thickness: 1e-3, ..Material::default() };
     let sheet = solver.add_shell(&p_sheet, &flat(&t_sheet), &material).expect("sheet");
-    solver.set_vertex_attribute(sheet, "pinned", &vec![1.0; p_sheet.len() / 3], 1).expect("pins");
+    solver.set_vertex_attribute(sheet, VertexAttribute::Pinned, &vec![1.0; p_sheet.len() / 3]).expect("pins");
     let (p_square, t_square) = square(0.1, 5, TILT, HEIGHT);
     let thrown = solver.add_shell(&p_square, &flat(&t_square), &material).expect("square");
     let v: Vec<f64> = (0..p_square.len()).map(|i| if i % 3 == 2 { -SPEED } else { 0.0 }).collect();
-    solver.set_vertex_attribute(thrown, "velocity", &v, 3).expect("velocity");
+    solver.set_vertex_attribute(thrown, VertexAttribute::Velocity, &v).expect("velocity");
 
     // The continued velocity does cross the sheet: the case under test.
     let continued: Vec<f64> = p_square.iter().zip(&v).map(|(x, u)| x + H * u).collect();

@@ -16,6 +16,7 @@ use grip::contact::FrictionSmoothing;
 use grip::energy::{gather, Element};
 use grip::mesh::generate::box_tets;
 use grip::mesh::{boundary_triangles, intersecting_pairs_between};
+use grip::solver::VertexAttribute;
 use grip::{Material, Solver, SolverParams};
 
 /// Layer thickness δ [m] and stiffness κ [N/m²] of the unit tests.
@@ -224,7 +225,7 @@ fn assert_steps_push_the_cloth_out(box_p: &[f64], faces: &[[u32; 3]], cloth_p: &
     let mut s = Solver::new(&params).unwrap();
     let (_, t) = box_tets([0.1, 0.1, 0.1], [4, 4, 4], [0.0; 3]);
     let block = s.add_solid(box_p, &t, &Material::default()).unwrap();
-    s.set_vertex_attribute(block, "pinned", &vec![1.0; box_p.len() / 3], 1).unwrap();
+    s.set_vertex_attribute(block, VertexAttribute::Pinned, &vec![1.0; box_p.len() / 3]).unwrap();
     let material = Material { density: 200.0, thickness: 1e-3, ..Material::default() };
     let cloth = s.add_shell(cloth_p, &[0, 1, 2], &material).unwrap();
     let count = |s: &Solver| crossings(s, [cloth, block], &[[0, 1, 2]], faces);
@@ -261,11 +262,11 @@ fn strip_on_box(max_contact_retries: u32) -> (Solver, [u32; 2], Vec<[u32; 3]>) {
     let (box_p, t) = box_tets([0.1, 0.1, 0.1], [4, 4, 4], [0.0; 3]);
     let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
     let block = s.add_solid(&box_p, &t, &Material::default()).unwrap();
-    s.set_vertex_attribute(block, "pinned", &vec![1.0; box_p.len() / 3], 1).unwrap();
+    s.set_vertex_attribute(block, VertexAttribute::Pinned, &vec![1.0; box_p.len() / 3]).unwrap();
     let (strip_p, strip_t) = strip_over_box_edge();
     let cloth = s.add_shell(&strip_p, &strip_t, &Material::default()).unwrap();
     let pins: Vec<f64> = (0..12).map(|v| if !(2..10).contains(&v) { 1.0 } else { 0.0 }).collect();
-    s.set_vertex_attribute(cloth, "pinned", &pins, 1).unwrap();
+    s.set_vertex_attribute(cloth, VertexAttribute::Pinned, &pins).unwrap();
     (s, [block, cloth], boundary_triangles(&tets))
 }
 
@@ -275,7 +276,7 @@ fn pull(s: &mut Solver, cloth: u32, by: f64) {
     let mut target = s.positions(cloth).unwrap().to_vec();
     (0..2).for_each(|v| target[3 * v] -= by);
     (10..12).for_each(|v| target[3 * v + 2] -= by);
-    s.set_vertex_attribute(cloth, "target", &target, 3).unwrap();
+    s.set_vertex_attribute(cloth, VertexAttribute::Target, &target).unwrap();
     s.step(5e-3).unwrap();
 }
 

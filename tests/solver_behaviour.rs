@@ -3,6 +3,7 @@
 
 use grip::mesh::generate::{box_tets, grid_cloth};
 use grip::solve::linear_solver::LinearSolverKind;
+use grip::solver::VertexAttribute;
 use grip::{Error, Material, Solver, SolverParams};
 
 fn scene(params: &SolverParams) -> (Solver, u32, u32) {
@@ -13,7 +14,7 @@ fn scene(params: &SolverParams) -> (Solver, u32, u32) {
     let mut pins = vec![0.0; p.len() / 3];
     pins[0] = 1.0;
     pins[12] = 1.0;
-    s.set_vertex_attribute(cloth, "pinned", &pins, 1).unwrap();
+    s.set_vertex_attribute(cloth, VertexAttribute::Pinned, &pins).unwrap();
     let (p, t) = box_tets([0.2, 0.2, 0.2], [2, 2, 2], [0.0, 0.5, 0.0]);
     let solid = s
         .add_solid(
@@ -91,7 +92,7 @@ fn driven_pins_reach_their_targets_and_then_stay() {
     let (mut s, c, _) = scene(&SolverParams::default());
     let p0 = s.positions(c).unwrap().to_vec();
     let target: Vec<f64> = p0.iter().enumerate().map(|(i, x)| if i % 3 == 0 { x + 0.1 } else { *x }).collect();
-    s.set_vertex_attribute(c, "target", &target, 3).unwrap();
+    s.set_vertex_attribute(c, VertexAttribute::Target, &target).unwrap();
     s.advance(0.05).unwrap();
     let p1 = s.positions(c).unwrap().to_vec();
     for v in [0usize, 12] {

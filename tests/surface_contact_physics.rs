@@ -12,6 +12,7 @@ use grip::{Material, Solver, SolverParams};
 
 mod common;
 use common::SOLVERS;
+use grip::solver::VertexAttribute;
 
 /// The parameters of these scenes: a step of `time_step` [s] and the solver `linear_solver`.
 fn params(time_step: f64, linear_solver: LinearSolverKind) -> SolverParams {
@@ -25,7 +26,7 @@ fn add_slab(s: &mut Solver) -> u32 {
         Material { youngs_modulus: 1e5, poisson_ratio: 0.3, density: 1000.0, damping_beta: 0.01, ..Default::default() };
     let id = s.add_solid(&p, &t, &m).unwrap();
     let pinned: Vec<f64> = p.chunks(3).map(|x| if x[2] < -0.1 + 1e-9 { 1.0 } else { 0.0 }).collect();
-    s.set_vertex_attribute(id, "pinned", &pinned, 1).unwrap();
+    s.set_vertex_attribute(id, VertexAttribute::Pinned, &pinned).unwrap();
     id
 }
 

@@ -6,6 +6,7 @@
 use crate::contact::{FrictionCoupling, Shape, ShapeKind};
 use crate::mesh::generate::box_tets;
 use crate::solve::linear_solver::LinearSolverKind;
+use crate::solver::VertexAttribute;
 use crate::{Material, Result, Solver, SolverParams};
 
 /// Standard gravity used by the analytic cases (m/s²).
@@ -117,7 +118,7 @@ impl Incline {
             .chunks_exact(3)
             .flat_map(|v| [0, 1, 2].map(|k| v[k] + down[k] * self.v0))
             .collect();
-        solver.set_vertex_attribute(block, "velocity", &v, 3)?;
+        solver.set_vertex_attribute(block, VertexAttribute::Velocity, &v)?;
         Ok((solver, block, plane))
     }
 

@@ -7,6 +7,7 @@
 
 use crate::error::Result;
 use crate::solve::linear_solver::LinearSolverKind;
+use crate::solver::VertexAttribute;
 use crate::{Integrator, Material, Solver, SolverParams};
 
 /// The integrators, with their names.
@@ -63,9 +64,9 @@ pub fn run_with(integrator: Integrator, h: f64, linear_solver: LinearSolverKind)
         ..Default::default()
     };
     let id = solver.add_solid(&p, &[0, 1, 2, 3], &material)?;
-    solver.set_vertex_attribute(id, "pinned", &[1.0, 1.0, 1.0, 0.0], 1)?;
+    solver.set_vertex_attribute(id, VertexAttribute::Pinned, &[1.0, 1.0, 1.0, 0.0])?;
     let v = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.12, 0.05, -0.1];
-    solver.set_vertex_attribute(id, "velocity", &v, 3)?;
+    solver.set_vertex_attribute(id, VertexAttribute::Velocity, &v)?;
     solver.advance(DURATION)?;
     Ok(solver.positions(id)?.to_vec())
 }

@@ -15,6 +15,7 @@ use super::volume_terms::VolumeTerms;
 use crate::energy::dihedral_bending::BendingHinge;
 use crate::energy::membrane::MembraneTriangle;
 use crate::energy::stable_neo_hookean::NeoHookeanTet;
+use crate::energy::target_spring::TargetSpring;
 use crate::math::real::Real;
 use crate::model::Model;
 
@@ -91,6 +92,8 @@ stage_terms! {
         ElementTerm::new(&model.membranes.elements, Some(&layout.membrane_slots)),
     /// Shell dihedral bending.
     hinges: ElementTerm<'a, BendingHinge, 12> = ElementTerm::new(&model.hinges.elements, Some(&layout.hinge_slots)),
+    /// Soft pins: springs from vertices to their anchors.
+    soft_pins: ElementTerm<'a, TargetSpring, 3> = ElementTerm::new(&model.soft_pins, None),
     /// Volume-change penalties (paper §3.4).
     volume: VolumeTerms<'a> = VolumeTerms { penalties: &model.volumes },
     /// Rayleigh stiffness damping of the tets.

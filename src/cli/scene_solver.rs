@@ -6,6 +6,7 @@
 use super::motion::{apply_flat, Motion};
 use super::scene::{Elements, Scene};
 use crate::solver::Solver;
+use crate::solver::VertexAttribute;
 
 /// A solver built from a scene, with the ids of its parts.
 pub struct SceneSolver<'a> {
@@ -55,7 +56,7 @@ impl Scene {
                     .ok_or_else(|| format!("object \"{}\": pinned vertex {p} does not exist ({n} vertices)", o.name))?;
                 *slot = 1.0;
             }
-            solver.set_vertex_attribute(id, "pinned", &pinned, 1).map_err(fail)?;
+            solver.set_vertex_attribute(id, VertexAttribute::Pinned, &pinned).map_err(fail)?;
             if o.velocity != [0.0; 3] || o.angular_velocity != [0.0; 3] {
                 let c = centroid(&o.positions);
                 let w = o.angular_velocity;
@@ -69,7 +70,7 @@ impl Scene {
                         [0, 1, 2].map(|k| o.velocity[k] + spin[k])
                     })
                     .collect();
-                solver.set_vertex_attribute(id, "velocity", &v, 3).map_err(fail)?;
+                solver.set_vertex_attribute(id, VertexAttribute::Velocity, &v).map_err(fail)?;
             }
             if let Some(vol) = o.volume {
                 solver.set_volume_penalty(id, Some(vol.model), vol.compression, vol.pressure).map_err(fail)?;
@@ -139,7 +140,7 @@ impl SceneSolver<'_> {
                     target[3 * v..3 * v + 3].copy_from_slice(&super::motion::apply(&m, [p[0], p[1], p[2]]));
                 }
             }
-            self.solver.set_vertex_attribute(id, "target", &target, 3).map_err(fail)?;
+            self.solver.set_vertex_attribute(id, VertexAttribute::Target, &target).map_err(fail)?;
         }
         Ok(())
     }

@@ -8,6 +8,7 @@ pub mod dihedral_bending;
 pub mod lame;
 pub mod membrane;
 pub mod stable_neo_hookean;
+pub mod target_spring;
 pub mod volume;
 
 use crate::math::autodiff;

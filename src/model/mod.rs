@@ -4,6 +4,7 @@ pub mod contact_setup;
 pub mod material;
 pub mod objects;
 pub mod params;
+pub mod soft_pins;
 pub mod volume_penalty;
 
 pub use contact_setup::SurfaceQuery;

@@ -93,6 +93,8 @@ pub struct Model {
     pub friction: Vec<((u32, u32), f64)>,
     /// Volume-change penalties (paper §3.4), at most one per object.
     pub volumes: Vec<super::volume_penalty::VolumePenalty>,
+    /// Soft pins: springs from vertices to anchors, in increasing vertex order.
+    pub soft_pins: Vec<crate::energy::target_spring::TargetSpring>,
 }
 
 impl Model {

@@ -109,6 +109,8 @@ impl Solver {
         // The host's callback stays on this thread while the work runs on the pool; it is put
         // back however the call ends, a panic included.
         let mut host_progress = self.progress.take();
+        // Soft pins pull toward their targets for the whole call; put back if it fails.
+        let anchors = self.model.move_pin_anchors(&self.target);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             progress::on_pool(&pool, host_progress.as_mut(), |progress| {
                 self.run_on_pool(substeps, h, progress, &mut report)
@@ -152,7 +154,10 @@ impl Solver {
                 }
                 Ok(())
             }
-            Err(e) => Err(e),
+            Err(e) => {
+                self.model.restore_pin_anchors(&anchors);
+                Err(e)
+            }
         };
         report.kinetic_energy = kinetic_energy(&self.model, &self.v);
         report.elastic_energy = self.pool.install(|| elastic_energy(&self.model, &self.q));

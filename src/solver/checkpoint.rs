@@ -1,30 +1,38 @@
 //! The solver's state as bytes, to continue a simulation in another process (`grip run
 //! --resume`, a bake that outlives its session): positions, velocities, pins and their targets,
+//! soft pins (vertex, stiffness, anchor),
 //! collider poses and targets, the contact stiffnesses κ, κ_s and κ_b in use, the last substep's
 //! acceleration (Newton's guess), BDF2's history, and the contact couplings of the system
 //! pattern (the preconditioner's and the LU's orderings follow the pattern). Restoring into a
 //! solver built the same way (same objects, same parameters) continues bit for bit as if the
 //! process had never stopped.
 //!
-//! Format (little-endian): the magic `GRIPSTA2` (`GRIPSTA1`, the same without κ_b, is read too), a fingerprint of the model (vertex count,
+//! Format (little-endian): the magic `GRIPSTA3` (`GRIPSTA2` without soft pins and `GRIPSTA1` also
+//! without κ_b are read too), a fingerprint of the model (vertex count,
 //! collider count and an FNV-1a hash of the rest positions' bits), then the fields in the
 //! order `Solver::checkpoint` writes them, each vector preceded by its length.
 
 use super::Solver;
 use crate::assemble::SystemLayout;
 use crate::contact::Pose;
+use crate::energy::target_spring::TargetSpring;
 use crate::energy::Element;
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
 use crate::mesh::validate::MAX_COORDINATE;
+use crate::model::soft_pins::MAX_PIN_STIFFNESS;
 use crate::model::{Model, ObjectKind};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 /// First bytes of a solver checkpoint.
-const MAGIC: &[u8; 8] = b"GRIPSTA2";
+const MAGIC: &[u8; 8] = b"GRIPSTA3";
 
-/// First bytes of the previous format, read still: the same fields but κ_b (restored as
-/// unset, so it starts again from the value derived from κ_s).
+/// First bytes of the previous format, read still: the same fields but the soft pins (restored
+/// as none).
+const MAGIC_WITHOUT_SOFT_PINS: &[u8; 8] = b"GRIPSTA2";
+
+/// First bytes of the format before it, read still: also without κ_b (restored as unset, so it
+/// starts again from the value derived from κ_s).
 const MAGIC_WITHOUT_SHELL_SOLID: &[u8; 8] = b"GRIPSTA1";
 
 /// Appends little-endian fields to a byte vector.
@@ -142,6 +150,26 @@ fn fingerprint(model: &Model) -> u64 {
     h
 }
 
+/// Soft pins read back: vertices in increasing order below `n`, stiffness in (0, max] N/m,
+/// anchors in bounds.
+fn soft_pins(r: &mut Reader, n: usize) -> Result<Vec<TargetSpring>> {
+    let count = r.len(n)?;
+    let mut pins: Vec<TargetSpring> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let vertex = r.u64()?;
+        let (stiffness, anchor) = (r.f64()?, [r.f64()?, r.f64()?, r.f64()?]);
+        let after_last = pins.last().is_none_or(|p| vertex > p.vertex[0] as u64);
+        if vertex >= n as u64 || !after_last || !(stiffness > 0.0 && stiffness <= MAX_PIN_STIFFNESS) {
+            return Err(Error::invalid(format!("checkpoint: soft pin of vertex {vertex} with stiffness {stiffness}")));
+        }
+        if !anchor.iter().all(|&x| coordinate(x)) {
+            return Err(Error::invalid("checkpoint: a soft pin's anchor is not finite or out of bounds"));
+        }
+        pins.push(TargetSpring { vertex: [vertex as u32], anchor, stiffness });
+    }
+    Ok(pins)
+}
+
 /// Whether `x` is a usable position coordinate in m (finite, within the API's bound).
 fn coordinate(x: f64) -> bool {
     x.abs() <= MAX_COORDINATE
@@ -165,7 +193,7 @@ impl Solver {
     }
 
     /// The bytes of [`Solver::checkpoint`] in the format of `magic` (the current one, or
-    /// `MAGIC_WITHOUT_SHELL_SOLID` without κ_b).
+    /// one of the older ones).
     fn encode(&self, magic: &[u8; 8]) -> Vec<u8> {
         let mut w = Writer(magic.to_vec());
         let n = self.model.vertex_count();
@@ -179,6 +207,13 @@ impl Solver {
             w.u64(t.is_some() as u64);
             t.unwrap_or_default().iter().for_each(|&x| w.f64(x));
         }
+        if magic == MAGIC {
+            w.u64(self.model.soft_pins.len() as u64);
+            for p in &self.model.soft_pins {
+                w.u64(p.vertex[0] as u64);
+                [p.stiffness, p.anchor[0], p.anchor[1], p.anchor[2]].iter().for_each(|&x| w.f64(x));
+            }
+        }
         self.collider_pose.iter().for_each(|p| w.pose(p));
         for t in &self.collider_target {
             w.u64(t.is_some() as u64);
@@ -186,7 +221,7 @@ impl Solver {
         }
         w.option(self.contact_stiffness);
         w.option(self.self_contact_stiffness);
-        if magic == MAGIC {
+        if magic != MAGIC_WITHOUT_SHELL_SOLID {
             w.option(self.shell_solid_stiffness);
         }
         w.f64s(&self.acceleration);
@@ -213,10 +248,11 @@ impl Solver {
     pub fn restore(&mut self, bytes: &[u8]) -> Result<()> {
         let mut r = Reader { bytes, at: 0 };
         let magic = r.take(MAGIC.len())?;
-        let with_shell_solid = magic == MAGIC;
-        if !with_shell_solid && magic != MAGIC_WITHOUT_SHELL_SOLID {
+        if ![MAGIC, MAGIC_WITHOUT_SOFT_PINS, MAGIC_WITHOUT_SHELL_SOLID].iter().any(|m| m.as_slice() == magic) {
             return Err(Error::invalid("not a grip solver checkpoint (wrong magic bytes)"));
         }
+        let with_soft_pins = magic == MAGIC;
+        let with_shell_solid = magic != MAGIC_WITHOUT_SHELL_SOLID;
         let n = self.model.vertex_count();
         let colliders = self.collider_pose.len();
         let (cn, cc, cf) = (r.u64()?, r.u64()?, r.u64()?);
@@ -246,6 +282,7 @@ impl Solver {
             }
             target.push(some.then_some(t));
         }
+        let soft_pins = if with_soft_pins { soft_pins(&mut r, n)? } else { Vec::new() };
         let collider_pose = (0..colliders).map(|_| r.pose()).collect::<Result<Vec<Pose>>>()?;
         let mut collider_target = Vec::with_capacity(colliders);
         for _ in 0..colliders {
@@ -299,6 +336,7 @@ impl Solver {
         self.v = v;
         self.pinned = pinned;
         self.target = target;
+        self.model.soft_pins = soft_pins;
         self.collider_pose = collider_pose;
         self.collider_target = collider_target;
         self.contact_stiffness = contact_stiffness;
@@ -331,6 +369,7 @@ fn contact_couplings(layout: &SystemLayout) -> Option<Vec<(u32, u32)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::VertexAttribute;
     use crate::{Material, SolverParams};
 
     /// A cloth square over a pinned box, with self-contact on, one step on.
@@ -339,7 +378,7 @@ mod tests {
         let mut s = Solver::new(&params).unwrap();
         let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [2, 2, 2], [0.0; 3]);
         let block = s.add_solid(&p, &t, &Material::default()).unwrap();
-        s.set_vertex_attribute(block, "pinned", &vec![1.0; p.len() / 3], 1).unwrap();
+        s.set_vertex_attribute(block, VertexAttribute::Pinned, &vec![1.0; p.len() / 3]).unwrap();
         let cloth = [0.02, 0.02, 0.103, 0.08, 0.02, 0.103, 0.02, 0.08, 0.103, 0.08, 0.08, 0.103];
         s.add_shell(&cloth, &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
         s.step(5e-3).unwrap();
@@ -353,7 +392,7 @@ mod tests {
         let source = cloth_over_box();
         assert!(source.shell_solid_stiffness.is_some());
         let old = source.encode(MAGIC_WITHOUT_SHELL_SOLID);
-        assert_eq!(old.len() + 16, source.checkpoint().len());
+        assert_eq!(old.len() + 16, source.encode(MAGIC_WITHOUT_SOFT_PINS).len());
         let mut target = cloth_over_box();
         target.step(5e-3).unwrap();
         target.restore(&old).unwrap();
@@ -361,5 +400,24 @@ mod tests {
         assert_eq!(target.q, source.q);
         assert_eq!(target.v, source.v);
         assert_eq!(target.encode(MAGIC_WITHOUT_SHELL_SOLID), old);
+    }
+
+    /// Soft pins go through a checkpoint (stiffness and moved anchors); one of the format
+    /// without them restores none.
+    #[test]
+    fn soft_pins_are_restored() {
+        let mut source = cloth_over_box();
+        let cloth = 2;
+        source.set_vertex_attribute(cloth, VertexAttribute::PinStiffness, &[0.0, 40.0, 0.0, 7.5]).unwrap();
+        let target: Vec<f64> = source.positions(cloth).unwrap().iter().map(|x| x + 0.01).collect();
+        source.set_vertex_attribute(cloth, VertexAttribute::Target, &target).unwrap();
+        source.step(5e-3).unwrap();
+        let mut restored = cloth_over_box();
+        restored.restore(&source.checkpoint()).unwrap();
+        assert_eq!(restored.model.soft_pins, source.model.soft_pins);
+        assert_eq!(restored.model.soft_pins[1].anchor, [target[9], target[10], target[11]]);
+        restored.restore(&source.encode(MAGIC_WITHOUT_SOFT_PINS)).unwrap();
+        assert!(restored.model.soft_pins.is_empty());
+        assert_eq!(restored.q, source.q);
     }
 }

@@ -5,8 +5,11 @@
 //! and commits only when every substep converged.
 
 mod advance;
+mod attributes;
 mod checkpoint;
 mod progress;
+
+pub use attributes::VertexAttribute;
 
 use crate::assemble::SystemLayout;
 use crate::contact::{Pose, Shape};
@@ -232,70 +235,6 @@ impl Solver {
             return Err(Error::invalid(format!("object {id} has {} vertices, but {count} were given", o.vertex_count)));
         }
         Ok(o.first_vertex..o.first_vertex + o.vertex_count)
-    }
-
-    /// Sets a per-vertex attribute of object `id` from `values` (`vertex_count × components`):
-    /// `"velocity"` (3, m/s), `"position"` (3, m), `"pinned"` (1, nonzero = pinned),
-    /// `"target"` (3, m: where pinned vertices must be at the end of the next step/advance).
-    pub fn set_vertex_attribute(&mut self, id: u32, name: &str, values: &[f64], components: usize) -> Result<()> {
-        let expected = match name {
-            "velocity" | "position" | "target" => 3,
-            "pinned" => 1,
-            _ => {
-                return Err(Error::invalid(format!(
-                    "unknown vertex attribute \"{name}\" (known: velocity, position, pinned, target)"
-                )))
-            }
-        };
-        if components != expected {
-            return Err(Error::invalid(format!("attribute \"{name}\" has {expected} components, got {components}")));
-        }
-        if !values.len().is_multiple_of(components) {
-            return Err(Error::invalid("attribute value count is not a multiple of the component count"));
-        }
-        let range = self.object_range(id, values.len() / components)?;
-        if self.model.object(id)?.kind == ObjectKind::ColliderMesh {
-            return Err(Error::invalid(format!(
-                "object {id} is a collider mesh: its vertices move only by grip_solver_set_collider_positions"
-            )));
-        }
-        if let Some(i) = values.iter().position(|x| !x.is_finite()) {
-            return Err(Error::invalid(format!(
-                "attribute \"{name}\" of vertex {} is not finite ({})",
-                i / components,
-                values[i]
-            )));
-        }
-        // Positions obey the limit of mesh input; beyond it squared lengths lose all precision.
-        let limit = crate::mesh::validate::MAX_COORDINATE;
-        if name == "position" || name == "target" {
-            if let Some(i) = values.iter().position(|x| x.abs() > limit) {
-                return Err(Error::invalid(format!(
-                    "attribute \"{name}\" of vertex {} is {} m, beyond the limit of {limit:e} m",
-                    i / components,
-                    values[i]
-                )));
-            }
-        }
-        let dofs = 3 * range.start..3 * range.end;
-        if name == "velocity" || name == "position" {
-            self.history = None;
-        }
-        match name {
-            "velocity" => self.v[dofs].copy_from_slice(values),
-            "position" => self.q[dofs].copy_from_slice(values),
-            "pinned" => {
-                for (p, &x) in self.pinned[range].iter_mut().zip(values) {
-                    *p = x != 0.0;
-                }
-            }
-            _ => {
-                for (t, x) in self.target[range].iter_mut().zip(values.chunks_exact(3)) {
-                    *t = Some([x[0], x[1], x[2]]);
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Positions (m) of object `id`, `3 × vertex_count` values.

@@ -1,6 +1,7 @@
 //! Small scenes shared by the integration tests.
 
 use grip::mesh::generate::{box_tets, grid_cloth};
+use grip::solver::VertexAttribute;
 use grip::{Material, Solver, SolverParams};
 
 /// A 0.3 m cloth of `cells` × `cells` quads, `height` [m] above the base of a soft
@@ -13,12 +14,12 @@ pub fn cloth_thrown_on_slab(params: &SolverParams, cells: usize, height: f64) ->
     let soft = Material { density: 500.0, youngs_modulus: 2e4, poisson_ratio: 0.3, ..Default::default() };
     let slab = s.add_solid(&p, &t, &soft).unwrap();
     let base: Vec<f64> = p.chunks_exact(3).map(|v| if v[2] < 1e-9 { 1.0 } else { 0.0 }).collect();
-    s.set_vertex_attribute(slab, "pinned", &base, 1).unwrap();
+    s.set_vertex_attribute(slab, VertexAttribute::Pinned, &base).unwrap();
     let (p, t) = grid_cloth(0.3, 0.3, cells, cells);
     let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.15, height]).collect();
     let cloth = s.add_shell(&p, &t, &Material { bending_stiffness: 1e-5, ..Default::default() }).unwrap();
     let v: Vec<f64> = (0..p.len()).map(|i| [0.3, 0.0, -0.5][i % 3]).collect();
-    s.set_vertex_attribute(cloth, "velocity", &v, 3).unwrap();
+    s.set_vertex_attribute(cloth, VertexAttribute::Velocity, &v).unwrap();
     s.set_friction(slab, cloth, 0.5).unwrap();
     (s, [slab, cloth])
 }

@@ -241,6 +241,21 @@ class Physics(unittest.TestCase):
             s.advance(1.0 / 24.0)
             np.testing.assert_allclose(s.positions(cloth)[pinned], target[pinned], atol=1e-9)
 
+    def test_soft_pins_hold_a_cloth_at_m_g_over_k_below_its_anchors(self):
+        # Springs k_i = m_i g / sag: the cloth sags as one piece (no elastic force), by `sag`.
+        xyz, tris = cloth_grid(4, 0.2, 1.0)
+        sag = 0.01
+        with grip.Solver(library=LIB, time_step=0.01) as s:
+            cloth = s.add_shell(xyz, tris, density=200.0, thickness=1e-3)
+            mass = np.zeros(len(xyz))
+            for t in tris:  # lumped: a third of each triangle's mass (0.2² / 18 m² each)
+                mass[t] += 200.0 * 1e-3 * (0.2 * 0.2 / 18) / 3
+            s.set_pin_stiffness(cloth, mass * G / sag)
+            s.advance(3.0)
+            np.testing.assert_allclose(s.positions(cloth)[:, 2], xyz[:, 2] - sag, atol=1e-6)
+            with self.assertRaises(grip.InvalidArgumentError):
+                s.set_pin_stiffness(cloth, np.full(len(xyz), -1.0))
+
     def test_cloth_rests_above_analytic_floor(self):
         xyz, tris = cloth_grid(4, 0.3, 0.05)
         with grip.Solver(library=LIB) as s:

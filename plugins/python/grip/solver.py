@@ -144,7 +144,8 @@ class Solver:
 
     def set_vertex_attribute(self, obj, name, values):
         """Sets a per-vertex attribute (``values`` of shape (n,) or (n, k)); see grip.h for the
-        names: "velocity" [m/s], "position" [m], "pinned" (nonzero = pinned), "target" [m]."""
+        names: "velocity" [m/s], "position" [m], "pinned" (nonzero = pinned), "target" [m],
+        "pin_stiffness" [N/m]."""
         arr = np.asarray(values, dtype=np.float64)
         if arr.ndim == 1:
             arr = arrays.scalars(arr, name)
@@ -164,6 +165,12 @@ class Solver:
         """Where the pinned vertices of ``obj`` must be at the end of the next step/advance [m];
         rows of free vertices are ignored."""
         self.set_vertex_attribute(obj, "target", arrays.vectors(positions, "target"))
+
+    def set_pin_stiffness(self, obj, stiffness):
+        """Soft pins: a spring of ``stiffness`` (n,) [N/m, 0..1e9] pulls each vertex toward its
+        anchor, which starts where the vertex is now and follows its targets; 0 removes it."""
+        self.set_vertex_attribute(obj, "pin_stiffness", arrays.scalars(np.asarray(stiffness, dtype=np.float64),
+                                                                       "stiffness"))
 
     # -- stepping ---------------------------------------------------------------------------
 
