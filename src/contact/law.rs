@@ -40,6 +40,14 @@ pub struct ContactLaw {
 }
 
 impl ContactLaw {
+    /// κ₀ (N/m²) that holds the weight m g of a vertex of mass `mass` (kg) at gap δ/2, where
+    /// λ = 3κ(δ/2)² = m g; g is |`gravity`| (m/s²) but at least 9.81 m/s², so that contact holds
+    /// in zero gravity too (paper §4.4 starts κ from such an estimate).
+    pub fn weight_holding_stiffness(mass: f64, gravity: [f64; 3], delta: f64) -> f64 {
+        let g = gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
+        (4.0 * mass * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
+    }
+
     /// Penalty energy b(d) = κ(δ − d)³ for d < δ, else 0; in J (paper §3.2; written there as
     /// −κ(x − δ)³).
     pub fn energy(&self, d: f64) -> f64 {

@@ -1,13 +1,15 @@
-//! Time stepping: the integrators as chains of implicit stages ([`schemes`], [`stages`]), one
-//! substep with its retries ([`substep`], [`retries`], [`self_contact`]), what the input did
-//! wrong ([`warnings`]) and what a call did ([`report`]).
+//! Time stepping: one step/advance call as a pipeline ([`call`]: context, state, output),
+//! each substep with its retries ([`retries`], [`self_contact`]), the integrators as chains of
+//! implicit stages ([`schemes`], [`stages`]), Newton on one stage ([`newton_stage`]), what the
+//! input did wrong ([`warnings`]) and what a call did ([`report`]).
 
+pub mod call;
+pub mod newton_stage;
 pub mod report;
 pub mod retries;
 pub mod schemes;
 pub mod self_contact;
 pub mod stages;
-pub mod substep;
 pub mod warnings;
 
 pub use report::{StepReport, Warnings};

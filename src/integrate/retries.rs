@@ -1,18 +1,40 @@
-//! The retry rules of one substep (paper §4.4, and their extension to self-contact, see
-//! `self_contact`): the substep is redone with a stiffer collider κ while it ends with a
+//! The retry rules of one substep: split in two halves when Newton fails (paper §4.2: singular
+//! Jacobians "can often be eliminated by decreasing the time step"), up to
+//! `params.max_substep_halvings` times; and (paper §4.4, and its extension to self-contact, see
+//! `self_contact`) redone with a stiffer collider κ while it ends with a
 //! negative gap, with a stiffer κ_s while it ends with new intersections of shells or after
 //! Newton stalled with shells touching, and with a stiffer κ_b while it ends with new crossings
 //! of shells and solids' faces.
 
+use super::call::Substepper;
+use super::newton_stage::MAX_CONTACT_STIFFNESS;
 use super::report::Warnings;
 use super::stages::StageFailure;
-use super::substep::{Substepper, MAX_CONTACT_STIFFNESS};
 use crate::contact::self_contact::contact_mesh::Crossings;
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
 use crate::model::params::Integrator;
 
 impl Substepper<'_> {
+    /// Integrates `(q, v)` over fractions `[f0, f1]` of the call, `h` seconds, halving on failure.
+    /// On error `(q, v)` are unspecified (the caller discards them).
+    pub fn interval(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64, depth: u32) -> Result<()> {
+        match self.try_substep(q, v, f0, f1, h) {
+            Err(Error::NotConverged(_)) if depth < self.ctx.params.max_substep_halvings => {
+                self.out.report.substep_halvings += 1;
+                self.out.report.warnings |= Warnings::SUBSTEP_HALVED;
+                let mid = 0.5 * (f0 + f1);
+                self.interval(q, v, f0, mid, 0.5 * h, depth + 1)?;
+                self.interval(q, v, mid, f1, 0.5 * h, depth + 1)
+            }
+            Err(Error::NotConverged(m)) => Err(Error::NotConverged(format!(
+                "{m} (substep of h = {h:.3e} s at {:.1}% of the call, after {depth} halvings)",
+                100.0 * f0
+            ))),
+            other => other,
+        }
+    }
+
     /// One substep, redone with a stiffer κ while it ends with a negative gap, with a stiffer
     /// self-contact κ_s while it ends with more intersecting shell triangles than it started
     /// with (then it fails, to be halved; see `self_contact`), and with a stiffer shell–solid
@@ -22,26 +44,26 @@ impl Substepper<'_> {
         let mut retries = 0;
         // κ_b's retries have their own budget, so they never use up the others'.
         let mut solid_retries = 0;
-        let crossed_before = self.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings_at_start(q));
+        let crossed_before = self.state.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings_at_start(q));
         loop {
-            let law = self.colliders.law;
+            let law = self.state.contact_law;
             let step = match self.integrate(q, v, &v_fixed, f0, f1, h) {
                 Ok(step) => step,
                 Err(StageFailure { error: Error::NotConverged(m), closest_pair }) => {
                     // Newton stalls where a pair reached d ≈ 0 (the unsigned distance's kink, which
                     // its line search may not cross): a stiffer κ_s keeps the shells apart.
-                    let touching = match (self.self_contact.as_ref(), closest_pair) {
+                    let touching = match (self.state.self_contact.as_ref(), closest_pair) {
                         (Some(sc), Some(d)) => sc.touching(d),
                         _ => false,
                     };
-                    if touching && retries < self.colliders.max_retries {
-                        if let Some(sc) = self.self_contact.as_mut() {
+                    if touching && retries < self.ctx.params.max_contact_retries {
+                        if let Some(sc) = self.state.self_contact.as_mut() {
                             if !sc.stiffen() {
                                 return Err(Error::NotConverged(m));
                             }
                             retries += 1;
-                            self.report.contact_retries += 1;
-                            self.report.warnings |= Warnings::CONTACT_RETRY;
+                            self.out.report.contact_retries += 1;
+                            self.out.report.warnings |= Warnings::CONTACT_RETRY;
                             log::debug!(
                                 "substep of {h:.3e} s redone: Newton failed with the shells touching, self-contact stiffness now {:.3e}",
                                 sc.law.kappa
@@ -54,28 +76,28 @@ impl Substepper<'_> {
                 Err(failure) => return Err(failure.error),
             };
             let mut crossed_after = None;
-            if let Some(sc) = self.self_contact.as_mut() {
+            if let Some(sc) = self.state.self_contact.as_mut() {
                 let crossed = sc.crossings(&step.q);
                 crossed_after = Some(crossed);
                 if crossed.shells > crossed_before.shells {
-                    self.report.add_failed_attempt(&step.stats);
-                    if retries >= self.colliders.max_retries || !sc.stiffen() {
+                    self.out.report.add_failed_attempt(&step.stats);
+                    if retries >= self.ctx.params.max_contact_retries || !sc.stiffen() {
                         return Err(Error::NotConverged(format!(
                             "the shells intersect in {} triangle pairs after the substep ({} before)",
                             crossed.shells, crossed_before.shells
                         )));
                     }
                     retries += 1;
-                    self.report.contact_retries += 1;
-                    self.report.warnings |= Warnings::CONTACT_RETRY;
+                    self.out.report.contact_retries += 1;
+                    self.out.report.warnings |= Warnings::CONTACT_RETRY;
                     continue;
                 }
                 // New crossings of shells and solids' faces: the signed pairs push back out but
                 // were too weak for the forces on them (§4.4's rule on κ_b). Past the last
                 // retry the substep stands (with a warning), and the signed pairs keep pushing.
                 if crossed.with_solids > crossed_before.with_solids {
-                    if solid_retries >= self.colliders.max_retries || !sc.stiffen_solid() {
-                        self.report.warnings |= Warnings::PENETRATION_REMAINS;
+                    if solid_retries >= self.ctx.params.max_contact_retries || !sc.stiffen_solid() {
+                        self.out.report.warnings |= Warnings::PENETRATION_REMAINS;
                         log::warn!(
                             "substep of {h:.3e} s kept: shells cross solids' faces in {} pairs ({} before) at κ_b {:.3e}",
                             crossed.with_solids,
@@ -83,10 +105,10 @@ impl Substepper<'_> {
                             sc.solid.kappa
                         );
                     } else {
-                        self.report.add_failed_attempt(&step.stats);
+                        self.out.report.add_failed_attempt(&step.stats);
                         solid_retries += 1;
-                        self.report.contact_retries += 1;
-                        self.report.warnings |= Warnings::CONTACT_RETRY;
+                        self.out.report.contact_retries += 1;
+                        self.out.report.warnings |= Warnings::CONTACT_RETRY;
                         log::debug!(
                             "substep of {h:.3e} s redone: shells cross solids' faces in {} pairs ({} before), κ_b now {:.3e}",
                             crossed.with_solids,
@@ -98,30 +120,30 @@ impl Substepper<'_> {
                 }
             }
             match step.gaps {
-                Some((deepest, _)) if deepest < 0.0 && retries < self.colliders.max_retries => {
+                Some((deepest, _)) if deepest < 0.0 && retries < self.ctx.params.max_contact_retries => {
                     retries += 1;
-                    self.report.contact_retries += 1;
-                    self.report.warnings |= Warnings::CONTACT_RETRY;
-                    self.report.add_failed_attempt(&step.stats);
-                    self.colliders.law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
+                    self.out.report.contact_retries += 1;
+                    self.out.report.warnings |= Warnings::CONTACT_RETRY;
+                    self.out.report.add_failed_attempt(&step.stats);
+                    self.state.contact_law.kappa = law.stiffer(deepest).min(MAX_CONTACT_STIFFNESS);
                     log::debug!(
                         "substep of {h:.3e} s redone: deepest gap {deepest:.3e} m, contact stiffness now {:.3e}",
-                        self.colliders.law.kappa
+                        self.state.contact_law.kappa
                     );
                 }
                 _ => {
                     let (deepest, active) = step.gaps.unwrap_or((f64::INFINITY, 0));
-                    self.report.deepest_gap = deepest;
-                    self.report.active_contacts = active;
-                    self.report.add_substep(&step.stats);
-                    self.report.simulated_time += h;
-                    *self.acceleration = step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
-                    if self.params.integrator == Integrator::Bdf2 {
-                        *self.history = Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
+                    self.out.report.deepest_gap = deepest;
+                    self.out.report.active_contacts = active;
+                    self.out.report.add_substep(&step.stats);
+                    self.out.report.simulated_time += h;
+                    self.state.acceleration = step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
+                    if self.ctx.params.integrator == Integrator::Bdf2 {
+                        self.state.history = Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
                     }
                     *q = step.q;
                     *v = step.v;
-                    if let Some(sc) = self.self_contact.as_mut() {
+                    if let Some(sc) = self.state.self_contact.as_mut() {
                         sc.crossed = crossed_after;
                     }
                     return Ok(());

@@ -151,16 +151,11 @@ pub(crate) fn mesh(model: &Model, params: &SolverParams) -> Option<SelfContactMe
 }
 
 /// κ_s,0 (N/m²): `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
-/// of the heaviest shell vertex at d = δ_s/2 (the collider rule, `advance::initial_contact_stiffness`):
-/// 3κ(δ_s/2)² = m g.
+/// of the heaviest shell vertex at d = δ_s/2 (the rule of every contact,
+/// [`SolverParams::initial_stiffness`]).
 pub(crate) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &SolverParams) -> f64 {
-    if params.contact_stiffness > 0.0 {
-        return params.contact_stiffness;
-    }
-    let heaviest = mesh.shell_triangles().iter().flatten().map(|&v| model.mass[v as usize]).fold(0.0, f64::max);
-    let g = params.gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
-    let delta = params.self_contact_thickness;
-    (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
+    let shells = mesh.shell_triangles().iter().flatten().copied();
+    params.initial_stiffness(&model.mass, shells, params.self_contact_thickness)
 }
 
 /// The law of the shell–solid pairs over a call: `shell_solid::solid_law` of the
@@ -177,16 +172,4 @@ pub(crate) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
     let solid = |v: u32| mesh.solid.get(v as usize).copied().unwrap_or(false);
     let edges: Vec<[u32; 2]> = mesh.filter.edges().iter().copied().filter(|e| !solid(e[0])).collect();
     (0.25 * broad_phase::mean_edge(&mesh.rest, &edges)).max(delta)
-}
-
-/// The law of self-contact: thickness δ_s, stiffness `kappa`, and the friction fields of
-/// `params` (ε, smoothing and coupling, as for every other contact).
-pub(crate) fn law(params: &SolverParams, kappa: f64) -> ContactLaw {
-    ContactLaw {
-        kappa,
-        delta: params.self_contact_thickness,
-        epsilon: params.friction_epsilon,
-        smoothing: params.friction_smoothing,
-        coupling: params.friction_coupling,
-    }
 }

@@ -8,7 +8,7 @@
 //! paper's Eq. 27. Pinned vertices move along their straight path at every stage: their base
 //! positions are set so that q̂ + h_eff v_pin = qₜ + c h v_pin.
 
-use super::substep::Substepper;
+use super::call::Substepper;
 use crate::assemble::contact_terms::ContactTerms;
 use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::{DampingMatrices, ImplicitStage};
@@ -76,7 +76,7 @@ fn accumulate(total: &mut NewtonStats, s: &NewtonStats) {
 impl Substepper<'_> {
     /// Pinned rows of `q_hat`: qₜ + (c h − h_eff) v_pin, so the stage ends them on their path.
     fn pin_base(&self, q: &[f64], q_hat: &mut [f64], v_fixed: &[f64], shift: f64) {
-        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
+        for (i, _) in self.ctx.pinned.iter().enumerate().filter(|(_, p)| **p) {
             for d in 3 * i..3 * i + 3 {
                 q_hat[d] = q[d] + shift * v_fixed[d];
             }
@@ -94,23 +94,34 @@ impl Substepper<'_> {
         h: f64,
         damping: &DampingMatrices,
     ) -> Result<Vec<f64>> {
-        let law = self.colliders.law;
-        let pairs = self.colliders.pairs;
-        let terms =
-            (!pairs.is_empty()).then(|| ContactTerms::new(law, self.colliders.motions(f0, f1, h), pairs, q).at_start());
-        let surface = (!self.surfaces.queries.is_empty()).then(|| {
-            let s = &self.surfaces;
+        let law = self.state.contact_law;
+        let pairs = self.ctx.colliders.pairs;
+        let terms = (!pairs.is_empty())
+            .then(|| ContactTerms::new(law, self.ctx.colliders.motions(f0, f1, h), pairs, q).at_start());
+        let surface = (!self.ctx.surfaces.queries.is_empty()).then(|| {
+            let s = &self.ctx.surfaces;
             SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q, s.padding)
         });
-        let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q, q));
+        let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, q));
         let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
         stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
         self.ensure_layout(&stencils)?;
-        let (layout, _) = self.system.as_ref().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
-        let mut system = ImplicitStage::new(self.model, layout, q, v, h, self.gravity, self.pinned, v_fixed, damping)
-            .with_contact(terms.as_ref())
-            .with_surface_contact(surface)
-            .with_self_contact(self_contact);
+        let (layout, _) =
+            self.state.system.as_ref().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
+        let mut system = ImplicitStage::new(
+            self.ctx.model,
+            layout,
+            q,
+            v,
+            h,
+            self.ctx.params.gravity,
+            self.ctx.pinned,
+            v_fixed,
+            damping,
+        )
+        .with_contact(terms.as_ref())
+        .with_surface_contact(surface)
+        .with_self_contact(self_contact);
         Ok(system.force(q, v))
     }
 
@@ -124,9 +135,9 @@ impl Substepper<'_> {
         f1: f64,
         h: f64,
     ) -> std::result::Result<StageOutput, StageFailure> {
-        let damping = DampingMatrices::new(self.model, q);
-        let Some(stages) = dirk_stages(self.params.integrator) else {
-            let history = self.history.as_ref().filter(|s| s.q.len() == q.len());
+        let damping = DampingMatrices::new(self.ctx.model, q);
+        let Some(stages) = dirk_stages(self.ctx.params.integrator) else {
+            let history = self.state.history.as_ref().filter(|s| s.q.len() == q.len());
             let stage = match history.and_then(|s| bdf2_coefficients(h, s.h).map(|c| (c, s))) {
                 Some(((c0, c1, h_eff), past)) => {
                     let mut q_hat: Vec<f64> = q.iter().zip(&past.q).map(|(a, b)| c0 * a - c1 * b).collect();
@@ -160,7 +171,7 @@ impl Substepper<'_> {
             let out = match self.solve_stage(q, v, &input, v_fixed, f0, f1, h, &damping, s < last) {
                 Ok(o) => o,
                 Err(e) => {
-                    self.report.add_failed_attempt(&total);
+                    self.out.report.add_failed_attempt(&total);
                     return Err(e);
                 }
             };

@@ -1,11 +1,12 @@
 //! Solver parameters of the Rust API ([`SolverParams`]); the C API's `GripSolverParams` converts
 //! to and from them in `crate::capi::types::params`.
 
-use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
+use crate::contact::law::{ContactLaw, FrictionCoupling, FrictionSmoothing};
 use crate::contact::surface::Kernel;
 use crate::error::{Error, Result};
 use crate::solve::linear_solver::LinearSolverKind;
 use crate::solve::preconditioner::PreconditionerKind;
+use crate::solve::NewtonSettings;
 
 /// Time integrator.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -138,6 +139,51 @@ impl Default for SolverParams {
 }
 
 impl SolverParams {
+    /// The law of contact with colliders and deforming surfaces: thickness `contact_thickness`,
+    /// stiffness `kappa` (N/m²), and the friction fields.
+    pub fn contact_law(&self, kappa: f64) -> ContactLaw {
+        self.law(kappa, self.contact_thickness)
+    }
+
+    /// The law of self-contact: thickness `self_contact_thickness`, stiffness `kappa` (N/m²),
+    /// and the same friction fields as every other contact.
+    pub fn self_contact_law(&self, kappa: f64) -> ContactLaw {
+        self.law(kappa, self.self_contact_thickness)
+    }
+
+    /// Newton's settings: iteration and line-search limits, tolerances, forcing.
+    pub fn newton_settings(&self) -> NewtonSettings {
+        NewtonSettings {
+            max_iterations: self.max_newton_iterations,
+            max_line_search_steps: self.max_line_search_steps,
+            residual_tolerance: self.residual_tolerance,
+            velocity_tolerance: self.velocity_tolerance,
+            reference_residual: 0.0,
+            forcing_max: self.forcing_max,
+        }
+    }
+
+    fn law(&self, kappa: f64, delta: f64) -> ContactLaw {
+        ContactLaw {
+            kappa,
+            delta,
+            epsilon: self.friction_epsilon,
+            smoothing: self.friction_smoothing,
+            coupling: self.friction_coupling,
+        }
+    }
+
+    /// κ₀ (N/m²) of contact among `vertices` of masses `mass` (kg) at thickness `delta` (m):
+    /// `contact_stiffness` when set, else the stiffness that holds the heaviest one's weight
+    /// ([`ContactLaw::weight_holding_stiffness`]).
+    pub fn initial_stiffness(&self, mass: &[f64], vertices: impl Iterator<Item = u32>, delta: f64) -> f64 {
+        if self.contact_stiffness > 0.0 {
+            return self.contact_stiffness;
+        }
+        let heaviest = vertices.map(|v| mass[v as usize]).fold(0.0, f64::max);
+        ContactLaw::weight_holding_stiffness(heaviest, self.gravity, delta)
+    }
+
     /// Checks every numeric field; the error names the field and the value.
     pub fn validate(&self) -> Result<()> {
         if !(self.time_step.is_finite() && self.time_step > 0.0) {

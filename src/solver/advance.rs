@@ -6,21 +6,16 @@ use super::{progress, ProgressFn, Solver, StepReport};
 use crate::assemble::contact_terms::ContactPair;
 use crate::assemble::{element_terms, SystemLayout};
 use crate::contact::surface::{ImplicitSurface, Kernel};
-use crate::contact::ContactLaw;
 use crate::error::{Error, Result};
+use crate::integrate::call::{
+    CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper, SurfacesOverCall,
+};
 use crate::integrate::report::Warnings;
-use crate::integrate::schemes::StepHistory;
 use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
-use crate::integrate::substep::{CollidersOverCall, Substepper, SurfacesOverCall};
 use crate::integrate::warnings;
 use crate::model::SolverParams;
 use crate::model::{Model, ObjectKind};
-use crate::solve::NewtonSettings;
 use std::time::Instant;
-
-/// What a call ends with: positions, velocities, the contact stiffness κ and the self-contact
-/// stiffnesses [κ_s, κ_b], the last acceleration and the BDF2 history.
-type CallEnd = (Vec<f64>, Vec<f64>, (f64, Option<[f64; 2]>), Vec<f64>, Option<StepHistory>);
 
 /// Most substeps one `advance` may take.
 pub(crate) const MAX_SUBSTEPS: usize = 1_000_000;
@@ -51,16 +46,11 @@ fn contact_pairs(model: &Model, default_friction: f64) -> Vec<ContactPair> {
     pairs
 }
 
-/// κ₀ (N/m²): `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g of
-/// the heaviest contact vertex at gap δ/2: 3κ(δ/2)² = m g (g at least 9.81 m/s²).
+/// κ₀ (N/m²) of collider and surface contact: [`SolverParams::initial_stiffness`] over the
+/// vertices that can touch colliders.
 fn initial_contact_stiffness(model: &Model, params: &SolverParams) -> f64 {
-    if params.contact_stiffness > 0.0 {
-        return params.contact_stiffness;
-    }
-    let heaviest = model.contact_vertices().iter().map(|(v, _)| model.mass[*v as usize]).fold(0.0, f64::max);
-    let g = params.gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
-    let delta = params.contact_thickness;
-    (4.0 * heaviest * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
+    let vertices = model.contact_vertices().into_iter().map(|(v, _)| v);
+    params.initial_stiffness(&model.mass, vertices, params.contact_thickness)
 }
 
 /// Padding (m) of the candidate search of deforming-surface contacts: a quarter of the mean
@@ -120,7 +110,7 @@ impl Solver {
         let result = result.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
         let result = result.and_then(|state| {
-            if state.0.iter().chain(&state.1).all(|x| x.is_finite()) {
+            if state.q.iter().chain(&state.v).all(|x| x.is_finite()) {
                 Ok(state)
             } else {
                 report.converged = false;
@@ -129,15 +119,16 @@ impl Solver {
             }
         });
         let outcome = match result {
-            Ok((q, v, (kappa, kappa_self), acceleration, history)) => {
-                if let Some([shells, solids]) = kappa_self {
+            Ok(end) => {
+                if let Some([shells, solids]) = end.self_contact_stiffness {
                     self.self_contact_stiffness = Some(shells);
                     self.shell_solid_stiffness = Some(solids);
                 }
-                self.acceleration = acceleration;
-                self.history = history;
-                self.q = q;
-                self.v = v;
+                let kappa = end.contact_stiffness;
+                self.acceleration = end.acceleration;
+                self.history = end.history;
+                self.q = end.q;
+                self.v = end.v;
                 self.target.iter_mut().for_each(|t| *t = None);
                 for (pose, target) in self.collider_pose.iter_mut().zip(&mut self.collider_target) {
                     if let Some(t) = target.take() {
@@ -198,11 +189,10 @@ impl Solver {
         report_initial_state(self, report, &pairs, &surfaces, &queries, kappa, kernel, padding);
         let self_mesh = self_contact::mesh(&self.model, &self.params);
         let self_over = self_mesh.as_ref().map(|m| {
-            let law = self_contact::law(
-                &self.params,
-                self.self_contact_stiffness
-                    .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params)),
-            );
+            let kappa_s = self
+                .self_contact_stiffness
+                .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params));
+            let law = self.params.self_contact_law(kappa_s);
             SelfContactOverCall {
                 mesh: m,
                 law,
@@ -211,67 +201,44 @@ impl Solver {
                 crossed: None,
             }
         });
-        let mut acceleration = self.acceleration.clone();
-        let mut history = self.history.clone();
-        let Solver { params, model, q, v, pinned, target, layout, collider_pose, collider_target, .. } = &mut *self;
-        let q_begin = q.clone();
-        let (mut q, mut v) = (q.clone(), v.clone());
-        let mut stepper = Substepper {
-            model,
+        let Solver {
             params,
-            system: layout,
-            settings: NewtonSettings {
-                max_iterations: params.max_newton_iterations,
-                max_line_search_steps: params.max_line_search_steps,
-                residual_tolerance: params.residual_tolerance,
-                velocity_tolerance: params.velocity_tolerance,
-                reference_residual: 0.0,
-                forcing_max: params.forcing_max,
-            },
-            gravity: params.gravity,
+            model,
+            q,
+            v,
             pinned,
             target,
-            q_begin: &q_begin,
-            max_halvings: params.max_substep_halvings,
+            layout,
+            collider_pose,
+            collider_target,
+            acceleration,
+            history,
+            ..
+        } = &mut *self;
+        let (params, model): (&SolverParams, &Model) = (params, model);
+        let ctx = CallContext {
+            model,
+            params,
+            settings: params.newton_settings(),
+            pinned,
+            target,
+            q_begin: q,
             colliders: CollidersOverCall {
                 shapes: model.colliders.iter().map(|c| c.shape).collect(),
                 poses: collider_pose,
                 targets: collider_target,
                 pairs: &pairs,
-                law: ContactLaw {
-                    kappa,
-                    delta: params.contact_thickness,
-                    epsilon: params.friction_epsilon,
-                    smoothing: params.friction_smoothing,
-                    coupling: params.friction_coupling,
-                },
-                max_retries: params.max_contact_retries,
             },
             surfaces: SurfacesOverCall { surfaces: &surfaces, queries: &queries, kernel, padding },
-            self_contact: self_over,
-            progress,
-            report,
-            acceleration: &mut acceleration,
-            history: &mut history,
         };
-        for s in 0..substeps {
-            let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
-            stepper.interval(&mut q, &mut v, f0, f1, h, 0)?;
-            if let Some(cb) = stepper.progress.as_mut() {
-                if cb(f1) {
-                    return Err(Error::Cancelled("cancelled by the progress callback".into()));
-                }
-            }
-        }
-        let kappa = stepper.colliders.law.kappa;
-        let kappa_self = stepper.self_contact.as_ref().map(|s| [s.law.kappa, s.solid.kappa]);
-        let shapes: Vec<_> = model.colliders.iter().map(|c| c.shape).collect();
-        let end_poses: Vec<_> =
-            collider_pose.iter().zip(collider_target.iter()).map(|(p, t)| t.unwrap_or(*p)).collect();
-        if warnings::collider_gaps(&shapes, &end_poses, &pairs, &q, |v| pinned[v as usize]).1 > 0 {
-            report.warnings |= Warnings::PINNED_IN_COLLIDER;
-        }
-        Ok((q, v, (kappa, kappa_self), acceleration, history))
+        let state = CallState {
+            system: layout,
+            contact_law: params.contact_law(kappa),
+            self_contact: self_over,
+            acceleration: acceleration.clone(),
+            history: history.clone(),
+        };
+        Substepper { ctx, state, out: CallOutput { progress, report } }.run(v, substeps, h)
     }
 }
 
@@ -290,13 +257,7 @@ fn report_initial_state(
 ) {
     let shapes: Vec<_> = s.model.colliders.iter().map(|c| c.shape).collect();
     let (d_c, n_c) = warnings::collider_gaps(&shapes, &s.collider_pose, pairs, &s.q, |v| !s.pinned[v as usize]);
-    let law = ContactLaw {
-        kappa,
-        delta: s.params.contact_thickness,
-        epsilon: s.params.friction_epsilon,
-        smoothing: s.params.friction_smoothing,
-        coupling: s.params.friction_coupling,
-    };
+    let law = s.params.contact_law(kappa);
     let (d_s, n_s) = warnings::surface_gaps(law, kernel, surfaces, queries, &s.q, &s.pinned, padding);
     report.initial_deepest_gap = d_c.min(d_s);
     report.initial_penetrations = n_c + n_s;

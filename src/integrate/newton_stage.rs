@@ -1,129 +1,29 @@
-//! One substep of the chosen integrator from fraction f₀ to f₁ of a step/advance call (its
-//! stages in `stages`), retried as two
-//! half substeps when Newton fails (paper §4.2: singular Jacobians "can often be eliminated by
-//! decreasing the time step"), up to `params.max_substep_halvings` times, and redone with a
-//! stiffer contact penalty by the rules of `retries` (paper §4.4, extended to self-contact).
+//! Newton on one implicit stage of a substep: the pins' prescribed velocities, Newton's
+//! initial guess (the last acceleration continued, untangled for self-contact), the system
+//! layout kept covering the contacts, and the solve with its contact terms.
 
-use super::report::Warnings;
+use super::call::Substepper;
 use super::self_contact::SelfContactOverCall;
 use super::stages::{StageFailure, StageInput, StageOutput};
-use super::{ProgressFn, StepReport};
-use crate::assemble::contact_terms::{ContactPair, ContactTerms};
+use crate::assemble::contact_terms::ContactTerms;
 use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::SystemLayout;
 use crate::assemble::{DampingMatrices, ImplicitStage};
-use crate::contact::collider::vertex::ColliderMotion;
-use crate::contact::surface::{ImplicitSurface, Kernel};
-use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
-use crate::integrate::schemes::StepHistory;
-use crate::model::SolverParams;
-use crate::model::{Model, SurfaceQuery};
-use crate::solve::linear_solver::LinearSolver;
 use crate::solve::newton::LinearSystem;
-use crate::solve::{newton, NewtonSettings, NonlinearSystem};
+use crate::solve::{newton, NonlinearSystem};
 use std::time::Instant;
 
-/// The colliders over a call: shapes, poses at its start, host targets for its end, the
-/// potential contacts and the contact law (whose κ the substeps raise when needed).
-pub(crate) struct CollidersOverCall<'a> {
-    /// Shape of each collider.
-    pub shapes: Vec<Shape>,
-    /// Pose of each collider at the start of the call.
-    pub poses: &'a [Pose],
-    /// Pose of each collider at the end of the call, if the host moved it.
-    pub targets: &'a [Option<Pose>],
-    /// Every (contact vertex, collider) pair.
-    pub pairs: &'a [ContactPair],
-    /// Contact and friction law; `kappa` is the stiffness in use.
-    pub law: ContactLaw,
-    /// Retries with a stiffer κ allowed per substep.
-    pub max_retries: u32,
-}
-
-impl CollidersOverCall<'_> {
-    fn pose(&self, i: usize, f: f64) -> Pose {
-        match &self.targets[i] {
-            Some(t) => self.poses[i].interpolate(t, f),
-            None => self.poses[i],
-        }
-    }
-
-    /// Each collider's motion over fractions [f0, f1] of the call, `h` seconds.
-    pub(crate) fn motions(&self, f0: f64, f1: f64, h: f64) -> Vec<ColliderMotion> {
-        (0..self.shapes.len())
-            .map(|i| ColliderMotion::new(self.shapes[i], self.pose(i, f0), self.pose(i, f1), h))
-            .collect()
-    }
-}
-
-/// The deforming-surface contacts over a call: every object's implicit surface and the
-/// (vertex, surface) pairs that can touch.
-pub(crate) struct SurfacesOverCall<'a> {
-    /// Implicit surface of each object.
-    pub surfaces: &'a [ImplicitSurface],
-    /// Potential contacts, grouped by surface.
-    pub queries: &'a [SurfaceQuery],
-    /// MLS kernel.
-    pub kernel: Kernel,
-    /// Candidate search padding (m).
-    pub padding: f64,
-}
-
-/// Everything a substep needs that does not change during a call.
-pub(crate) struct Substepper<'a> {
-    pub model: &'a Model,
-    pub params: &'a SolverParams,
-    /// Pattern, slots and linear solver; rebuilt when contacts couple vertices it lacks.
-    pub system: &'a mut Option<(SystemLayout, LinearSolver)>,
-    pub settings: NewtonSettings,
-    pub gravity: [f64; 3],
-    pub pinned: &'a [bool],
-    pub target: &'a [Option<[f64; 3]>],
-    /// Positions at the start of the call (pin goals interpolate from here).
-    pub q_begin: &'a [f64],
-    pub max_halvings: u32,
-    pub colliders: CollidersOverCall<'a>,
-    pub surfaces: SurfacesOverCall<'a>,
-    /// Self-contact of the shells, if on.
-    pub self_contact: Option<SelfContactOverCall<'a>>,
-    pub progress: Option<&'a mut ProgressFn>,
-    pub report: &'a mut StepReport,
-    /// Acceleration (m/s²) of the last accepted substep: the predictor of the next Newton guess.
-    pub acceleration: &'a mut Vec<f64>,
-    /// The state one substep back (BDF2), updated with every accepted substep.
-    pub history: &'a mut Option<StepHistory>,
-}
-
-impl<'a> Substepper<'a> {
-    /// Integrates `(q, v)` over fractions `[f0, f1]` of the call, `h` seconds, halving on failure.
-    /// On error `(q, v)` are unspecified (the caller discards them).
-    pub fn interval(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64, depth: u32) -> Result<()> {
-        match self.try_substep(q, v, f0, f1, h) {
-            Err(Error::NotConverged(_)) if depth < self.max_halvings => {
-                self.report.substep_halvings += 1;
-                self.report.warnings |= Warnings::SUBSTEP_HALVED;
-                let mid = 0.5 * (f0 + f1);
-                self.interval(q, v, f0, mid, 0.5 * h, depth + 1)?;
-                self.interval(q, v, mid, f1, 0.5 * h, depth + 1)
-            }
-            Err(Error::NotConverged(m)) => Err(Error::NotConverged(format!(
-                "{m} (substep of h = {h:.3e} s at {:.1}% of the call, after {depth} halvings)",
-                100.0 * f0
-            ))),
-            other => other,
-        }
-    }
-
+impl Substepper<'_> {
     /// Prescribed velocities of pinned vertices: reach `q_begin + (target − q_begin) f1` in `h`.
     pub(crate) fn pin_velocities(&self, q: &[f64], f1: f64, h: f64) -> Vec<f64> {
         let mut v_fixed = vec![0.0; q.len()];
-        for (i, _) in self.pinned.iter().enumerate().filter(|(_, p)| **p) {
+        for (i, _) in self.ctx.pinned.iter().enumerate().filter(|(_, p)| **p) {
             for k in 0..3 {
                 let d = 3 * i + k;
-                let goal = match self.target[i] {
-                    Some(t) => self.q_begin[d] + (t[k] - self.q_begin[d]) * f1,
-                    None => self.q_begin[d],
+                let goal = match self.ctx.target[i] {
+                    Some(t) => self.ctx.q_begin[d] + (t[k] - self.ctx.q_begin[d]) * f1,
+                    None => self.ctx.q_begin[d],
                 };
                 v_fixed[d] = (goal - q[d]) / h;
             }
@@ -135,12 +35,12 @@ impl<'a> Substepper<'a> {
     /// fewer iterations, sticking contacts in particular), pinned vertices at their prescribed
     /// velocities `v_fixed`.
     fn predict(&self, v: &[f64], v_fixed: &[f64], h: f64) -> Vec<f64> {
-        let guess: Vec<f64> = if self.acceleration.len() == v.len() {
-            v.iter().zip(self.acceleration.iter()).map(|(v, a)| v + h * a).collect()
+        let guess: Vec<f64> = if self.state.acceleration.len() == v.len() {
+            v.iter().zip(self.state.acceleration.iter()).map(|(v, a)| v + h * a).collect()
         } else {
             v.to_vec()
         };
-        with_pins(self.pinned, guess, v_fixed)
+        with_pins(self.ctx.pinned, guess, v_fixed)
     }
 
     /// Newton's initial guess with self-contact: the predicted velocities `predicted` unless
@@ -166,7 +66,7 @@ impl<'a> Substepper<'a> {
         }
         let mut best = predicted;
         for candidate in
-            [with_pins(self.pinned, v.to_vec(), v_fixed), with_pins(self.pinned, vec![0.0; v.len()], v_fixed)]
+            [with_pins(self.ctx.pinned, v.to_vec(), v_fixed), with_pins(self.ctx.pinned, vec![0.0; v.len()], v_fixed)]
         {
             let c = count(&candidate);
             if c < best_count {
@@ -184,19 +84,19 @@ impl<'a> Substepper<'a> {
     /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
     /// pattern and its symbolic LU when a coupling is missing.
     pub(crate) fn ensure_layout(&mut self, stencils: &[Vec<u32>]) -> Result<()> {
-        if self.system.as_ref().is_some_and(|(layout, _)| layout.covers(stencils)) {
+        if self.state.system.as_ref().is_some_and(|(layout, _)| layout.covers(stencils)) {
             return Ok(());
         }
         let t = Instant::now();
-        let layout = SystemLayout::new(self.model, stencils);
-        let linear = layout.linear_solver(self.params)?;
+        let layout = SystemLayout::new(self.ctx.model, stencils);
+        let linear = layout.linear_solver(self.ctx.params)?;
         log::debug!(
             "system pattern rebuilt: {} stored entries, {} contact stencils",
             layout.pattern.nnz(),
             stencils.len()
         );
-        *self.system = Some((layout, linear));
-        self.report.seconds_factorization += t.elapsed().as_secs_f64();
+        *self.state.system = Some((layout, linear));
+        self.out.report.seconds_factorization += t.elapsed().as_secs_f64();
         Ok(())
     }
 
@@ -219,13 +119,13 @@ impl<'a> Substepper<'a> {
         want_force: bool,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let fc = if stage.c == 1.0 { f1 } else { f0 + stage.c * (f1 - f0) };
-        let motions = self.colliders.motions(f0, fc, stage.c * h);
-        let pairs = self.colliders.pairs;
-        let law = self.colliders.law;
+        let motions = self.ctx.colliders.motions(f0, fc, stage.c * h);
+        let pairs = self.ctx.colliders.pairs;
+        let law = self.state.contact_law;
         let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
         let mut v_new = self.predict(v, v_fixed, stage.c * h);
         let mut guess_intersections = None;
-        if let Some(sc) = self.self_contact.as_ref() {
+        if let Some(sc) = self.state.self_contact.as_ref() {
             let (guess, count) = self.untangled_guess(sc, v_new, v, v_fixed, stage);
             v_new = guess;
             guess_intersections = Some(count);
@@ -240,24 +140,24 @@ impl<'a> Substepper<'a> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let surface = (!self.surfaces.queries.is_empty()).then(|| {
-                let s = &self.surfaces;
+            let surface = (!self.ctx.surfaces.queries.is_empty()).then(|| {
+                let s = &self.ctx.surfaces;
                 SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_search, s.padding)
             });
-            let self_contact = self.self_contact.as_ref().map(|s| s.terms(self.pinned, q, &q_search));
+            let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, &q_search));
             let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
             stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
             stencils.extend(extra_stencils.iter().cloned());
             self.ensure_layout(&stencils)?;
-            let (layout, solver) = self.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
+            let (layout, solver) = self.state.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
             let mut system = ImplicitStage::new(
-                self.model,
+                self.ctx.model,
                 layout,
                 &stage.q_hat,
                 &stage.v_hat,
                 stage.h_eff,
-                self.gravity,
-                self.pinned,
+                self.ctx.params.gravity,
+                self.ctx.pinned,
                 v_fixed,
                 damping,
             )
@@ -268,22 +168,23 @@ impl<'a> Substepper<'a> {
             if let Some(count) = guess_intersections.take() {
                 system = system.with_known_intersections(v_new.clone(), count);
             }
-            let max_it = self.settings.max_iterations as f64;
-            let progress = &mut self.progress;
+            let max_it = self.ctx.settings.max_iterations as f64;
+            let progress = &mut self.out.progress;
             let mut on_iteration = |k: u32| match progress.as_mut() {
                 Some(cb) => cb(f0 + (f1 - f0) * (k as f64 / max_it).min(1.0)),
                 None => false,
             };
             // Tolerances stay relative to the residual of the unpredicted guess (start-of-step velocities).
-            let mut settings = self.settings;
-            let v_plain = with_pins(self.pinned, v.to_vec(), v_fixed);
+            let mut settings = self.ctx.settings;
+            let v_plain = with_pins(self.ctx.pinned, v.to_vec(), v_fixed);
             let mut r_plain = vec![0.0; v.len()];
             system.residual(&v_plain, &mut r_plain);
             settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
             let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
             let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
-            self.report.seconds_contact_search += system.terms.surfaces.as_ref().map_or(0.0, |s| s.seconds_search);
-            self.report.seconds_contact_search += system.terms.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
+            self.out.report.seconds_contact_search += system.terms.surfaces.as_ref().map_or(0.0, |s| s.seconds_search);
+            self.out.report.seconds_contact_search +=
+                system.terms.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
             if system.dropped_blocks > 0 {
                 log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
             }
@@ -293,7 +194,7 @@ impl<'a> Substepper<'a> {
                     log::debug!(
                         "stage failed ({e}); again from its last iterate with the contacts found there in the pattern"
                     );
-                    self.report.add_failed_newton(stats);
+                    self.out.report.add_failed_newton(stats);
                     extra_stencils = stencils;
                     q_search = system.positions(&v_new);
                     continue;
@@ -304,9 +205,9 @@ impl<'a> Substepper<'a> {
                     let q_new = system.positions(&v_new);
                     let surface_gaps = system.terms.surfaces.as_mut().map(|s| {
                         s.ensure_fresh(&q_new);
-                        s.gap_summary(&q_new, self.pinned)
+                        s.gap_summary(&q_new, self.ctx.pinned)
                     });
-                    let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.pinned));
+                    let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.ctx.pinned));
                     let gaps =
                         [analytic_gaps, surface_gaps].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
                     let force = want_force.then(|| system.force(&q_new, &v_new));
@@ -322,7 +223,7 @@ impl<'a> Substepper<'a> {
                         stage.c * h,
                         stats.iterations
                     );
-                    self.report.add_failed_newton(&stats);
+                    self.out.report.add_failed_newton(&stats);
                     Err(StageFailure { error: e, closest_pair })
                 }
             };

@@ -1,0 +1,165 @@
+//! One step/advance call as a pipeline, in the manner of rapier's `pipeline/`: what the call
+//! holds fixed ([`CallContext`]: the model, parameters, pins and their goals, the colliders'
+//! paths, the deforming surfaces), what changes as it goes ([`CallState`]: the system layout,
+//! the contact stiffnesses, the predictor and BDF2's history), and where it reports
+//! ([`CallOutput`]). [`Substepper::run`] takes the substeps in order; each goes
+//! `retries` (halving, stiffer κ) → `stages` (the integrator's chain of stages) →
+//! `newton_stage` (Newton on one stage), and nothing calls back up.
+
+use super::report::Warnings;
+use super::schemes::StepHistory;
+use super::self_contact::SelfContactOverCall;
+use super::warnings;
+use super::{ProgressFn, StepReport};
+use crate::assemble::contact_terms::ContactPair;
+use crate::assemble::SystemLayout;
+use crate::contact::collider::vertex::ColliderMotion;
+use crate::contact::surface::{ImplicitSurface, Kernel};
+use crate::contact::{ContactLaw, Pose, Shape};
+use crate::error::{Error, Result};
+use crate::model::{Model, SolverParams, SurfaceQuery};
+use crate::solve::linear_solver::LinearSolver;
+use crate::solve::NewtonSettings;
+
+/// The colliders over a call: shapes, poses at its start, host targets for its end, and the
+/// potential contacts.
+pub(crate) struct CollidersOverCall<'a> {
+    /// Shape of each collider.
+    pub shapes: Vec<Shape>,
+    /// Pose of each collider at the start of the call.
+    pub poses: &'a [Pose],
+    /// Pose of each collider at the end of the call, if the host moved it.
+    pub targets: &'a [Option<Pose>],
+    /// Every (contact vertex, collider) pair.
+    pub pairs: &'a [ContactPair],
+}
+
+impl CollidersOverCall<'_> {
+    fn pose(&self, i: usize, f: f64) -> Pose {
+        match &self.targets[i] {
+            Some(t) => self.poses[i].interpolate(t, f),
+            None => self.poses[i],
+        }
+    }
+
+    /// Each collider's motion over fractions [f0, f1] of the call, `h` seconds.
+    pub(crate) fn motions(&self, f0: f64, f1: f64, h: f64) -> Vec<ColliderMotion> {
+        (0..self.shapes.len())
+            .map(|i| ColliderMotion::new(self.shapes[i], self.pose(i, f0), self.pose(i, f1), h))
+            .collect()
+    }
+}
+
+/// The deforming-surface contacts over a call: every object's implicit surface and the
+/// (vertex, surface) pairs that can touch.
+pub(crate) struct SurfacesOverCall<'a> {
+    /// Implicit surface of each object.
+    pub surfaces: &'a [ImplicitSurface],
+    /// Potential contacts, grouped by surface.
+    pub queries: &'a [SurfaceQuery],
+    /// MLS kernel.
+    pub kernel: Kernel,
+    /// Candidate search padding (m).
+    pub padding: f64,
+}
+
+/// What a call holds fixed.
+pub(crate) struct CallContext<'a> {
+    /// What is simulated.
+    pub model: &'a Model,
+    /// The solver's parameters.
+    pub params: &'a SolverParams,
+    /// Newton's settings from `params`.
+    pub settings: NewtonSettings,
+    /// Per vertex: hard-pinned.
+    pub pinned: &'a [bool],
+    /// Where pinned vertices must be at the end of the call (m).
+    pub target: &'a [Option<[f64; 3]>],
+    /// Positions at the start of the call (m): pin goals interpolate from here.
+    pub q_begin: &'a [f64],
+    /// The colliders' paths and the pairs that can touch them.
+    pub colliders: CollidersOverCall<'a>,
+    /// The deforming surfaces and the pairs that can touch them.
+    pub surfaces: SurfacesOverCall<'a>,
+}
+
+/// What changes as a call goes.
+pub(crate) struct CallState<'a> {
+    /// Pattern, slots and linear solver; rebuilt when contacts couple vertices it lacks.
+    pub system: &'a mut Option<(SystemLayout, LinearSolver)>,
+    /// The law of collider and surface contact; `kappa` is the stiffness in use (raised on
+    /// retries, paper §4.4).
+    pub contact_law: ContactLaw,
+    /// Self-contact of the shells with its laws, if on.
+    pub self_contact: Option<SelfContactOverCall<'a>>,
+    /// Acceleration (m/s²) of the last accepted substep: the predictor of the next Newton guess.
+    pub acceleration: Vec<f64>,
+    /// The state one substep back (BDF2), updated with every accepted substep.
+    pub history: Option<StepHistory>,
+}
+
+/// Where a call reports.
+pub(crate) struct CallOutput<'a> {
+    /// The host's progress callback, if any.
+    pub progress: Option<&'a mut ProgressFn>,
+    /// Statistics and warnings of the call.
+    pub report: &'a mut StepReport,
+}
+
+/// One call's substeps: its context, its state and its output.
+pub(crate) struct Substepper<'a> {
+    /// Fixed over the call.
+    pub ctx: CallContext<'a>,
+    /// Changed by every accepted (or retried) substep.
+    pub state: CallState<'a>,
+    /// Where the substeps report.
+    pub out: CallOutput<'a>,
+}
+
+/// What a call ends with, for the solver to commit when it succeeded.
+pub(crate) struct CallEnd {
+    /// Positions (m).
+    pub q: Vec<f64>,
+    /// Velocities (m/s).
+    pub v: Vec<f64>,
+    /// Stiffness κ (N/m²) of collider and surface contact in use at the end.
+    pub contact_stiffness: f64,
+    /// [κ_s, κ_b] (N/m²) of self-contact and of the shell–solid pairs, with self-contact.
+    pub self_contact_stiffness: Option<[f64; 2]>,
+    /// Acceleration (m/s²) of the last substep.
+    pub acceleration: Vec<f64>,
+    /// BDF2's history.
+    pub history: Option<StepHistory>,
+}
+
+impl Substepper<'_> {
+    /// Integrates from the call's start (`ctx.q_begin`, velocities `v`) over `substeps` equal
+    /// substeps of `h` seconds, reporting progress after each; fails on the first substep that
+    /// fails after its retries, or when the progress callback cancels.
+    pub(crate) fn run(mut self, v: &[f64], substeps: usize, h: f64) -> Result<CallEnd> {
+        let (mut q, mut v) = (self.ctx.q_begin.to_vec(), v.to_vec());
+        for s in 0..substeps {
+            let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
+            self.interval(&mut q, &mut v, f0, f1, h, 0)?;
+            if let Some(cb) = self.out.progress.as_mut() {
+                if cb(f1) {
+                    return Err(Error::Cancelled("cancelled by the progress callback".into()));
+                }
+            }
+        }
+        let c = &self.ctx.colliders;
+        let end_poses: Vec<Pose> = c.poses.iter().zip(c.targets).map(|(p, t)| t.unwrap_or(*p)).collect();
+        let pinned = self.ctx.pinned;
+        if warnings::collider_gaps(&c.shapes, &end_poses, c.pairs, &q, |v| pinned[v as usize]).1 > 0 {
+            self.out.report.warnings |= Warnings::PINNED_IN_COLLIDER;
+        }
+        Ok(CallEnd {
+            q,
+            v,
+            contact_stiffness: self.state.contact_law.kappa,
+            self_contact_stiffness: self.state.self_contact.as_ref().map(|s| [s.law.kappa, s.solid.kappa]),
+            acceleration: self.state.acceleration,
+            history: self.state.history,
+        })
+    }
+}
