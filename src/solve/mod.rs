@@ -5,6 +5,7 @@ pub mod bicgstab;
 pub mod direct_lu;
 pub mod linear_solver;
 pub mod newton;
+pub mod nonlinear_system;
 pub mod pattern;
 pub mod preconditioner;
 pub mod sparse_cholesky;
