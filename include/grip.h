@@ -315,7 +315,10 @@ typedef struct GripSolverParams {
     // Stick–slip velocity ε in m/s (> 0) of the smoothed Coulomb law: below it friction fades
     // (paper Eq. 14–15); a sticking vertex creeps at a fraction of ε. Default 1e-4 m/s.
     double friction_epsilon;
-    // Friction coefficient μ (≥ 0) of pairs without `grip_solver_set_friction`. Default 0.3.
+    // Friction coefficient μ (dimensionless, 0 ≤ μ ≤ 100) of every pair but shell–shell ones
+    // where neither body has its own μ (`grip_solver_set_object_friction`) and no override
+    // (`grip_solver_set_friction`) is set; in the geometric mean of a pair where one body has
+    // its own μ, the other counts as this. Default 0.3.
     double default_friction;
     // One of `GRIP_FRICTION_SMOOTHING_*`. Default quadratic (Eq. 14).
     uint32_t friction_smoothing;
@@ -350,7 +353,8 @@ typedef struct GripSolverParams {
     // rest_clearance`). Default 0.001 m.
     double self_contact_thickness;
     // Self-contact of shells: 0 = off, 1 = on. Default 0. Its friction between two
-    // shells (or a shell and itself) is set with `grip_solver_set_friction` (default μ = 0),
+    // shells (or a shell and itself) is 0 unless set by both shells' own μ
+    // (`grip_solver_set_object_friction`) or overridden (`grip_solver_set_friction`),
     // with `friction_epsilon`, `friction_smoothing` and `friction_coupling` as for all contact.
     // When on, shells also meet the boundary faces of solids through shell-vertex–face and
     // edge–edge pairs at δ_s/2 with a gap signed by the solid's outward side (beside the
@@ -430,8 +434,9 @@ size_t grip_sizeof_shape(void);
 
 // Adds a kinematic collider (infinite mass, moved only by the host) of the given shape at the
 // identity pose. Every shell vertex and every boundary vertex of a solid is kept at gap ≥ 0
-// from it (penalty contact, paper §3.2) with friction (`grip_solver_set_friction`, default
-// `params.default_friction`). Writes the collider's id (shared numbering with objects) to `*out_id`.
+// from it (penalty contact, paper §3.2) with friction (`grip_solver_set_object_friction`,
+// `grip_solver_set_friction`; default `params.default_friction`). Writes the collider's id
+// (shared numbering with objects) to `*out_id`.
 //
 // # Safety
 // `shape` must point to a `GripShape`; `out_id` to writable storage.
@@ -453,8 +458,9 @@ GripStatus grip_solver_set_collider_transform(struct GripSolver *solver,
 // Adds a kinematic collider mesh (a skinned character, a moving prop): `vertex_count` positions
 // (in m) and `triangle_count` triangles (`3 × triangle_count` indices), wound counter-clockwise
 // seen from outside (the side objects are kept on). Shells and solids touch it through its
-// smooth implicit surface (paper §3.2) with friction (`grip_solver_set_friction`). It has
-// infinite mass: only `grip_solver_set_collider_positions` moves it. Writes its id to `*out_id`.
+// smooth implicit surface (paper §3.2) with friction (`grip_solver_set_object_friction`,
+// `grip_solver_set_friction`). It has infinite mass: only `grip_solver_set_collider_positions`
+// moves it. Writes its id to `*out_id`.
 //
 // # Safety
 // `positions` must hold `3 × vertex_count` doubles, `triangles` `3 × triangle_count` indices;
@@ -478,10 +484,25 @@ GripStatus grip_solver_set_collider_positions(struct GripSolver *solver,
                                               const double *xyz,
                                               size_t vertex_count);
 
-// Sets the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or colliders `a`
-// and `b` (in either order). With `params.self_contact` on, μ between two shells (or `a == b`,
-// a shell against itself) is the smoothed Coulomb friction of their self-contact pairs (paper
-// Eq. 8, 16), which is 0 until set here (`params.default_friction` does not apply to it).
+// Sets the own friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) of object or collider `id`.
+// The μ of a pair of objects or colliders is, first match wins: its `grip_solver_set_friction`
+// override; else the geometric mean √(μ_a μ_b) of their own μ, one without its own μ counting
+// as the pair's default; else that default: 0 between two shells (their self-contact, paper
+// Eq. 8, 16, with `params.self_contact` on) and `params.default_friction` for every other
+// pair. An object's μ applies to its self-contact too (√(μ μ) = μ).
+//
+// # Safety
+// `solver` must be a handle from `grip_solver_create` (or NULL).
+GripStatus grip_solver_set_object_friction(struct GripSolver *solver,
+                                           GripObjectId id,
+                                           double mu);
+
+// Overrides the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or
+// colliders `a` and `b` (in either order), whatever their own μ
+// (`grip_solver_set_object_friction`). With `params.self_contact` on, μ between two shells (or
+// `a == b`, a shell against itself) is the smoothed Coulomb friction of their self-contact pairs
+// (paper Eq. 8, 16), which is 0 unless set here or by both shells' own μ
+// (`params.default_friction` does not apply to it).
 //
 // # Safety
 // `solver` must be a handle from `grip_solver_create` (or NULL).
@@ -568,6 +589,17 @@ GripStatus grip_solver_get_velocities(const struct GripSolver *solver,
 // # Safety
 // `out` must be writable.
 GripStatus grip_solver_get_report(const struct GripSolver *solver, struct GripStepReport *out);
+
+// Writes to `*out_mu` the friction coefficient μ (dimensionless) that contact between objects
+// or colliders `a` and `b` uses (either order; `a == b`: an object with itself), as resolved
+// from their own μ, the overrides and the defaults (`grip_solver_set_object_friction`).
+//
+// # Safety
+// `out_mu` must be writable.
+GripStatus grip_solver_get_friction(const struct GripSolver *solver,
+                                    GripObjectId a,
+                                    GripObjectId b,
+                                    double *out_mu);
 
 // Creates a solver with `params` (from `grip_solver_params_default()`, then edited).
 // On success `*out_solver` owns a new solver; free it with `grip_solver_destroy`.

@@ -146,7 +146,7 @@ using ShapeColliderId = Id<ShapeColliderTag>;
 /// A collider mesh (grip_solver_add_collider_mesh).
 using MeshColliderId = Id<MeshColliderTag>;
 
-/// Any object or collider, for friction pairs.
+/// Any object or collider, for friction.
 class BodyId {
 public:
     template <class Tag>
@@ -317,9 +317,24 @@ public:
                       fn);
     }
 
-    /// grip_solver_set_friction: μ (dimensionless) between two objects or colliders.
+    /// grip_solver_set_object_friction: an object's or collider's own μ (dimensionless); pairs
+    /// combine their two μ by geometric mean.
+    void set_object_friction(BodyId id, double mu) {
+        detail::check(grip_solver_set_object_friction(solver_, id.raw(), mu), "grip_solver_set_object_friction");
+    }
+
+    /// grip_solver_set_friction: μ (dimensionless) between two objects or colliders, overriding
+    /// their own μ.
     void set_friction(BodyId a, BodyId b, double mu) {
         detail::check(grip_solver_set_friction(solver_, a.raw(), b.raw(), mu), "grip_solver_set_friction");
+    }
+
+    /// grip_solver_get_friction: the μ (dimensionless) contact between two objects or colliders
+    /// uses.
+    double friction(BodyId a, BodyId b) const {
+        double mu = 0;
+        detail::check(grip_solver_get_friction(solver_, a.raw(), b.raw(), &mu), "grip_solver_get_friction");
+        return mu;
     }
 
     /// grip_solver_set_vertex_attribute: `values` holds `components` doubles per vertex.

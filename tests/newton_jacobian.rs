@@ -116,7 +116,7 @@ fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
     use grip::contact::surface::Kernel;
     use grip::contact::ContactLaw;
 
-    let mut m = Model::default();
+    let mut m = Model::new(0.4);
     let (p, t) = box_tets([0.4, 0.4, 0.1], [3, 3, 1], [-0.05, -0.05, -0.1]);
     let slab = Material { youngs_modulus: 5e4, poisson_ratio: 0.3, density: 800.0, ..Default::default() };
     m.add_solid(&p, &t, &slab).unwrap();
@@ -129,7 +129,7 @@ fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
     let first_cloth = m.objects[1].first_vertex;
     let first_floor = m.objects[2].first_vertex;
     let surfaces = m.implicit_surfaces(2.0, 0.01);
-    let queries = m.surface_queries(0.4, 0.01);
+    let queries = m.surface_queries(0.01);
     assert!(queries.iter().any(|q| q.surface == 0) && queries.iter().any(|q| q.surface == 1));
     assert!(queries.iter().any(|q| q.surface == 2));
 

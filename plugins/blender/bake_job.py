@@ -3,7 +3,6 @@
 hands it plain numpy data (:class:`BakeSetup` at the start, one :class:`FrameInput` per frame)
 and reads its progress; it writes one PC2 file per simulated object."""
 
-import math
 import queue
 import threading
 import time
@@ -73,10 +72,12 @@ def to_local(positions, world_to_local):
     return positions @ world_to_local[:3, :3].T + world_to_local[:3, 3]
 
 
-def pair_friction(a, b):
-    """Friction coefficient of a body–collider pair: the geometric mean of the two objects'
-    coefficients (either one at 0 makes the pair frictionless)."""
-    return math.sqrt(max(a, 0.0) * max(b, 0.0))
+def add_collider(solver, setup):
+    """Adds the collider mesh of ``setup`` (a :class:`ColliderSetup`) with its own friction μ;
+    returns its id. grip gives each pair the geometric mean of its two objects' μ."""
+    cid = solver.add_collider_mesh(setup.positions, setup.triangles)
+    solver.set_object_friction(cid, setup.friction)
+    return cid
 
 
 class _naming:
@@ -95,7 +96,7 @@ class _naming:
 
 
 class _Body:
-    """A body inside the running solver."""
+    """A body inside the running solver, with its own friction μ."""
 
     def __init__(self, setup, solver, library):
         self.setup = setup
@@ -117,6 +118,7 @@ class _Body:
         if setup.volume is not None:
             model, compression, pressure = setup.volume
             solver.set_volume_penalty(self.id, model, compression, pressure)
+        solver.set_object_friction(self.id, setup.friction)
 
     def targets(self, surface_targets):
         """Pin targets of the simulated vertices for the object's evaluated positions."""
@@ -231,10 +233,7 @@ class BakeJob:
             colliders = []
             for c in s.colliders:
                 with _naming(c.name):
-                    cid = solver.add_collider_mesh(c.positions, c.triangles)
-                colliders.append((c, cid))
-                for body in bodies:
-                    solver.set_friction(body.id, cid, pair_friction(body.setup.friction, c.friction))
+                    colliders.append((c, add_collider(solver, c)))
             for body in bodies:
                 writer = PC2Writer(body.setup.pc2_path, len(body.setup.rest), s.frame_start)
                 writers[body.setup.name] = writer

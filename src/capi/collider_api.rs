@@ -1,6 +1,6 @@
 //! Kinematic colliders and friction: analytic shapes and their host-driven rigid poses,
-//! host-animated collider meshes (skinned characters), and the friction coefficient of each pair
-//! of objects.
+//! host-animated collider meshes (skinned characters), each object's and collider's own friction
+//! coefficient and the per-pair overrides.
 
 use super::guard::{self, call};
 use super::handles::{self, GripSolver};
@@ -24,8 +24,9 @@ pub extern "C" fn grip_sizeof_shape() -> usize {
 
 /// Adds a kinematic collider (infinite mass, moved only by the host) of the given shape at the
 /// identity pose. Every shell vertex and every boundary vertex of a solid is kept at gap ≥ 0
-/// from it (penalty contact, paper §3.2) with friction (`grip_solver_set_friction`, default
-/// `params.default_friction`). Writes the collider's id (shared numbering with objects) to `*out_id`.
+/// from it (penalty contact, paper §3.2) with friction (`grip_solver_set_object_friction`,
+/// `grip_solver_set_friction`; default `params.default_friction`). Writes the collider's id
+/// (shared numbering with objects) to `*out_id`.
 ///
 /// # Safety
 /// `shape` must point to a `GripShape`; `out_id` to writable storage.
@@ -66,8 +67,9 @@ pub unsafe extern "C" fn grip_solver_set_collider_transform(
 /// Adds a kinematic collider mesh (a skinned character, a moving prop): `vertex_count` positions
 /// (in m) and `triangle_count` triangles (`3 × triangle_count` indices), wound counter-clockwise
 /// seen from outside (the side objects are kept on). Shells and solids touch it through its
-/// smooth implicit surface (paper §3.2) with friction (`grip_solver_set_friction`). It has
-/// infinite mass: only `grip_solver_set_collider_positions` moves it. Writes its id to `*out_id`.
+/// smooth implicit surface (paper §3.2) with friction (`grip_solver_set_object_friction`,
+/// `grip_solver_set_friction`). It has infinite mass: only `grip_solver_set_collider_positions`
+/// moves it. Writes its id to `*out_id`.
 ///
 /// # Safety
 /// `positions` must hold `3 × vertex_count` doubles, `triangles` `3 × triangle_count` indices;
@@ -110,10 +112,30 @@ pub unsafe extern "C" fn grip_solver_set_collider_positions(
     })
 }
 
-/// Sets the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or colliders `a`
-/// and `b` (in either order). With `params.self_contact` on, μ between two shells (or `a == b`,
-/// a shell against itself) is the smoothed Coulomb friction of their self-contact pairs (paper
-/// Eq. 8, 16), which is 0 until set here (`params.default_friction` does not apply to it).
+/// Sets the own friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) of object or collider `id`.
+/// The μ of a pair of objects or colliders is, first match wins: its `grip_solver_set_friction`
+/// override; else the geometric mean √(μ_a μ_b) of their own μ, one without its own μ counting
+/// as the pair's default; else that default: 0 between two shells (their self-contact, paper
+/// Eq. 8, 16, with `params.self_contact` on) and `params.default_friction` for every other
+/// pair. An object's μ applies to its self-contact too (√(μ μ) = μ).
+///
+/// # Safety
+/// `solver` must be a handle from `grip_solver_create` (or NULL).
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_set_object_friction(
+    solver: *mut GripSolver,
+    id: GripObjectId,
+    mu: f64,
+) -> GripStatus {
+    call(|| handles::with_solver(solver, |s| s.set_object_friction(id, mu)))
+}
+
+/// Overrides the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or
+/// colliders `a` and `b` (in either order), whatever their own μ
+/// (`grip_solver_set_object_friction`). With `params.self_contact` on, μ between two shells (or
+/// `a == b`, a shell against itself) is the smoothed Coulomb friction of their self-contact pairs
+/// (paper Eq. 8, 16), which is 0 unless set here or by both shells' own μ
+/// (`params.default_friction` does not apply to it).
 ///
 /// # Safety
 /// `solver` must be a handle from `grip_solver_create` (or NULL).

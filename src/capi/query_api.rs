@@ -1,4 +1,4 @@
-//! Reading results back: counts, positions, velocities, the step report.
+//! Reading results back: counts, positions, velocities, the step report, the friction of a pair.
 
 use super::guard::{self, call};
 use super::handles::{self, GripSolver};
@@ -87,5 +87,25 @@ pub unsafe extern "C" fn grip_solver_get_report(solver: *const GripSolver, out: 
         guard::check_out(out, "out")?;
         let report = handles::with_solver(solver, |s| Ok(GripStepReport::from(s.report())))?;
         guard::write(out, report, "out")
+    })
+}
+
+/// Writes to `*out_mu` the friction coefficient μ (dimensionless) that contact between objects
+/// or colliders `a` and `b` uses (either order; `a == b`: an object with itself), as resolved
+/// from their own μ, the overrides and the defaults (`grip_solver_set_object_friction`).
+///
+/// # Safety
+/// `out_mu` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn grip_solver_get_friction(
+    solver: *const GripSolver,
+    a: GripObjectId,
+    b: GripObjectId,
+    out_mu: *mut f64,
+) -> GripStatus {
+    call(|| {
+        guard::check_out(out_mu, "out_mu")?;
+        let mu = handles::with_solver(solver, |s| s.friction(a, b))?;
+        guard::write(out_mu, mu, "out_mu")
     })
 }

@@ -113,12 +113,11 @@ impl<'a> SelfContactOverCall<'a> {
 
 /// Every shell triangle of `model` in global indices, then (with at least one shell) every
 /// solid's boundary face for the shell–solid pairs of `crate::contact::self_contact::shell_solid`, with the
-/// rest positions and the friction coefficient μ of every pair of these objects: between two
-/// shells (a shell with itself included) the value of `grip_solver_set_friction` between their
-/// ids, else 0 — not `params.default_friction`: self-contact friction is opt-in, since
-/// `cloth-fold` (μ = 0.3, BENCHMARKS.md) is the only self-contact scene measured with it on.
-/// Between a shell and a solid, the μ of their implicit-surface contact
-/// (`params.default_friction` unless set). `None` when self-contact is off or there is no shell.
+/// rest positions and the friction coefficient μ of every pair of these objects from the model's
+/// friction table (`crate::model::friction`): between two shells (a shell with itself included)
+/// 0 unless set — self-contact friction is opt-in, since `cloth-fold` (μ = 0.3, BENCHMARKS.md)
+/// is the only self-contact scene measured with it on — and between a shell and a solid the μ of
+/// their implicit-surface contact. `None` when self-contact is off or there is no shell.
 pub(crate) fn mesh(model: &Model, params: &SolverParams) -> Option<SelfContactMesh> {
     if !params.self_contact {
         return None;
@@ -139,8 +138,7 @@ pub(crate) fn mesh(model: &Model, params: &SolverParams) -> Option<SelfContactMe
         .iter()
         .flat_map(|a| {
             objects.iter().map(move |b| match (a.kind, b.kind) {
-                (ObjectKind::Shell, ObjectKind::Shell) => model.friction(a.id, b.id, 0.0),
-                (ObjectKind::Shell, _) | (_, ObjectKind::Shell) => model.friction(a.id, b.id, params.default_friction),
+                (ObjectKind::Shell, _) | (_, ObjectKind::Shell) => model.friction.pair(a.id, b.id),
                 _ => 0.0,
             })
         })
@@ -172,4 +170,39 @@ pub(crate) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
     let solid = |v: u32| mesh.solid.get(v as usize).copied().unwrap_or(false);
     let edges: Vec<[u32; 2]> = mesh.filter.edges().iter().copied().filter(|e| !solid(e[0])).collect();
     (0.25 * broad_phase::mean_edge(&mesh.rest, &edges)).max(delta)
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Material;
+
+    /// The self-contact mesh's μ table holds the model's resolved μ of every pair of shells and
+    /// of shells and solids, and 0 between solids (which meet no solid through it).
+    #[test]
+    fn the_friction_rows_are_the_models_pairs() {
+        let params = SolverParams { self_contact: true, default_friction: 0.35, ..SolverParams::default() };
+        let mut model = Model::new(params.default_friction);
+        let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [1, 1, 1], [0.0; 3]);
+        let solid = model.add_solid(&p, &t, &Material::default()).unwrap();
+        let square = |z: f64| [0.0, 0.0, z, 0.1, 0.0, z, 0.0, 0.1, z, 0.1, 0.1, z];
+        let a = model.add_shell(&square(0.2), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        let b = model.add_shell(&square(0.3), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        let rows = [a, b, solid];
+        let check = |model: &Model, expected: [[f64; 3]; 3]| {
+            let mesh = mesh(model, &params).unwrap();
+            for (i, &x) in rows.iter().enumerate() {
+                let row = mesh.shell[model.object(x).unwrap().first_vertex] as usize;
+                assert_eq!(row, i);
+                for j in 0..3 {
+                    assert_eq!(mesh.mu[i * 3 + j], expected[i][j], "rows {i}, {j}");
+                }
+            }
+        };
+        check(&model, [[0.0, 0.0, 0.35], [0.0, 0.0, 0.35], [0.35, 0.35, 0.0]]);
+        model.set_own_friction(a, 0.5).unwrap();
+        model.set_own_friction(solid, 0.2).unwrap();
+        model.set_friction(b, b, 0.25).unwrap();
+        let (ab, as_) = (0.0, (0.5f64 * 0.2).sqrt());
+        check(&model, [[0.5, ab, as_], [ab, 0.25, (0.35f64 * 0.2).sqrt()], [as_, (0.35f64 * 0.2).sqrt(), 0.0]]);
+    }
 }

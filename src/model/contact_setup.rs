@@ -49,12 +49,12 @@ impl Model {
     }
 
     /// Every (contact vertex, surface) pair that can touch, grouped by surface, vertices in
-    /// increasing order; μ from `set_friction` or `default_friction`. A solid's vertices against
+    /// increasing order; μ from the friction table ([`Model::friction`]). A solid's vertices against
     /// a shell get the contact `thickness` (m) as gap offset: the shell's own vertices keep the
     /// thickness from the solid, and a second layer the other way round would fight them (both
     /// surfaces are faceted, their sags differ by a fraction of the thickness), so this direction
     /// only stops solid vertices that reach the shell's mid-surface between its vertices.
-    pub fn surface_queries(&self, default_friction: f64, thickness: f64) -> Vec<SurfaceQuery> {
+    pub fn surface_queries(&self, thickness: f64) -> Vec<SurfaceQuery> {
         let vertices = self.contact_vertices();
         let mut out = Vec::new();
         for (s, surface) in self.objects.iter().enumerate() {
@@ -64,7 +64,7 @@ impl Model {
             for &(vertex, owner) in &vertices {
                 let Ok(query) = self.object(owner) else { continue };
                 if owner != surface.id && touches(query.kind, surface.kind) {
-                    let mu = self.friction(owner, surface.id, default_friction);
+                    let mu = self.friction.pair(owner, surface.id);
                     let reverse = query.kind == ObjectKind::Solid && surface.kind == ObjectKind::Shell;
                     let offset = if reverse { thickness } else { 0.0 };
                     let own_surface = reverse.then(|| self.objects.iter().position(|o| o.id == owner)).flatten();
@@ -87,5 +87,44 @@ impl Model {
             a.kind != ObjectKind::ColliderMesh
                 && self.objects.iter().any(|b| a.id != b.id && !b.surface.is_empty() && touches(a.kind, b.kind))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Material, Model};
+
+    /// Every (vertex, surface) query carries the model's resolved μ of its two objects.
+    #[test]
+    fn queries_carry_the_resolved_friction() {
+        let mut model = Model::new(0.3);
+        let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [1, 1, 1], [0.0; 3]);
+        let solid = model.add_solid(&p, &t, &Material::default()).unwrap();
+        let square = [0.0, 0.0, 0.2, 0.1, 0.0, 0.2, 0.0, 0.1, 0.2, 0.1, 0.1, 0.2];
+        let shell = model.add_shell(&square, &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        let floor = model.add_collider_mesh(&square.map(|x| x - 0.5), &[0, 1, 2, 2, 1, 3]).unwrap();
+        let ids = [solid, shell, floor];
+        let mu_of = |model: &Model| -> Vec<(u32, u32, f64)> {
+            let owner_of =
+                |v: u32| model.objects.iter().rev().find(|o| v as usize >= o.first_vertex).map(|o| o.id).unwrap();
+            model.surface_queries(0.01).iter().map(|q| (owner_of(q.vertex), ids[q.surface as usize], q.mu)).collect()
+        };
+        assert!(mu_of(&model).iter().all(|&(_, _, mu)| mu == 0.3));
+        model.set_own_friction(shell, 0.8).unwrap();
+        model.set_own_friction(floor, 0.2).unwrap();
+        model.set_friction(solid, floor, 0.05).unwrap();
+        let queries = mu_of(&model);
+        for (a, b) in [(shell, solid), (shell, floor), (solid, shell), (solid, floor)] {
+            assert!(queries.iter().any(|&(x, y, _)| (x, y) == (a, b)), "no query of {a} against {b}");
+        }
+        for (a, b, mu) in queries {
+            assert_eq!(mu, model.friction.pair(a, b));
+            let expected = match (a.min(b), a.max(b)) {
+                (1, 2) => (0.8f64 * 0.3).sqrt(),
+                (2, 3) => (0.8f64 * 0.2).sqrt(),
+                _ => 0.05,
+            };
+            assert_eq!(mu, expected, "pair ({a}, {b})");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! What is simulated: parameters, materials, objects and the physical model assembled from them.
 
 pub mod contact_setup;
+pub mod friction;
 pub mod material;
 pub mod objects;
 pub mod params;
@@ -8,6 +9,7 @@ pub mod soft_pins;
 pub mod volume_penalty;
 
 pub use contact_setup::SurfaceQuery;
+pub use friction::FrictionTable;
 pub use material::Material;
 pub use objects::{Model, Object, ObjectKind};
 pub use params::{Integrator, SolverParams};

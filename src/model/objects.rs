@@ -1,6 +1,7 @@
 //! The physical model: objects, their elements in global vertex numbering, and lumped masses.
 //! Building an object validates everything first and changes the model only when all is well.
 
+use super::friction::FrictionTable;
 use super::material::Material;
 use crate::contact::Shape;
 use crate::energy::dihedral_bending::BendingHinge;
@@ -89,8 +90,8 @@ pub struct Model {
     pub rest: Vec<[f64; 3]>,
     /// Kinematic colliders in creation order.
     pub colliders: Vec<Collider>,
-    /// Friction coefficients set per pair of ids (smaller id first).
-    pub friction: Vec<((u32, u32), f64)>,
+    /// μ of every pair of objects and colliders, resolved when the model changes.
+    pub friction: FrictionTable,
     /// Volume-change penalties (paper §3.4), at most one per object.
     pub volumes: Vec<super::volume_penalty::VolumePenalty>,
     /// Soft pins: springs from vertices to anchors, in increasing vertex order.
@@ -98,6 +99,12 @@ pub struct Model {
 }
 
 impl Model {
+    /// An empty model whose friction pairs default to `default_friction` (μ, dimensionless; see
+    /// [`FrictionTable`]).
+    pub fn new(default_friction: f64) -> Self {
+        Self { friction: FrictionTable::new(default_friction), ..Self::default() }
+    }
+
     /// Total number of vertices.
     pub fn vertex_count(&self) -> usize {
         self.mass.len()
@@ -116,6 +123,7 @@ impl Model {
     pub fn add_collider(&mut self, shape: Shape) -> u32 {
         let id = self.next_id();
         self.colliders.push(Collider { id, shape });
+        self.friction.add_body(false);
         id
     }
 
@@ -132,28 +140,16 @@ impl Model {
         self.objects.iter().any(|o| o.id == id) || self.colliders.iter().any(|c| c.id == id)
     }
 
-    /// Sets μ between ids `a` and `b` (either order; `a == b` is the self-contact of one object).
+    /// Overrides μ (0 ≤ μ ≤ 100, dimensionless) between ids `a` and `b` (either order; `a == b`
+    /// is the self-contact of one object), whatever their own μ ([`FrictionTable::set_pair`]).
     pub fn set_friction(&mut self, a: u32, b: u32, mu: f64) -> Result<()> {
-        for id in [a, b] {
-            if !self.has_id(id) {
-                return Err(Error::UnknownObject(format!("no object or collider with id {id}")));
-            }
-        }
-        if !(mu >= 0.0 && mu <= 100.0) {
-            return Err(Error::invalid(format!("friction coefficient must be in [0, 100], got {mu}")));
-        }
-        let key = (a.min(b), a.max(b));
-        match self.friction.iter_mut().find(|(k, _)| *k == key) {
-            Some(entry) => entry.1 = mu,
-            None => self.friction.push((key, mu)),
-        }
-        Ok(())
+        self.friction.set_pair(a, b, mu)
     }
 
-    /// μ between ids `a` and `b`, or `default` when it was never set.
-    pub fn friction(&self, a: u32, b: u32, default: f64) -> f64 {
-        let key = (a.min(b), a.max(b));
-        self.friction.iter().find(|(k, _)| *k == key).map_or(default, |e| e.1)
+    /// Sets the own μ (0 ≤ μ ≤ 100, dimensionless) of object or collider `id`, which its pairs
+    /// without override combine ([`FrictionTable::set_own`]).
+    pub fn set_own_friction(&mut self, id: u32, mu: f64) -> Result<()> {
+        self.friction.set_own(id, mu)
     }
 
     /// Vertices that can touch colliders, in increasing order, with their object's id: every
@@ -261,6 +257,7 @@ impl Model {
         self.mass.extend(std::iter::repeat_n(0.0, rest.len()));
         self.rest.extend(rest);
         self.objects.push(object);
+        self.friction.add_body(false);
         Ok(self.objects.last().map(|o| o.id).unwrap_or(0))
     }
 
@@ -290,5 +287,6 @@ impl Model {
         self.mass.extend(mass);
         self.rest.extend(rest);
         self.objects.push(object);
+        self.friction.add_body(kind == ObjectKind::Shell);
     }
 }

@@ -64,7 +64,10 @@ pub struct SolverParams {
     /// Stick–slip velocity ε in m/s (> 0) of the smoothed Coulomb law: below it friction fades
     /// (paper Eq. 14–15); a sticking vertex creeps at a fraction of ε. Default 1e-4 m/s.
     pub friction_epsilon: f64,
-    /// Friction coefficient μ (≥ 0) of pairs without `Solver::set_friction`. Default 0.3.
+    /// Friction coefficient μ (dimensionless, 0 ≤ μ ≤ 100) of every pair but shell–shell ones
+    /// where neither body has its own μ (`Solver::set_object_friction`) and no override
+    /// (`Solver::set_friction`) is set; in the geometric mean of a pair where one body has its own
+    /// μ, the other counts as this (`crate::model::friction`). Default 0.3.
     pub default_friction: f64,
     /// Pre-sliding transition of the friction. Default quadratic (Eq. 14).
     pub friction_smoothing: FrictionSmoothing,
@@ -97,7 +100,8 @@ pub struct SolverParams {
     /// rest_clearance`). Default 0.001 m.
     pub self_contact_thickness: f64,
     /// Self-contact of shells. Default off. Its friction between two
-    /// shells (or a shell and itself) is set with `Solver::set_friction` (default μ = 0),
+    /// shells (or a shell and itself) is 0 unless set by both shells' own μ
+    /// (`Solver::set_object_friction`) or overridden (`Solver::set_friction`),
     /// with `friction_epsilon`, `friction_smoothing` and `friction_coupling` as for all contact.
     /// When on, shells also meet the boundary faces of solids through shell-vertex–face and
     /// edge–edge pairs at δ_s/2 with a gap signed by the solid's outward side (beside the

@@ -33,14 +33,14 @@ pub fn elastic_energy(model: &Model, q: &[f64]) -> f64 {
 }
 
 /// Every (contact vertex, collider) pair with its friction coefficient, vertex-major.
-fn contact_pairs(model: &Model, default_friction: f64) -> Vec<ContactPair> {
+fn contact_pairs(model: &Model) -> Vec<ContactPair> {
     if model.colliders.is_empty() {
         return Vec::new();
     }
     let mut pairs = Vec::new();
     for (vertex, object) in model.contact_vertices() {
         for (i, c) in model.colliders.iter().enumerate() {
-            pairs.push(ContactPair { vertex, collider: i as u32, mu: model.friction(object, c.id, default_friction) });
+            pairs.push(ContactPair { vertex, collider: i as u32, mu: model.friction.pair(object, c.id) });
         }
     }
     pairs
@@ -176,10 +176,10 @@ impl Solver {
             self.layout = Some((layout, linear));
             report.seconds_factorization += t.elapsed().as_secs_f64();
         }
-        let pairs = contact_pairs(&self.model, self.params.default_friction);
+        let pairs = contact_pairs(&self.model);
         let surfaces =
             self.model.implicit_surfaces(self.params.contact_radius_multiplier, self.params.contact_thickness);
-        let queries = self.model.surface_queries(self.params.default_friction, self.params.contact_thickness);
+        let queries = self.model.surface_queries(self.params.contact_thickness);
         let padding = search_padding(&surfaces, &queries, self.params.contact_thickness);
         let kappa = match self.contact_stiffness {
             Some(k) => k,

@@ -76,7 +76,7 @@ impl Solver {
         Ok(Self {
             params: *params,
             pool: std::sync::Arc::new(pool),
-            model: Model::default(),
+            model: Model::new(params.default_friction),
             q: Vec::new(),
             v: Vec::new(),
             pinned: Vec::new(),
@@ -207,9 +207,25 @@ impl Solver {
         self.model.volumes.iter().map(|p| p.model.energy(p.volume(&self.q))).sum()
     }
 
-    /// Sets the friction coefficient μ (≥ 0) between objects or colliders `a` and `b`.
+    /// Overrides the friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) between objects or
+    /// colliders `a` and `b` (either order; `a == b`: an object with itself), whatever their own
+    /// μ (`crate::model::friction`).
     pub fn set_friction(&mut self, a: u32, b: u32, mu: f64) -> Result<()> {
         self.model.set_friction(a, b, mu)
+    }
+
+    /// Sets the own friction coefficient μ (0 ≤ μ ≤ 100, dimensionless) of object or collider
+    /// `id`. A pair without override takes the geometric mean of its two bodies' μ, a body
+    /// without its own μ counting as the pair's default: 0 between two shells,
+    /// `params.default_friction` otherwise (`crate::model::friction`).
+    pub fn set_object_friction(&mut self, id: u32, mu: f64) -> Result<()> {
+        self.model.set_own_friction(id, mu)
+    }
+
+    /// The friction coefficient μ (dimensionless) that contact between objects or colliders `a`
+    /// and `b` uses (either order; `a == b`: an object with itself).
+    pub fn friction(&self, a: u32, b: u32) -> Result<f64> {
+        self.model.friction.checked_pair(a, b)
     }
 
     fn commit_object(&mut self, model: Model, positions: &[f64]) {

@@ -67,8 +67,29 @@ checks.check(np.array_equal(capture.outward(P, flipped), cube_tris), "an inward 
 checks.check(capture.outward(P, cube_tris) is cube_tris, "an outward one is left as is")
 open_mesh = flipped[:-2]
 checks.check(capture.outward(P, open_mesh) is open_mesh, "an open collider keeps its winding")
-checks.check(abs(addon.bake_job.pair_friction(0.4, 0.9) - 0.6) < 1e-15 and addon.bake_job.pair_friction(0.0, 1.0) == 0.0,
-             "pair friction is the geometric mean")
+# Each object gets its own μ; the library gives a pair the geometric mean of its two.
+job = addon.bake_job
+grip = addon.grip
+square = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], dtype=float)
+square_tris = np.array([[0, 1, 2], [2, 1, 3]], dtype=np.uint32)
+with grip.Solver(library=grip.load(addon.bake_session.library_path())) as solver:
+    def cloth(mu):
+        setup = job.BodySetup(name="cloth", kind="CLOTH", rest=square, triangles=square_tris,
+                              pinned=np.zeros(4, dtype=bool), material={}, friction=mu, tet_size=0.1,
+                              pc2_path="", world_to_local=np.eye(4))
+        return job._Body(setup, solver, None).id
+
+    def collider(mu):
+        return job.add_collider(solver, job.ColliderSetup(name="floor", positions=square - [0, 0, 1],
+                                                          triangles=square_tris, friction=mu))
+
+    a, b, floor, ice = cloth(0.4), cloth(0.1), collider(0.9), collider(0.0)
+    checks.check(abs(solver.friction(a, floor) - 0.6) < 1e-15 and solver.friction(floor, a) == solver.friction(a, floor),
+                 f"a cloth–collider pair has the geometric mean of the two μ: {solver.friction(a, floor)}")
+    checks.check(abs(solver.friction(a, b) - 0.2) < 1e-15, "so does a pair of cloths")
+    checks.check(solver.friction(a, a) == 0.4, "a cloth with itself has its own μ")
+    checks.check(solver.friction(a, ice) == 0.0 and solver.friction(b, ice) == 0.0,
+                 "a frictionless collider is frictionless against every body")
 
 # -- the worker never touches bpy ------------------------------------------------------------------
 for module in ("bake_job", "embedding", "pc2"):

@@ -82,6 +82,32 @@ void test_colliders(void) {
     EXPECT_STATUS(grip_solver_set_friction(s, c, ball, -0.1), GRIP_STATUS_INVALID_ARGUMENT, "friction");
     EXPECT_STATUS(grip_solver_set_friction(s, c, ball, NAN), GRIP_STATUS_INVALID_ARGUMENT, "friction");
 
+    /* Own μ and the pair μ resolved from it: override, else geometric mean, else the defaults. */
+    double mu = -1.0;
+    EXPECT_OK(grip_solver_get_friction(s, floor_id, c, &mu));
+    CHECK(mu == 0.5);
+    EXPECT_OK(grip_solver_get_friction(s, c, ball, &mu));
+    CHECK(mu == params.default_friction);
+    EXPECT_OK(grip_solver_get_friction(s, c, c, &mu));
+    CHECK(mu == 0.0); /* a shell with itself: self-contact friction is opt-in */
+    EXPECT_OK(grip_solver_set_object_friction(s, c, 0.4));
+    EXPECT_OK(grip_solver_set_object_friction(s, ball, 0.9));
+    EXPECT_OK(grip_solver_get_friction(s, ball, c, &mu));
+    CHECK(fabs(mu - 0.6) < 1e-15);
+    EXPECT_OK(grip_solver_get_friction(s, c, c, &mu));
+    CHECK(mu == 0.4);
+    EXPECT_OK(grip_solver_get_friction(s, c, floor_id, &mu));
+    CHECK(mu == 0.5); /* the override wins over the own μ */
+    EXPECT_STATUS(grip_solver_set_object_friction(NULL, c, 0.3), GRIP_STATUS_NULL_POINTER, "solver");
+    EXPECT_STATUS(grip_solver_set_object_friction(s, 99, 0.3), GRIP_STATUS_UNKNOWN_OBJECT, "99");
+    EXPECT_STATUS(grip_solver_set_object_friction(s, c, -0.1), GRIP_STATUS_INVALID_ARGUMENT, "friction");
+    EXPECT_STATUS(grip_solver_set_object_friction(s, c, NAN), GRIP_STATUS_INVALID_ARGUMENT, "friction");
+    EXPECT_STATUS(grip_solver_set_object_friction(s, ball, INFINITY), GRIP_STATUS_INVALID_ARGUMENT, "friction");
+    EXPECT_STATUS(grip_solver_get_friction(s, c, 99, &mu), GRIP_STATUS_UNKNOWN_OBJECT, "99");
+    EXPECT_STATUS(grip_solver_get_friction(s, c, ball, NULL), GRIP_STATUS_NULL_POINTER, "out_mu");
+    EXPECT_OK(grip_solver_get_friction(s, c, ball, &mu));
+    CHECK(fabs(mu - 0.6) < 1e-15); /* failed calls changed nothing */
+
     /* Collider meshes. */
     const uint32_t out_of_range[6] = {0, 1, 4, 0, 2, 3};
     const uint32_t repeated[6] = {0, 1, 1, 0, 2, 3};

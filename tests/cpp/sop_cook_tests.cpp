@@ -199,6 +199,30 @@ TEST(cook_every_integrator_and_linear_solver) {
     }
 }
 
+TEST(friction_attribute_gives_a_body_its_own_mu) {
+    SopParameters parameters = default_parameters();
+    parameters.friction = 0.4;
+    Geometry g = cloth(3, 0.5);
+    Geometry ground = cloth(3, 0.0);
+    SimulationInputs in;
+    in.simulated = &g;
+    in.colliders = &ground;
+    std::vector<std::string> warnings;
+    // Without the attribute every pair has grip's defaults: the parameter, 0 for a shell with itself.
+    auto plain = build_simulation(in, parameters, 0.0, warnings);
+    const grip::ObjectId shell = plain->objects.at(0).id;
+    const grip::MeshColliderId floor = plain->colliders.at(0).id;
+    CHECK(plain->solver.friction(shell, floor) == 0.4 && plain->solver.friction(shell, shell) == 0.0);
+    // With it a body's own μ is the parameter times the attribute; a pair takes the geometric mean.
+    g.point_attributes["friction"] = PointAttribute{1, std::vector<double>(g.point_count(), 0.5)};
+    ground.point_attributes["friction"] = PointAttribute{1, std::vector<double>(ground.point_count(), 2.0)};
+    auto scaled = build_simulation(in, parameters, 0.0, warnings);
+    const double mu = scaled->solver.friction(scaled->objects.at(0).id, scaled->colliders.at(0).id);
+    CHECK_MSG(std::fabs(mu - std::sqrt(0.2 * 0.8)) < 1e-15, std::to_string(mu));
+    CHECK(scaled->solver.friction(scaled->objects.at(0).id, scaled->objects.at(0).id) == 0.2);
+    CHECK(warnings.empty());
+}
+
 TEST(cook_pins_colliders_and_errors) {
     SolverRegistry registry;
     CookInputs in;

@@ -157,6 +157,25 @@ class Cooks(unittest.TestCase):
         refused = gh.cook([g, None, None], self.params, 0.0, 0, 3, self.registry)
         self.assertIn('object "shells"', refused["error"])
 
+    def test_friction_attribute_gives_a_body_its_own_mu(self):
+        g = quads_and_tet()
+        g.point_attributes["friction"] = np.array([0.5] * 6 + [1.0] * 4)
+        ground = cloth(3, -1.0)
+        ground.point_attributes = {"friction": np.full(9, 2.0)}
+        self.params["friction"] = 0.4
+        sim = gh._build([g, None, ground], self.params, 0.0, [], None)
+        try:
+            shell, block = (b.id for b in sim.objects)
+            floor = sim.colliders[0].id
+            mu = sim.solver.friction
+            # Own μ: shell 0.4 × 0.5, floor 0.4 × 2; the block keeps the parameter (attribute 1).
+            self.assertAlmostEqual(mu(shell, floor), np.sqrt(0.2 * 0.8), delta=1e-15)
+            self.assertAlmostEqual(mu(block, floor), np.sqrt(0.4 * 0.8), delta=1e-15)
+            self.assertAlmostEqual(mu(shell, block), np.sqrt(0.2 * 0.4), delta=1e-15)
+            self.assertEqual((mu(shell, shell), mu(block, block)), (0.2, 0.4))
+        finally:
+            sim.solver.close()
+
     def test_parameters_follow_the_c_defaults(self):
         c, m = grip.load().solver_params(), grip.load().material()
         self.assertEqual(self.params["gravity"], (0.0, c.gravity[2], 0.0))

@@ -148,6 +148,26 @@ class Errors(unittest.TestCase):
         self.solver.vertex_count(self.cloth)
         self.assertEqual(grip.load(LIB).last_error(), "", "a successful call clears the message")
 
+    def test_object_friction_combines_by_geometric_mean(self):
+        floor = self.solver.add_collider_shape(kind=grip.SHAPE_PLANE)
+        s = self.solver
+        self.assertEqual((s.friction(self.cloth, floor), s.friction(self.cloth, self.cloth)),
+                         (s.params.default_friction, 0.0))
+        s.set_object_friction(self.cloth, 0.4)
+        s.set_object_friction(floor, 0.9)
+        self.assertAlmostEqual(s.friction(floor, self.cloth), 0.6, delta=1e-15)
+        self.assertEqual(s.friction(self.cloth, self.cloth), 0.4)
+        s.set_friction(self.cloth, floor, 0.25)
+        self.assertEqual(s.friction(self.cloth, floor), 0.25)
+        with self.assertRaises(grip.InvalidArgumentError) as cm:
+            s.set_object_friction(self.cloth, float("nan"))
+        self.assertEqual(cm.exception.function, "grip_solver_set_object_friction")
+        with self.assertRaises(grip.UnknownObjectError):
+            s.set_object_friction(999, 0.5)
+        with self.assertRaises(grip.UnknownObjectError):
+            s.friction(self.cloth, 999)
+        self.assertEqual(s.friction(self.cloth, self.cloth), 0.4)
+
     def test_volume_penalty_needs_a_closed_surface(self):
         with self.assertRaises(grip.InvalidArgumentError) as cm:
             self.solver.set_volume_penalty(self.cloth, grip.VOLUME_QUADRATIC, 1e-5, 0.0)

@@ -221,15 +221,16 @@ def pin_plan(body, source, current, warnings):
 
 
 def friction_multiplier(g, points, body, warnings):
-    """The body's ``friction`` point attribute (a multiplier, 1 when absent); its mean, with a
-    warning, when it varies (grip's friction is per pair of bodies)."""
+    """The body's ``friction`` point attribute (the multiplier of the Friction parameter that
+    gives the body its own μ; 1 when absent); its mean, with a warning, when it varies (grip's
+    friction is per body)."""
     values = g.attribute("friction", 1, warnings)
     if values is None or len(points) == 0:
         return 1.0
     f = values[points]
     if f.max() - f.min() > 1e-9 * max(1.0, abs(f.max())):
         warnings.append(f'friction varies over "{body}" ({f.min():g} to {f.max():g}) but grip\'s friction is per '
-                        f"pair of bodies: using its mean {f.mean():g}")
+                        f"body: using its mean {f.mean():g}")
     return float(f.mean())
 
 
@@ -346,13 +347,14 @@ def _build(inputs, p, time, warnings, library):
                     c.id = solver.add_collider_mesh(colliders.positions[c.points], c.elements)
                 except grip.GripError as e:
                     raise SopError(f'collider "{c.name}": {e.message}') from None
+        # A body whose friction attribute is not 1 has its own μ, the parameter times the
+        # attribute; grip gives a pair the geometric mean of its two bodies' μ, a body without its
+        # own μ counting as the parameter (as 0 between two shells).
         bodies = [(b.id, friction_multiplier(g, b.points, b.name, warnings)) for b in objects]
         bodies += [(c.id, friction_multiplier(colliders, c.points, c.name, warnings)) for c in meshes]
-        for a in range(len(objects)):
-            for b in range(a + 1, len(bodies)):
-                scale = bodies[a][1] * bodies[b][1]
-                if scale != 1.0:
-                    solver.set_friction(bodies[a][0], bodies[b][0], p["friction"] * scale)
+        for body, multiplier in bodies:
+            if multiplier != 1.0:
+                solver.set_object_friction(body, p["friction"] * multiplier)
     except BaseException:
         solver.close()
         raise

@@ -47,6 +47,7 @@ SIGNATURES = {
     "grip_solver_set_collider_transform": (STATUS, [_solver, _id, _doubles]),
     "grip_solver_add_collider_mesh": (STATUS, [_solver, _doubles, _size, _u32s, _size, _u32s]),
     "grip_solver_set_collider_positions": (STATUS, [_solver, _id, _doubles, _size]),
+    "grip_solver_set_object_friction": (STATUS, [_solver, _id, ctypes.c_double]),
     "grip_solver_set_friction": (STATUS, [_solver, _id, _id, ctypes.c_double]),
     "grip_solver_set_volume_penalty": (STATUS, [_solver, _id, ctypes.c_uint32, ctypes.c_double, ctypes.c_double]),
     "grip_solver_set_vertex_attribute": (
@@ -54,6 +55,7 @@ SIGNATURES = {
         [_solver, _id, ctypes.c_char_p, _doubles, _size, _size],
     ),
     "grip_solver_vertex_count": (STATUS, [_solver, _id, _size_out]),
+    "grip_solver_get_friction": (STATUS, [_solver, _id, _id, _doubles]),
     "grip_solver_get_positions": (STATUS, [_solver, _id, _doubles, _size]),
     "grip_solver_get_velocities": (STATUS, [_solver, _id, _doubles, _size]),
     "grip_solver_get_report": (STATUS, [_solver, ctypes.POINTER(GripStepReport)]),

@@ -131,9 +131,24 @@ class Solver:
         x = arrays.vectors(positions, "positions")
         self._call("grip_solver_set_collider_positions", collider, arrays.double_ptr(x), len(x))
 
+    def set_object_friction(self, body, mu):
+        """Own friction coefficient μ (dimensionless, 0 ≤ μ ≤ 100) of an object or collider. A
+        pair without :meth:`set_friction` override takes the geometric mean of its two bodies'
+        μ; a body without its own μ counts as the pair's default (0 between two shells, else the
+        ``default_friction`` parameter)."""
+        self._call("grip_solver_set_object_friction", body, float(mu))
+
     def set_friction(self, a, b, mu):
-        """Friction coefficient μ (dimensionless, ≥ 0) between objects/colliders ``a`` and ``b``."""
+        """Friction coefficient μ (dimensionless, 0 ≤ μ ≤ 100) between objects/colliders ``a``
+        and ``b`` (``a == b``: an object with itself), overriding their own μ."""
         self._call("grip_solver_set_friction", a, b, float(mu))
+
+    def friction(self, a, b):
+        """The friction coefficient μ (dimensionless) that contact between objects/colliders ``a``
+        and ``b`` uses, as resolved from their own μ, the overrides and the defaults."""
+        mu = ctypes.c_double()
+        self._call("grip_solver_get_friction", a, b, ctypes.byref(mu))
+        return mu.value
 
     def set_volume_penalty(self, obj, model, compression_coefficient=0.0, pressure=0.0):
         """Volume-change penalty of a solid or closed shell (paper §3.4): ``model`` one of

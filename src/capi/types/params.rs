@@ -47,7 +47,10 @@ pub struct GripSolverParams {
     /// Stick–slip velocity ε in m/s (> 0) of the smoothed Coulomb law: below it friction fades
     /// (paper Eq. 14–15); a sticking vertex creeps at a fraction of ε. Default 1e-4 m/s.
     pub friction_epsilon: f64,
-    /// Friction coefficient μ (≥ 0) of pairs without `grip_solver_set_friction`. Default 0.3.
+    /// Friction coefficient μ (dimensionless, 0 ≤ μ ≤ 100) of every pair but shell–shell ones
+    /// where neither body has its own μ (`grip_solver_set_object_friction`) and no override
+    /// (`grip_solver_set_friction`) is set; in the geometric mean of a pair where one body has
+    /// its own μ, the other counts as this. Default 0.3.
     pub default_friction: f64,
     /// One of `GRIP_FRICTION_SMOOTHING_*`. Default quadratic (Eq. 14).
     pub friction_smoothing: u32,
@@ -82,7 +85,8 @@ pub struct GripSolverParams {
     /// rest_clearance`). Default 0.001 m.
     pub self_contact_thickness: f64,
     /// Self-contact of shells: 0 = off, 1 = on. Default 0. Its friction between two
-    /// shells (or a shell and itself) is set with `grip_solver_set_friction` (default μ = 0),
+    /// shells (or a shell and itself) is 0 unless set by both shells' own μ
+    /// (`grip_solver_set_object_friction`) or overridden (`grip_solver_set_friction`),
     /// with `friction_epsilon`, `friction_smoothing` and `friction_coupling` as for all contact.
     /// When on, shells also meet the boundary faces of solids through shell-vertex–face and
     /// edge–edge pairs at δ_s/2 with a gap signed by the solid's outward side (beside the

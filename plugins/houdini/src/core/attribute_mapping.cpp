@@ -103,7 +103,7 @@ double friction_multiplier(const Geometry &g, const std::vector<std::int64_t> &p
     if (hi - lo > 1e-9 * std::max(1.0, std::fabs(hi))) {
         char text[256];
         std::snprintf(text, sizeof text,
-                      "friction varies over \"%s\" (%g to %g) but grip's friction is per pair of bodies: "
+                      "friction varies over \"%s\" (%g to %g) but grip's friction is per body: "
                       "using its mean %g",
                       body.c_str(), lo, hi, mean);
         warnings.push_back(text);

@@ -6,7 +6,8 @@
  *   v               (3) initial velocity [m/s], read when the simulation (re)starts; written back
  *   pinned          (1) nonzero: the point is held where it is
  *   pintoanimation  (1) nonzero: the point is pinned and follows P of the pin source
- *   friction        (1) multiplier of the Friction parameter for the object or collider it is on
+ *   friction        (1) multiplier of the Friction parameter giving the object or collider it is on
+ *                       its own μ (grip gives a pair the geometric mean of its two bodies' μ)
  *
  * SPDX-License-Identifier: MIT */
 
@@ -63,8 +64,8 @@ PinPlan pin_plan(const SimObject &object, const Geometry &pin_source, const std:
                  std::vector<std::string> &warnings);
 
 /// The `friction` multiplier of the body made of `points` (1 when the attribute is absent). It
-/// must be uniform because grip's friction is per pair of bodies: otherwise the mean is used and
-/// a warning names `body`.
+/// must be uniform because grip's friction is per body: otherwise the mean is used and a
+/// warning names `body`.
 double friction_multiplier(const Geometry &g, const std::vector<std::int64_t> &points, const std::string &body,
                            std::vector<std::string> &warnings);
 

@@ -95,7 +95,9 @@ std::unique_ptr<Simulation> build_simulation(const SimulationInputs &in, const S
             sim->colliders.push_back(std::move(c));
         }
     }
-    // Friction: the parameter μ scaled by both bodies' friction attributes, per pair.
+    // Friction: a body whose friction attribute is not 1 has its own μ, the parameter μ times
+    // the attribute; grip gives a pair the geometric mean of its two bodies' μ, a body without
+    // its own μ counting as the parameter (as 0 between two shells).
     std::vector<std::pair<grip::BodyId, double>> bodies;
     for (const BoundObject &b : sim->objects) {
         bodies.emplace_back(b.id, friction_multiplier(g, b.object.points, b.object.name, warnings));
@@ -103,14 +105,9 @@ std::unique_ptr<Simulation> build_simulation(const SimulationInputs &in, const S
     for (const BoundCollider &c : sim->colliders) {
         bodies.emplace_back(c.id, friction_multiplier(*in.colliders, c.mesh.points, c.mesh.name, warnings));
     }
-    for (std::size_t a = 0; a < sim->objects.size(); ++a) {
-        for (std::size_t b = a + 1; b < bodies.size(); ++b) {
-            const double scale = bodies[a].second * bodies[b].second;
-            if (scale != 1.0) {
-                naming("friction", [&] {
-                    sim->solver.set_friction(bodies[a].first, bodies[b].first, parameters.friction * scale);
-                });
-            }
+    for (const auto &[id, multiplier] : bodies) {
+        if (multiplier != 1.0) {
+            naming("friction", [&] { sim->solver.set_object_friction(id, parameters.friction * multiplier); });
         }
     }
     return sim;

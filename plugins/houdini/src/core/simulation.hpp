@@ -54,7 +54,8 @@ const Geometry &pin_source(const SimulationInputs &in);
 
 /// Builds a simulation at `time` from the inputs: objects split from input 0 (rest shape from
 /// `rest` or P, then moved to P; velocities from `v`), pins, collider meshes from input 2, and
-/// friction μ·fa·fb for each pair whose friction multipliers fa, fb are not both 1. Errors name
+/// the own friction μ·f of each body whose friction multiplier f is not 1 (grip combines a pair's
+/// two by geometric mean). Errors name
 /// the object or collider at fault (SopError).
 std::unique_ptr<Simulation> build_simulation(const SimulationInputs &in, const SopParameters &parameters,
                                              double time, std::vector<std::string> &warnings);
