@@ -3,6 +3,8 @@
 //! pre-sliding transitions s_a (Eq. 14) and s_b (Eq. 15), and the adaptive stiffness update (§4.4).
 
 use crate::math::real::{c, dot, Real, V3};
+use nalgebra::{Const, SMatrix, Vector3, U1};
+use num_dual::{Derivative, DualSVec64};
 
 /// The pre-sliding transition of the smoothed Coulomb friction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,6 +48,32 @@ impl ContactLaw {
     pub fn weight_holding_stiffness(mass: f64, gravity: [f64; 3], delta: f64) -> f64 {
         let g = gravity.iter().map(|x| x * x).sum::<f64>().sqrt().max(9.81);
         (4.0 * mass * g / (3.0 * delta * delta)).max(f64::MIN_POSITIVE)
+    }
+
+    /// The friction force F(λ, n, v_rel) of [`ContactLaw::friction`] (N) and its partial
+    /// derivatives in the 7 variables (λ, n, v_rel), by forward-mode AD: the law's part of the
+    /// friction Jacobian (paper Eq. 23), which a contact kind chains with the derivatives of its
+    /// own λ, n and v_rel in the stencil's velocities.
+    pub fn friction_partials(
+        &self,
+        mu: f64,
+        lambda: f64,
+        n: &Vector3<f64>,
+        v_rel: &Vector3<f64>,
+    ) -> (Vector3<f64>, SMatrix<f64, 3, 7>) {
+        let seed = |x: f64, i: usize| DualSVec64::<7>::new(x, Derivative::derivative_generic(Const::<7>, U1, i));
+        let l = seed(lambda, 0);
+        let nn = [seed(n[0], 1), seed(n[1], 2), seed(n[2], 3)];
+        let vr = [seed(v_rel[0], 4), seed(v_rel[1], 5), seed(v_rel[2], 6)];
+        let f = self.friction(mu, l, nn, vr);
+        let mut partials = SMatrix::<f64, 3, 7>::zeros();
+        for (row, fi) in f.iter().enumerate() {
+            let d = fi.eps.unwrap_generic(Const::<7>, U1);
+            for col in 0..7 {
+                partials[(row, col)] = d[col];
+            }
+        }
+        (Vector3::new(f[0].re, f[1].re, f[2].re), partials)
     }
 
     /// Penalty energy b(d) = κ(δ − d)³ for d < δ, else 0; in J (paper §3.2; written there as
@@ -131,6 +159,36 @@ impl ContactLaw {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The law's partials in (λ, n, v_rel) match central differences of the friction force, in
+    /// the stick and the slip regime, for both smoothings.
+    #[test]
+    fn friction_partials_match_finite_differences() {
+        for smoothing in [FrictionSmoothing::Quadratic, FrictionSmoothing::Rational] {
+            let law =
+                ContactLaw { kappa: 1.0, delta: 1e-3, epsilon: 1e-2, smoothing, coupling: FrictionCoupling::Implicit };
+            for v in [[0.003, 0.001, -0.002], [0.2, -0.1, 0.05]] {
+                let x = [2.0, 0.0, 0.6, 0.8, v[0], v[1], v[2]];
+                let force = |x: &[f64; 7]| law.friction(0.4, x[0], [x[1], x[2], x[3]], [x[4], x[5], x[6]]);
+                let (f, partials) =
+                    law.friction_partials(0.4, x[0], &Vector3::new(x[1], x[2], x[3]), &Vector3::from(v));
+                assert_eq!([f[0], f[1], f[2]], force(&x));
+                let step = 1e-7;
+                for col in 0..7 {
+                    let (mut xp, mut xm) = (x, x);
+                    xp[col] += step;
+                    xm[col] -= step;
+                    let (fp, fm) = (force(&xp), force(&xm));
+                    for row in 0..3 {
+                        let fd = (fp[row] - fm[row]) / (2.0 * step);
+                        let scale = partials.column(col).norm().max(1.0);
+                        let err = (fd - partials[(row, col)]).abs() / scale;
+                        assert!(err < 1e-6, "{smoothing:?} v {v:?}: ∂F{row}/∂x{col} {} vs {fd}", partials[(row, col)]);
+                    }
+                }
+            }
+        }
+    }
 
     /// −∂D/∂v_rel of the friction potential is the friction force, for both smoothings.
     #[test]

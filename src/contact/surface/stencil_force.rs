@@ -15,8 +15,7 @@ use super::first_order::FirstOrder;
 use super::Potential;
 use crate::contact::law::ContactLaw;
 use crate::math::real::{c, dot, Real, V3};
-use nalgebra::{Const, DMatrix, DVector, Matrix3, Matrix3xX, SMatrix, Vector3, U1};
-use num_dual::{Derivative, DualSVec64};
+use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Vector3};
 
 /// Normals are undefined where |∇ₓφ| falls below this (only possible far inside a blend of
 /// opposing samples); friction is then left out.
@@ -99,30 +98,6 @@ fn relative_velocity(stencil: &[u32], weights: &[f64], v: &[f64]) -> Vector3<f64
     velocity(v, stencil[0]) - vs
 }
 
-/// F(λ, n, v_rel) of the smoothed Coulomb law and its partial derivatives in the 7 variables
-/// (λ, n, v_rel), by forward-mode AD.
-fn friction_partials(
-    law: &ContactLaw,
-    mu: f64,
-    lambda: f64,
-    n: &Vector3<f64>,
-    v_rel: &Vector3<f64>,
-) -> (Vector3<f64>, SMatrix<f64, 3, 7>) {
-    let seed = |x: f64, i: usize| DualSVec64::<7>::new(x, Derivative::derivative_generic(Const::<7>, U1, i));
-    let l = seed(lambda, 0);
-    let nn = [seed(n[0], 1), seed(n[1], 2), seed(n[2], 3)];
-    let vr = [seed(v_rel[0], 4), seed(v_rel[1], 5), seed(v_rel[2], 6)];
-    let f = law.friction(mu, l, nn, vr);
-    let mut partials = SMatrix::<f64, 3, 7>::zeros();
-    for (row, fi) in f.iter().enumerate() {
-        let d = fi.eps.unwrap_generic(Const::<7>, U1);
-        for col in 0..7 {
-            partials[(row, col)] = d[col];
-        }
-    }
-    (Vector3::new(f[0].re, f[1].re, f[2].re), partials)
-}
-
 /// Adds F on the query vertex and −Wⱼ F on the surface vertices to `force`.
 fn spread(force: &mut DVector<f64>, weights: &[f64], f: &Vector3<f64>) {
     for k in 0..3 {
@@ -199,7 +174,7 @@ pub fn end_of_step_force(
         let n = m / m.norm();
         let weights = &potential.vertex_weights;
         let v_rel = relative_velocity(&potential.stencil, weights, v);
-        let (f, partials) = friction_partials(law, mu, lambda, &n, &v_rel);
+        let (f, partials) = law.friction_partials(mu, lambda, &n, &v_rel);
         spread(&mut force, weights, &f);
         let f_lambda = partials.fixed_view::<3, 1>(0, 0).into_owned();
         let f_v = partials.fixed_view::<3, 3>(0, 4).into_owned();
@@ -310,7 +285,7 @@ pub fn lagged_friction_force(
 ) -> StencilForce {
     let n = Vector3::from(frozen.normal);
     let v_rel = relative_velocity(&frozen.stencil, &frozen.weights, v);
-    let (f, partials) = friction_partials(law, mu, frozen.lambda, &n, &v_rel);
+    let (f, partials) = law.friction_partials(mu, frozen.lambda, &n, &v_rel);
     let mut force = DVector::zeros(3 * frozen.stencil.len());
     spread(&mut force, &frozen.weights, &f);
     let jacobian = with_jacobian.then(|| {
