@@ -1,7 +1,8 @@
-//! Contact and friction against kinematic analytic colliders (paper §3.2–3.3, §4.4): shapes with
-//! exact signed gaps, rigid poses, the penalty and smoothed Coulomb laws, and the per-vertex force
-//! with its exact Jacobian. The assembly into the time-stepping residual is in
-//! `crate::assemble::contact_terms`.
+//! Contact and friction (paper §3.2–3.3, §4.4), per contact: the cubic penalty and the smoothed
+//! Coulomb law with its partial derivatives ([`law`]); kinematic analytic colliders with exact
+//! signed gaps and rigid poses ([`collider`]); the implicit surfaces of deforming meshes and the
+//! forces of a vertex against them ([`surface`]); the shells' self-contact pairs and their
+//! friction ([`self_contact`]). Their sums into the implicit stage are in `crate::assemble`.
 
 pub mod collider;
 pub mod law;

@@ -1,8 +1,11 @@
-//! Elastic energies, each on a small stencil of vertices, with value, gradient and Hessian.
+//! Elastic energies, each on a small stencil of vertices, with value, gradient and Hessian:
+//! stable neo-Hookean tets, membranes and dihedral bending of shells, the volume-change laws,
+//! and the soft pins' springs to their anchors.
 //!
 //! Every element implements [`Element`]: the energy in joules from the stencil's positions, its exact
 //! gradient written generically over [`Real`], and its Hessian, by default the forward-mode AD
-//! Jacobian of the gradient. The global assembly lives in `crate::integrate`.
+//! Jacobian of the gradient. The global assembly lives in `crate::assemble`: a new element
+//! becomes a term of the implicit stage by one line in `crate::assemble::terms`.
 
 pub mod dihedral_bending;
 pub mod lame;

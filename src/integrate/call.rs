@@ -1,8 +1,8 @@
 //! One step/advance call as a pipeline, in the manner of rapier's `pipeline/`: what the call
-//! holds fixed ([`CallContext`]: the model, parameters, pins and their goals, the colliders'
-//! paths, the deforming surfaces), what changes as it goes ([`CallState`]: the system layout,
+//! holds fixed (`CallContext`: the model, parameters, pins and their goals, the colliders'
+//! paths, the deforming surfaces), what changes as it goes (`CallState`: the system layout,
 //! the contact stiffnesses, the predictor and BDF2's history), and where it reports
-//! ([`CallOutput`]). [`Substepper::run`] takes the substeps in order; each goes
+//! (`CallOutput`). `Substepper::run` takes the substeps in order; each goes
 //! `retries` (halving, stiffer κ) → `stages` (the integrator's chain of stages) →
 //! `newton_stage` (Newton on one stage), and nothing calls back up.
 

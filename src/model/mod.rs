@@ -1,4 +1,6 @@
-//! What is simulated: parameters, materials, objects and the physical model assembled from them.
+//! What is simulated: parameters, materials, objects and the physical model assembled from them,
+//! with the friction coefficient of every pair resolved once ([`friction`]) and the soft pins
+//! ([`soft_pins`]).
 
 pub mod contact_setup;
 pub mod friction;

@@ -1,4 +1,6 @@
-//! The solver: a model, its state (positions, velocities, pins, targets), and the time stepping.
+//! The solver: a model, its state (positions, velocities, hard and soft pins, targets), the
+//! attributes a host sets ([`VertexAttribute`]), checkpoints, and the time stepping (which
+//! builds a call's context and state for `crate::integrate::call`).
 //! This is the Rust API; `crate::capi` wraps it for C.
 //!
 //! Every mutating call validates first and changes nothing when it fails; a step works on copies
