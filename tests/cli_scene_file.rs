@@ -132,9 +132,9 @@ fn every_new_key_parses() {
     let (cloth_id, ball_id, floor_id) =
         (built.id("cloth").unwrap(), built.id("ball").unwrap(), built.id("floor").unwrap());
     let model = built.solver.model();
-    assert_eq!(model.friction(cloth_id, ball_id, 0.4), 0.7);
-    assert_eq!(model.friction(built.id("bar").unwrap(), floor_id, 0.4), 0.1);
-    assert_eq!(model.friction(cloth_id, floor_id, -1.0), 0.4, "the floor's own mu");
+    assert_eq!(model.friction.pair(cloth_id, ball_id), 0.7);
+    assert_eq!(model.friction.pair(built.id("bar").unwrap(), floor_id), 0.1);
+    assert_eq!(model.friction.pair(cloth_id, floor_id), 0.4, "the floor's own mu");
 }
 
 /// Each mistake fails with a message naming the key (or the name) at fault.

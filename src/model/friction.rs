@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 const MAX_FRICTION: f64 = 100.0;
 
 /// One body of the table.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Body {
     /// Whether the body is a shell (shell–shell pairs default to μ = 0).
     shell: bool,
@@ -33,7 +33,7 @@ struct Body {
 }
 
 /// μ of every pair of bodies (ids 1, 2, … in creation order), kept resolved.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FrictionTable {
     /// μ of pairs other than shell–shell where no body has its own μ (dimensionless).
     default_mu: f64,

@@ -13,7 +13,8 @@
 //!
 //! Fully implicit coupling (Eq. 23) evaluates λ, n and kᵢ at the end-of-step positions
 //! q = q̂ + h v, so they are part of the residual and of its Jacobian
-//! ([`SelfContactPair::friction_jacobian`], exact by forward-mode AD along x = x̂ + h v).
+//! ([`SelfContactPair::friction_jacobian`], exact: forward-mode AD of λ, n and kᵢ along
+//! x = x̂ + h v, chained with the friction law's own Jacobian).
 //! Lagged coupling (Eq. 25–26) freezes them at the start of the substep
 //! ([`FrozenPairFriction`]); the Newton merit function freezes them at its linearisation point
 //! and uses the dissipation potential D = μλ f₀(|v̄|) ([`ContactLaw::friction_potential`]).
@@ -25,6 +26,7 @@ use crate::contact::ContactLaw;
 use crate::math::autodiff::jacobian;
 use crate::math::real::{c, Real, V3};
 use nalgebra::SMatrix;
+use num_dual::DualSVec64;
 
 /// The contact frame of one pair (a column of the sliding basis T(q) and the force λ(q) of
 /// paper Eq. 16).
@@ -59,6 +61,15 @@ impl<T: Real> ContactFrame<T> {
     /// basis of Newton's modified Jacobian.
     fn fixed_basis(&self) -> Self {
         Self { lambda: self.lambda, normal: self.normal.map(|x| c(x.re())), weights: self.weights.map(|x| c(x.re())) }
+    }
+}
+
+impl<const N: usize> ContactFrame<DualSVec64<N>> {
+    /// [`ContactFrame::forces`] with the friction law's derivatives from its own Jacobian
+    /// ([`ContactLaw::friction_chained`]).
+    fn forces_chained(&self, law: &ContactLaw, mu: f64, v: &[DualSVec64<N>; 12]) -> [DualSVec64<N>; 12] {
+        let f = law.friction_chained(mu, self.lambda, self.normal, self.relative_velocity(v));
+        std::array::from_fn(|i| self.weights[i / 3] * f[i % 3])
     }
 }
 
@@ -109,8 +120,8 @@ impl SelfContactPair {
             |vd| {
                 let xd = std::array::from_fn(|i| vd[i] * h + (x[i] - h * v[i]));
                 match self.contact_frame(&xd) {
-                    Some(f) if exact => f.forces(&self.law, self.mu, vd),
-                    Some(f) => f.fixed_basis().forces(&self.law, self.mu, vd),
+                    Some(f) if exact => f.forces_chained(&self.law, self.mu, vd),
+                    Some(f) => f.fixed_basis().forces_chained(&self.law, self.mu, vd),
                     None => [c(0.0); 12],
                 }
             },
