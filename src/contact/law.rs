@@ -78,9 +78,9 @@ impl ContactLaw {
 
     /// [`ContactLaw::friction`] over dual numbers of `N` directions whose derivatives come from
     /// the law's own partials ([`ContactLaw::friction_partials`]) by the chain rule,
-    /// F′ = ∂F/∂(λ, n, v_rel) · (λ′, n′, v_rel′): every contact kind's friction Jacobian (paper
-    /// Eq. 23) is this one law Jacobian times the derivatives of the kind's own λ, n and v_rel in
-    /// its stencil's velocities.
+    /// F′ = ∂F/∂(λ, n, v_rel) · (λ′, n′, v_rel′): the friction Jacobian (paper Eq. 23) of
+    /// self-contact pairs is this law Jacobian times the derivatives of the pair's own λ, n and
+    /// v_rel in its stencil's velocities, as surface contact's is (by its hand chain rule).
     pub fn friction_chained<const N: usize>(
         &self,
         mu: f64,

@@ -1,9 +1,9 @@
 //! The solver's state as bytes, to continue a simulation in another process (`grip run
 //! --resume`, a bake that outlives its session): positions, velocities, pins and their targets,
-//! soft pins (vertex, stiffness, anchor),
 //! collider poses and targets, the contact stiffnesses κ, κ_s and κ_b in use, the last substep's
 //! acceleration (Newton's guess), BDF2's history, and the contact couplings of the system
-//! pattern (the preconditioner's and the LU's orderings follow the pattern). Restoring into a
+//! pattern (the preconditioner's and the LU's orderings follow the pattern), and last the soft
+//! pins (vertex, stiffness, anchor). Restoring into a
 //! solver built the same way (same objects, same parameters) continues bit for bit as if the
 //! process had never stopped.
 //!
@@ -207,13 +207,6 @@ impl Solver {
             w.u64(t.is_some() as u64);
             t.unwrap_or_default().iter().for_each(|&x| w.f64(x));
         }
-        if magic == MAGIC {
-            w.u64(self.model.soft_pins.len() as u64);
-            for p in &self.model.soft_pins {
-                w.u64(p.vertex[0] as u64);
-                [p.stiffness, p.anchor[0], p.anchor[1], p.anchor[2]].iter().for_each(|&x| w.f64(x));
-            }
-        }
         self.collider_pose.iter().for_each(|p| w.pose(p));
         for t in &self.collider_target {
             w.u64(t.is_some() as u64);
@@ -239,6 +232,13 @@ impl Solver {
             let pairs = contacts.unwrap_or_default();
             w.u64(pairs.len() as u64);
             pairs.iter().for_each(|&(a, b)| w.u64(((a as u64) << 32) | b as u64));
+        }
+        if magic == MAGIC {
+            w.u64(self.model.soft_pins.len() as u64);
+            for p in &self.model.soft_pins {
+                w.u64(p.vertex[0] as u64);
+                [p.stiffness, p.anchor[0], p.anchor[1], p.anchor[2]].iter().for_each(|&x| w.f64(x));
+            }
         }
         w.0
     }
@@ -282,7 +282,6 @@ impl Solver {
             }
             target.push(some.then_some(t));
         }
-        let soft_pins = if with_soft_pins { soft_pins(&mut r, n)? } else { Vec::new() };
         let collider_pose = (0..colliders).map(|_| r.pose()).collect::<Result<Vec<Pose>>>()?;
         let mut collider_target = Vec::with_capacity(colliders);
         for _ in 0..colliders {
@@ -329,6 +328,7 @@ impl Solver {
         } else {
             None
         };
+        let soft_pins = if with_soft_pins { soft_pins(&mut r, n)? } else { Vec::new() };
         if r.at != bytes.len() {
             return Err(Error::invalid(format!("checkpoint: {} bytes left over", bytes.len() - r.at)));
         }

@@ -118,19 +118,6 @@ pub fn force<T: Real>(
     x: V3<T>,
     v: V3<T>,
 ) -> V3<T> {
-    force_with(law, motion, mu, lagged, x, v, |l, n, v_rel| law.friction(mu, l, n, v_rel))
-}
-
-/// [`force`] with the friction law F(λ, n, v_rel) given by `friction`.
-fn force_with<T: Real>(
-    law: &ContactLaw,
-    motion: &ColliderMotion,
-    mu: f64,
-    lagged: Option<&LaggedFriction>,
-    x: V3<T>,
-    v: V3<T>,
-    friction: impl Fn(T, V3<T>, V3<T>) -> V3<T>,
-) -> V3<T> {
     let (d, n) = motion.gap(x);
     let lambda = law.force(d);
     let mut f = n.map(|nk| nk * lambda);
@@ -138,12 +125,12 @@ fn force_with<T: Real>(
         _ if mu == 0.0 => None,
         None if d.re() < law.delta => {
             let vc = motion.surface_velocity(x);
-            Some(friction(lambda, n, [0, 1, 2].map(|k| v[k] - vc[k])))
+            Some(law.friction(mu, lambda, n, [0, 1, 2].map(|k| v[k] - vc[k])))
         }
         None => None,
         Some(l) if l.lambda > 0.0 => {
             let v_rel = [0, 1, 2].map(|k| v[k] - l.collider_velocity[k]);
-            Some(friction(c(l.lambda), l.normal.map(c::<T>), v_rel))
+            Some(law.friction(mu, c(l.lambda), l.normal.map(c::<T>), v_rel))
         }
         Some(_) => None,
     };
@@ -165,8 +152,7 @@ pub fn is_active(
 }
 
 /// F and dF/dv (N·s/m) along x = x_start + h v (so dF/dv = ∂F/∂v + h ∂F/∂x), by one forward-mode
-/// pass with three dual directions through the gap, normal and collider velocity, and the
-/// friction law's own Jacobian ([`ContactLaw::friction_chained`]).
+/// pass with three dual directions.
 pub fn force_and_jacobian(
     law: &ContactLaw,
     motion: &ColliderMotion,
@@ -192,7 +178,7 @@ pub fn force_and_jacobian_along(
     let dv: [DualSVec64<3>; 3] =
         std::array::from_fn(|i| DualSVec64::new(v[i], Derivative::derivative_generic(Const::<3>, U1, i)));
     let dx: [DualSVec64<3>; 3] = std::array::from_fn(|i| dv[i] * h + x_start[i]);
-    let f = force_with(law, motion, mu, lagged, dx, dv, |l, n, v_rel| law.friction_chained(mu, l, n, v_rel));
+    let f = force(law, motion, mu, lagged, dx, dv);
     let mut jac = Matrix3::zeros();
     for (row, fi) in f.iter().enumerate() {
         let d = fi.eps.unwrap_generic(Const::<3>, U1);
