@@ -1,5 +1,6 @@
 //! What is simulated: parameters, materials, objects and the physical model assembled from them.
 
+pub mod codes;
 pub mod contact_setup;
 pub mod material;
 pub mod objects;

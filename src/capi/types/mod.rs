@@ -2,8 +2,10 @@
 //! each with its conversions to and from the typed Rust API: codes the library does not know,
 //! and structs without the tag their default function writes, are errors here at the boundary.
 
-pub mod codes;
 pub mod material;
+
+/// The `GRIP_*` codes live in the model layer, where scene files read them too.
+pub use crate::model::codes;
 pub mod params;
 pub mod report;
 pub mod shape;
