@@ -40,11 +40,11 @@ fn checked(what: &str, out: Output) -> String {
 /// Positions after frames 1..=frames per object (flat x y z …), and the objects' names.
 type Frames = (Vec<String>, Vec<Vec<Vec<f64>>>);
 
-/// The frames the Rust frame driver writes: `simulate` into a scratch directory, OBJs read back
-/// (written with `{}`, which round-trips every f64).
-fn driver_frames() -> Frames {
+/// The frames the Rust frame driver writes: `simulate` into a scratch directory named after
+/// `tag` (tests run in parallel), OBJs read back (written with `{}`, which round-trips every f64).
+fn driver_frames(tag: &str) -> Frames {
     let scene = grip::scene::file::load(&scene_path()).expect("scene loads");
-    let out = scratch("driver");
+    let out = scratch(&format!("driver-{tag}"));
     let summary = simulate(&scene, &out, Resumable::default(), &mut Quiet).expect("the scene runs");
     assert_eq!(summary.frames, scene.frames);
     let names = unique_names(&scene);
@@ -124,7 +124,7 @@ fn c_api_runs_a_scene_file_as_the_frame_driver_does() {
     let text = checked("scene_run", out);
     let summary = text.lines().find(|l| l.starts_with("C scene: ")).expect("summary line");
     assert!(summary.ends_with(" 0 failed"), "{summary}");
-    assert_same_bits("C API", &parse_frames(&text), &driver_frames());
+    assert_same_bits("C API", &parse_frames(&text), &driver_frames("c"));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -142,5 +142,5 @@ fn python_binding_runs_a_scene_file_as_the_frame_driver_does() {
         .expect("run python");
     let text = checked("scene_run.py", out);
     assert!(text.contains("Python scene: OK"), "{text}");
-    assert_same_bits("Python", &parse_frames(&text), &driver_frames());
+    assert_same_bits("Python", &parse_frames(&text), &driver_frames("python"));
 }
