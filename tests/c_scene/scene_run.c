@@ -9,6 +9,7 @@
 
 #include "grip.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,15 @@ static void check_errors_without_a_scene(const char *path) {
     CHECK(grip_scene_frame_count(NULL, &frames) == GRIP_STATUS_NULL_POINTER);
 }
 
-/* Error paths on a loaded scene: each leaves the outputs and the positions as they were. */
+/* Progress callback that cancels at once. */
+static uint32_t cancel(void *user_data, double fraction_done) {
+    (void)user_data;
+    (void)fraction_done;
+    return 1;
+}
+
+/* Error paths on a loaded scene, a cancelled frame included: each leaves the outputs and the
+ * positions as they were. */
 static void check_errors_on(GripSolver *s, GripObjectId id, double *before, double *after, size_t n) {
     size_t count = 0;
     CHECK(grip_scene_object_count(s, &count) == GRIP_STATUS_OK);
@@ -70,8 +79,36 @@ static void check_errors_on(GripSolver *s, GripObjectId id, double *before, doub
     CHECK(grip_scene_advance_frame(s, 0) == GRIP_STATUS_INVALID_ARGUMENT);
     CHECK(error_mentions("frame 0"));
     CHECK(grip_scene_advance_frame(s, frames + 1) == GRIP_STATUS_INVALID_ARGUMENT);
+    CHECK(grip_solver_set_progress_callback(s, cancel, NULL) == GRIP_STATUS_OK);
+    CHECK(grip_scene_advance_frame(s, 2) == GRIP_STATUS_CANCELLED);
+    CHECK(grip_solver_set_progress_callback(s, NULL, NULL) == GRIP_STATUS_OK);
     CHECK(grip_solver_get_positions(s, id, after, n) == GRIP_STATUS_OK);
     CHECK(memcmp(before, after, 3 * n * sizeof(double)) == 0);
+}
+
+/* A cancelled frame puts back the collider poses and pin targets it set: after it, a plain
+ * advance moves the scene as it moves a fresh copy that never saw the frame (the targets would
+ * otherwise drag the pinned edge and the ball along). */
+static void check_cancelled_frame_restores_targets(const char *path, size_t n) {
+    GripSolver *a = NULL, *b = NULL;
+    CHECK(grip_scene_load(path, &a) == GRIP_STATUS_OK);
+    CHECK(grip_scene_load(path, &b) == GRIP_STATUS_OK);
+    GripObjectId id = 0;
+    double fps = 0.0;
+    CHECK(grip_scene_object_id(a, 0, &id) == GRIP_STATUS_OK && grip_scene_fps(a, &fps) == GRIP_STATUS_OK);
+    CHECK(grip_solver_set_progress_callback(a, cancel, NULL) == GRIP_STATUS_OK);
+    CHECK(grip_scene_advance_frame(a, 3) == GRIP_STATUS_CANCELLED);
+    CHECK(grip_solver_set_progress_callback(a, NULL, NULL) == GRIP_STATUS_OK);
+    CHECK(grip_solver_advance(a, 1.0 / fps) == GRIP_STATUS_OK);
+    CHECK(grip_solver_advance(b, 1.0 / fps) == GRIP_STATUS_OK);
+    double *xa = malloc(3 * n * sizeof(double)), *xb = malloc(3 * n * sizeof(double));
+    CHECK(grip_solver_get_positions(a, id, xa, n) == GRIP_STATUS_OK);
+    CHECK(grip_solver_get_positions(b, id, xb, n) == GRIP_STATUS_OK);
+    CHECK(memcmp(xa, xb, 3 * n * sizeof(double)) == 0);
+    free(xa);
+    free(xb);
+    grip_solver_destroy(a);
+    grip_solver_destroy(b);
 }
 
 int main(int argc, char **argv) {
@@ -107,6 +144,7 @@ int main(int argc, char **argv) {
     double *before = malloc(3 * largest * sizeof(double));
     double *after = malloc(3 * largest * sizeof(double));
     check_errors_on(s, ids[0], before, after, sizes[0]);
+    check_cancelled_frame_restores_targets(argv[1], sizes[0]);
 
     for (size_t frame = 1; frame <= frames; frame++) {
         GripStatus status = grip_scene_advance_frame(s, frame);
