@@ -39,7 +39,7 @@ for t in "${targets[@]}"; do
     set +e
     # Leak detection off (per input and at exit): LeakSanitizer reports the 48-byte thread handles of rayon workers of
     # destroyed solvers that are still shutting down when the process exits (a rayon pool does
-    # not join its threads on drop). Leaks are checked by valgrind (tests/host_example.rs) and by
+    # not join its threads on drop). Leaks are checked by valgrind (cli/tests/host_example.rs) and by
     # RSS over 10,000 steps and 1,000 create/destroy cycles (tests/memory.rs) instead.
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
         cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$seconds" -rss_limit_mb=4096 \

@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// Value of `GripMaterial::struct_tag` written by `grip_material_default()`.
+#define GRIP_MATERIAL_TAG 1196576049
+
 // Time integrator: backward Euler in velocity form (paper Eq. 23). First order, L-stable.
 #define GRIP_INTEGRATOR_BACKWARD_EULER 0
 
@@ -87,9 +90,6 @@
 
 // Nearly incompressible fluid enclosed, constant κ_v (paper Eq. 19).
 #define GRIP_VOLUME_NEARLY_INCOMPRESSIBLE 3
-
-// Value of `GripMaterial::struct_tag` written by `grip_material_default()`.
-#define GRIP_MATERIAL_TAG 1196576049
 
 // Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
 #define GRIP_SOLVER_PARAMS_TAG 1196576817
@@ -600,6 +600,59 @@ GripStatus grip_solver_get_friction(const struct GripSolver *solver,
                                     GripObjectId a,
                                     GripObjectId b,
                                     double *out_mu);
+
+// Loads the scene file at `path` (UTF-8; mesh paths in it are relative to it) and builds its
+// solver: objects, pins and pin groups, initial velocities, analytic colliders at their
+// frame-0 poses, friction pairs, with the file's `[solver]` parameters. On success
+// `*out_solver` owns the new solver (free it with `grip_solver_destroy`); on failure it is set
+// to NULL (when `out_solver` is not NULL) and the message names the file and the key, mesh or
+// object at fault (`GRIP_STATUS_INVALID_ARGUMENT`).
+//
+// # Safety
+// `path` must be NUL-terminated; `out_solver` must point to writable storage.
+GripStatus grip_scene_load(const char *path, struct GripSolver **out_solver);
+
+// Writes the scene's number of frames after frame 0 (its `[output] frames`) to `*out_frames`.
+//
+// # Safety
+// `solver` must be a live handle; `out_frames` must point to writable storage.
+GripStatus grip_scene_frame_count(struct GripSolver *solver, size_t *out_frames);
+
+// Writes the scene's output frame rate (frames/s; each frame advances 1/fps s) to `*out_fps`.
+//
+// # Safety
+// `solver` must be a live handle; `out_fps` must point to writable storage.
+GripStatus grip_scene_fps(struct GripSolver *solver, double *out_fps);
+
+// Writes the number of the scene's objects (solids, shells and collider meshes, in file order)
+// to `*out_count`.
+//
+// # Safety
+// `solver` must be a live handle; `out_count` must point to writable storage.
+GripStatus grip_scene_object_count(struct GripSolver *solver, size_t *out_count);
+
+// Writes the solver id of the scene's object `index` (0-based, file order) to `*out_id`.
+//
+// # Safety
+// `solver` must be a live handle; `out_id` must point to writable storage.
+GripStatus grip_scene_object_id(struct GripSolver *solver, size_t index, GripObjectId *out_id);
+
+// Writes the name of the scene's object `index` (0-based, file order; `name` in the file) to
+// `*out_name`: a NUL-terminated UTF-8 string owned by the solver, valid until it is destroyed.
+//
+// # Safety
+// `solver` must be a live handle; `out_name` must point to writable storage.
+GripStatus grip_scene_object_name(struct GripSolver *solver, size_t index, const char **out_name);
+
+// Simulates frame `frame` (1 ≤ `frame` ≤ the frame count) as `grip run` does: moves the
+// scene's analytic colliders, collider meshes and pin-group targets to their poses at the end of
+// the frame, then advances the solver by 1/fps s (progress callback and report as
+// `grip_solver_advance`). Frames are usually taken in order from 1. On any failure the solver is
+// as it was before the call, poses and targets included.
+//
+// # Safety
+// `solver` must be a live handle used by one thread at a time.
+GripStatus grip_scene_advance_frame(struct GripSolver *solver, size_t frame);
 
 // Creates a solver with `params` (from `grip_solver_params_default()`, then edited).
 // On success `*out_solver` owns a new solver; free it with `grip_solver_destroy`.

@@ -3,8 +3,9 @@
 //!
 //! Layout: `energy` (element energies with exact derivatives), `mesh` (validation and topology),
 //! `model` (parameters, materials, the model), `contact` (colliders, contact and friction laws), `integrate` (time-stepping residuals),
-//! `solve` (Newton and linear solvers), `solver` (the Rust API), `capi` (the C API in
-//! `include/grip.h`), `io` (OBJ, VTK, PNG previews), `cli` (the `grip` command).
+//! `solve` (Newton and linear solvers), `solver` (the Rust API), `io` (OBJ, VTK, previews),
+//! `scene` (feature `scene`: scenes, scene files, motions, the frame driver), `capi` (the C API
+//! in `include/grip.h`). The `grip` command line is the package `grip-cli` in `cli/`.
 //! Units are SI throughout: m, kg, s, N, Pa.
 
 #![warn(missing_docs)]
@@ -16,7 +17,6 @@
 pub mod analytic;
 pub mod assemble;
 pub mod capi;
-pub mod cli;
 pub mod contact;
 pub mod energy;
 pub mod error;
@@ -25,6 +25,8 @@ pub mod io;
 pub mod math;
 pub mod mesh;
 pub mod model;
+#[cfg(feature = "scene")]
+pub mod scene;
 pub mod solve;
 pub mod solver;
 

@@ -10,7 +10,7 @@
 //! - `CMakeLists.txt` configures against a stand-in Houdini CMake package;
 //! - the README says that the HDK layer is not compiled in this repository's CI.
 //!
-//! The core's unit tests run in `tests/host_example.rs` (through the host example's harness).
+//! The core's unit tests run in `cli/tests/host_example.rs` (through the host example's harness).
 //! Run with `cargo test --release --test houdini_sop`.
 
 mod cdylib;

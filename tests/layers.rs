@@ -20,8 +20,8 @@ const LAYERS: &[&str] = &[
     "solver",    // the Rust API: state, step/advance, checkpoints
     "analytic",  // experiments with closed-form answers
     "io",        // mesh files and previews
+    "scene",     // scenes, scene files, motions, the frame driver (feature `scene`)
     "capi",      // the C API
-    "cli",       // the `grip` command
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -3,7 +3,8 @@
 //! dereferenced, and a stale handle can never reach a newer solver. Each solver sits behind its
 //! own mutex: a call on a solver that is busy (a step running on another thread, or a call made
 //! from its own progress callback) fails with `GRIP_STATUS_INVALID_ARGUMENT` instead of racing,
-//! and destroying a busy solver frees it when the running call returns.
+//! and destroying a busy solver frees it when the running call returns. A handle from
+//! `grip_scene_load` holds the scene it was built from with its solver (feature `scene`).
 
 use crate::error::{Error, Result};
 use crate::solver::Solver;
@@ -17,7 +18,27 @@ pub struct GripSolver {
     _opaque: [u8; 0],
 }
 
-type Shared = Arc<Mutex<Solver>>;
+/// What a handle holds.
+pub enum Held {
+    /// A solver from `grip_solver_create`.
+    Solver(Solver),
+    /// A solver built from a scene file by `grip_scene_load`, with its scene.
+    #[cfg(feature = "scene")]
+    Scene(Box<super::scene_api::LoadedScene>),
+}
+
+impl Held {
+    /// The solver, whichever way it was made.
+    fn solver(&mut self) -> &mut Solver {
+        match self {
+            Held::Solver(s) => s,
+            #[cfg(feature = "scene")]
+            Held::Scene(loaded) => &mut loaded.built.solver,
+        }
+    }
+}
+
+type Shared = Arc<Mutex<Held>>;
 
 static REGISTRY: Lazy<Mutex<HashMap<usize, Shared>>> = Lazy::new(|| Mutex::new(HashMap::new()));
 /// Next token; steps of 16 keep tokens looking like aligned pointers to debuggers.
@@ -29,8 +50,13 @@ fn registry() -> std::sync::MutexGuard<'static, HashMap<usize, Shared>> {
 
 /// Registers a solver and returns its new handle.
 pub fn register(solver: Solver) -> *mut GripSolver {
+    register_held(Held::Solver(solver))
+}
+
+/// Registers what a handle holds and returns its new handle.
+pub fn register_held(held: Held) -> *mut GripSolver {
     let token = NEXT_TOKEN.fetch_add(16, Ordering::Relaxed);
-    registry().insert(token, Arc::new(Mutex::new(solver)));
+    registry().insert(token, Arc::new(Mutex::new(held)));
     token as *mut GripSolver
 }
 
@@ -52,8 +78,13 @@ fn lookup(handle: *const GripSolver) -> Result<Shared> {
 
 /// Runs `body` on the solver behind a live handle, refusing a busy solver.
 pub fn with_solver<R>(handle: *const GripSolver, body: impl FnOnce(&mut Solver) -> Result<R>) -> Result<R> {
+    with_held(handle, |held| body(held.solver()))
+}
+
+/// Runs `body` on what a live handle holds, refusing a busy solver.
+pub fn with_held<R>(handle: *const GripSolver, body: impl FnOnce(&mut Held) -> Result<R>) -> Result<R> {
     let shared = lookup(handle)?;
-    let mut solver = match shared.try_lock() {
+    let mut held = match shared.try_lock() {
         Ok(guard) => guard,
         // A panic inside an earlier call was caught before any state was committed.
         Err(TryLockError::Poisoned(p)) => p.into_inner(),
@@ -63,5 +94,5 @@ pub fn with_solver<R>(handle: *const GripSolver, body: impl FnOnce(&mut Solver) 
             ))
         }
     };
-    body(&mut solver)
+    body(&mut held)
 }

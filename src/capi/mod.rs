@@ -9,6 +9,8 @@ pub mod guard;
 pub mod handles;
 pub mod mesher_api;
 pub mod query_api;
+#[cfg(feature = "scene")]
+pub mod scene_api;
 pub mod solver_api;
 pub mod status;
 pub mod types;

@@ -1,4 +1,5 @@
-//! Flat-shaded PNG previews of triangle meshes (a small software rasterizer).
+//! Flat-shaded previews of triangle meshes (a small software rasterizer) as RGB8 images; the
+//! `grip` command line encodes them as PNG files.
 //!
 //! Orthographic projection, z-buffer, two-sided Lambert shading with a headlight plus
 //! ambient light (so both sides of a cloth are visible; back faces are slightly darker),
@@ -7,9 +8,6 @@
 //! are skipped, never causing a panic.
 
 use super::{err, IoError};
-use std::fs::File;
-use std::io::BufWriter;
-use std::path::Path;
 
 /// Background colour of rendered images (RGB8).
 ///
@@ -166,7 +164,7 @@ impl Camera {
 /// Renders `meshes` to an RGB8 buffer of `width * height * 3` bytes, rows top to bottom.
 ///
 /// The buffer is allocated from the camera's size, so keep it reasonable (see
-/// [`render_png`], which rejects empty or over 2^28-pixel images).
+/// [`render_image`], which rejects empty or over 2^28-pixel images).
 pub fn render_rgb(meshes: &[PreviewMesh], camera: &Camera) -> Vec<u8> {
     let (w, h) = (camera.width as usize, camera.height as usize);
     let mut rgb: Vec<u8> = BACKGROUND.iter().copied().cycle().take(w * h * 3).collect();
@@ -233,23 +231,25 @@ pub fn render_rgb(meshes: &[PreviewMesh], camera: &Camera) -> Vec<u8> {
     rgb
 }
 
-/// Renders `meshes` and writes the image as an 8-bit RGB PNG file.
-pub fn render_png(path: &Path, meshes: &[PreviewMesh], camera: &Camera) -> Result<(), IoError> {
-    let ctx = |e: IoError| e.context(path.display());
+/// An 8-bit RGB image: `width * height * 3` bytes, rows top to bottom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RgbImage {
+    /// Width (pixels).
+    pub width: u32,
+    /// Height (pixels).
+    pub height: u32,
+    /// The pixels, 3 bytes each, row by row from the top.
+    pub rgb: Vec<u8>,
+}
+
+/// Renders `meshes` at the camera's size; an empty or over 2^28-pixel image is an error.
+pub fn render_image(meshes: &[PreviewMesh], camera: &Camera) -> Result<RgbImage, IoError> {
     let pixels = camera.width as u64 * camera.height as u64;
     if pixels == 0 || pixels > 1 << 28 {
         let (w, h) = (camera.width, camera.height);
-        return Err(ctx(err(format!("invalid image size {w}x{h}"))));
+        return Err(err(format!("invalid image size {w}x{h}")));
     }
-    let rgb = render_rgb(meshes, camera);
-    let file = File::create(path).map_err(|e| ctx(e.into()))?;
-    let mut enc = png::Encoder::new(BufWriter::new(file), camera.width, camera.height);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let png_err = |e: png::EncodingError| ctx(err(format!("PNG encoding failed: {e}")));
-    let mut writer = enc.write_header().map_err(png_err)?;
-    writer.write_image_data(&rgb).map_err(png_err)?;
-    writer.finish().map_err(png_err)
+    Ok(RgbImage { width: camera.width, height: camera.height, rgb: render_rgb(meshes, camera) })
 }
 
 #[cfg(test)]
@@ -359,26 +359,6 @@ mod tests {
         assert!(render_rgb(&[empty], &cam).chunks(3).all(|c| c == BACKGROUND));
         let zero = Camera { width: 0, ..cam };
         assert!(render_rgb(&[], &zero).is_empty());
-        assert!(render_png(&std::env::temp_dir().join("grip_zero.png"), &[], &zero).is_err());
-    }
-
-    #[test]
-    fn png_decodes_with_right_size_and_pixels() {
-        let dir = std::env::temp_dir().join(format!("grip_png_test_{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("mkdir");
-        let path = dir.join("tri.png");
-        let mesh = || PreviewMesh { positions: &TRI, triangles: &[[0, 1, 2]], color: [90, 160, 220], opacity: 1.0 };
-        let cam = Camera::fit(&[mesh()], [0.0, 0.0, 1.0], 50, 30);
-        render_png(&path, &[mesh()], &cam).expect("render");
-        let file = std::io::BufReader::new(File::open(&path).expect("open"));
-        let mut reader = png::Decoder::new(file).read_info().expect("png header");
-        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-        let info = reader.next_frame(&mut buf).expect("png data");
-        assert_eq!((info.width, info.height), (50, 30));
-        assert_eq!(info.color_type, png::ColorType::Rgb);
-        assert_eq!(&buf[..info.buffer_size()], &render_rgb(&[mesh()], &cam)[..]);
-        let e = render_png(&dir.join("no/such/dir.png"), &[mesh()], &cam).expect_err("bad dir");
-        assert!(e.message.contains("dir.png"));
-        let _ = std::fs::remove_dir_all(&dir);
+        assert!(render_image(&[], &zero).is_err());
     }
 }

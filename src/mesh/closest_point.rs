@@ -1,6 +1,6 @@
 //! The point of a triangle closest to a query point, by the Voronoi regions of its corners,
 //! edges and face (Ericson, *Real-Time Collision Detection*, §5.1.5): for the signed distance to
-//! a surface (`tetrahedralize::surface_sdf`) and the cloth-slip metric (`crate::cli::slip`).
+//! a surface (`tetrahedralize::surface_sdf`) and the cloth-slip metric (`crate::scene::slip`).
 
 use crate::math::real::{dot, sub};
 

@@ -1,6 +1,6 @@
 /* A minimal check framework for the C++ unit tests of the Houdini SOP's HDK-independent layer
  * (plugins/houdini/src/core), built by examples/host (CMake or make) and run by
- * tests/host_example.rs. Prints "SOP core: N passed, M failed".
+ * cli/tests/host_example.rs. Prints "SOP core: N passed, M failed".
  * SPDX-License-Identifier: MIT */
 
 #ifndef GRIP_TEST_CHECK_HPP

@@ -53,6 +53,7 @@ def c_type_to_python(c):
     table = {
         "GripStatus": "STATUS", "void": "None", "uint32_t": "c_uint32", "size_t": "c_size_t",
         "double": "c_double", "GripObjectId": "c_uint32", "char *": "c_char_p", "void *": "c_void_p",
+        "char * *": "P(c_char_p)",
         "GripSolver *": "c_void_p", "GripTetMesh *": "c_void_p", "GripSolver * *": "P(c_void_p)",
         "GripTetMesh * *": "P(c_void_p)", "double *": "P(c_double)", "uint32_t *": "P(c_uint32)",
         "GripObjectId *": "P(c_uint32)", "size_t *": "P(c_size_t)", "GripProgressFn": "GripProgressFn",

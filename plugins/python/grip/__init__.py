@@ -11,6 +11,13 @@ Pure Python over the C API (ctypes) with numpy arrays; SI units throughout (m, k
             solver.advance(1 / 24)
             xyz = solver.positions(cloth)
 
+A TOML scene file runs as ``grip run`` runs it through :class:`SceneSolver`::
+
+    with grip.SceneSolver("examples/scenes/cloth-on-sphere.toml") as scene:
+        for frame in range(1, scene.frame_count + 1):
+            scene.advance_frame(frame)
+            xyz = scene.positions(scene.objects["cloth"])
+
 Every failing call raises a :class:`GripError` subclass carrying ``grip_last_error()``.
 """
 
@@ -56,6 +63,7 @@ from .errors import (
 )
 from .library import Library, find_library, library_file_name, load
 from .presets import MATERIAL_PRESETS, preset_fields
+from .scene import SceneSolver
 from .solver import Solver
 from .tet_mesh import TetMesh, tetrahedralize
 
@@ -70,5 +78,6 @@ __all__ = [
     "GripSolverParams", "GripStepReport", "CancelledError", "GripError", "InternalError",
     "InvalidArgumentError", "InvalidMeshError", "LibraryError", "NotConvergedError",
     "NullPointerError", "UnknownObjectError", "Library", "find_library", "library_file_name",
-    "load", "MATERIAL_PRESETS", "preset_fields", "Solver", "TetMesh", "tetrahedralize",
+    "load", "MATERIAL_PRESETS", "preset_fields", "SceneSolver", "Solver", "TetMesh",
+    "tetrahedralize",
 ]

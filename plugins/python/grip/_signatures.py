@@ -62,6 +62,13 @@ SIGNATURES = {
     "grip_solver_step": (STATUS, [_solver, ctypes.c_double]),
     "grip_solver_advance": (STATUS, [_solver, ctypes.c_double]),
     "grip_solver_set_progress_callback": (STATUS, [_solver, GripProgressFn, ctypes.c_void_p]),
+    "grip_scene_load": (STATUS, [ctypes.c_char_p, ctypes.POINTER(_solver)]),
+    "grip_scene_frame_count": (STATUS, [_solver, _size_out]),
+    "grip_scene_fps": (STATUS, [_solver, _doubles]),
+    "grip_scene_object_count": (STATUS, [_solver, _size_out]),
+    "grip_scene_object_id": (STATUS, [_solver, _size, _u32s]),
+    "grip_scene_object_name": (STATUS, [_solver, _size, ctypes.POINTER(ctypes.c_char_p)]),
+    "grip_scene_advance_frame": (STATUS, [_solver, _size]),
     "grip_tetrahedralize": (
         STATUS,
         [_doubles, _size, _u32s, _size, ctypes.c_double, ctypes.POINTER(_tet_mesh)],

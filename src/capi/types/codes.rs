@@ -1,7 +1,8 @@
 //! The `GRIP_*` codes of the enumerated choices in `GripSolverParams`, `GripMaterial` and
 //! `grip_solver_set_volume_penalty`, and their conversions to and from the Rust enums. A code
 //! the library does not know converts to `None`; the callers turn that into an error naming the
-//! field.
+//! field. Scene files number `linear_solver` and `integrator` the same way
+//! (`crate::scene::file::codes`; a test here keeps them equal).
 
 use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
 use crate::contact::surface::Kernel;
@@ -220,5 +221,27 @@ pub fn volume_code(kind: Option<VolumeKind>) -> u32 {
         Some(VolumeKind::Quadratic) => GRIP_VOLUME_QUADRATIC,
         Some(VolumeKind::IdealGas) => GRIP_VOLUME_IDEAL_GAS,
         Some(VolumeKind::NearlyIncompressible) => GRIP_VOLUME_NEARLY_INCOMPRESSIBLE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scene files and C hosts number the integrators and linear solvers alike.
+    #[cfg(feature = "scene")]
+    #[test]
+    fn scene_files_number_choices_as_the_c_api() {
+        use crate::scene::file::codes as scene;
+        for (code, integrator) in scene::INTEGRATORS {
+            assert_eq!(super::integrator(code), Some(integrator));
+            assert_eq!(integrator_code(integrator), code);
+        }
+        for (code, kind) in scene::LINEAR_SOLVERS {
+            assert_eq!(linear_solver(code), Some(kind));
+            assert_eq!(linear_solver_code(kind), code);
+        }
+        assert_eq!(super::integrator(scene::INTEGRATORS.len() as u32), None);
+        assert_eq!(linear_solver(scene::LINEAR_SOLVERS.len() as u32), None);
     }
 }

@@ -2,8 +2,9 @@
 //! each with its conversions to and from the typed Rust API: codes the library does not know,
 //! and structs without the tag their default function writes, are errors here at the boundary.
 
-pub mod codes;
 pub mod material;
+
+pub mod codes;
 pub mod params;
 pub mod report;
 pub mod shape;

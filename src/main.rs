@@ -1,5 +1,0 @@
-//! The `grip` command-line tool; see `grip --help`.
-
-fn main() {
-    std::process::exit(grip::cli::main());
-}
