@@ -4,7 +4,7 @@
 
 use super::call::Substepper;
 use super::self_contact::SelfContactOverCall;
-use super::stages::{StageFailure, StageInput, StageOutput};
+use super::stages::{StageFailure, StageInput, StageOutput, Substep};
 use crate::assemble::contact_terms::ContactTerms;
 use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::SystemLayout;
@@ -102,22 +102,19 @@ impl Substepper<'_> {
 
     /// Newton on one implicit stage from the step's start `q` (contact lagging, pin goals) with
     /// base `q_hat`, `v_hat`, effective step `h_eff` and explicit momentum `explicit`; the
-    /// colliders move over fractions [f0, f0 + c (f1 − f0)] of the call, c h seconds. Returns the
-    /// stage's end state, Newton's statistics (a failed attempt is already in the report), the
-    /// gap summary at the end and, when `want_force`, the force there.
-    #[allow(clippy::too_many_arguments)]
+    /// colliders move over fractions [f0, f0 + c (f1 − f0)] of the call, c h seconds, of
+    /// `substep`. Returns the stage's end state, Newton's statistics (a failed attempt is already
+    /// in the report), the gap summary at the end and, when `want_force`, the force there.
     pub(crate) fn solve_stage(
         &mut self,
         q: &[f64],
         v: &[f64],
         stage: &StageInput,
-        v_fixed: &[f64],
-        f0: f64,
-        f1: f64,
-        h: f64,
+        substep: &Substep,
         damping: &DampingMatrices,
         want_force: bool,
     ) -> std::result::Result<StageOutput, StageFailure> {
+        let (f0, f1, h, v_fixed) = (substep.f0, substep.f1, substep.h, substep.v_fixed.as_slice());
         let fc = if stage.c == 1.0 { f1 } else { f0 + stage.c * (f1 - f0) };
         let motions = self.ctx.colliders.motions(f0, fc, stage.c * h);
         let pairs = self.ctx.colliders.pairs;

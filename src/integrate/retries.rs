@@ -9,7 +9,7 @@
 use super::call::Substepper;
 use super::newton_stage::MAX_CONTACT_STIFFNESS;
 use super::report::Warnings;
-use super::stages::StageFailure;
+use super::stages::{StageFailure, Substep};
 use crate::contact::self_contact::contact_mesh::Crossings;
 use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
@@ -40,14 +40,14 @@ impl Substepper<'_> {
     /// with (then it fails, to be halved; see `self_contact`), and with a stiffer shell–solid
     /// κ_b while it ends with more shell triangles crossing solids' faces (then it stands).
     pub(crate) fn try_substep(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64) -> Result<()> {
-        let v_fixed = self.pin_velocities(q, f1, h);
+        let substep = Substep { f0, f1, h, v_fixed: self.pin_velocities(q, f1, h) };
         let mut retries = 0;
         // κ_b's retries have their own budget, so they never use up the others'.
         let mut solid_retries = 0;
         let crossed_before = self.state.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings_at_start(q));
         loop {
             let law = self.state.contact_law;
-            let step = match self.integrate(q, v, &v_fixed, f0, f1, h) {
+            let step = match self.integrate(q, v, &substep) {
                 Ok(step) => step,
                 Err(StageFailure { error: Error::NotConverged(m), closest_pair }) => {
                     // Newton stalls where a pair reached d ≈ 0 (the unsigned distance's kink, which

@@ -16,6 +16,19 @@ use crate::error::{Error, Result};
 use crate::integrate::schemes::{bdf2_coefficients, dirk_stages, needs_start_force};
 use crate::solve::NewtonStats;
 
+/// One substep: the fractions [f0, f1] of the call it covers, its length h (s), and the pinned
+/// vertices' prescribed velocities over it (m/s, zero rows for free vertices).
+pub(crate) struct Substep {
+    /// Fraction of the call at its start.
+    pub f0: f64,
+    /// Fraction of the call at its end.
+    pub f1: f64,
+    /// Length (s).
+    pub h: f64,
+    /// Prescribed velocities of the pinned vertices (m/s).
+    pub v_fixed: Vec<f64>,
+}
+
 /// What defines one implicit stage.
 pub(crate) struct StageInput {
     /// End of the stage as a fraction of the step.
@@ -84,16 +97,8 @@ impl Substepper<'_> {
     }
 
     /// f(qₜ, vₜ) in N: every force at the start of the substep, colliders at their start poses.
-    fn start_force(
-        &mut self,
-        q: &[f64],
-        v: &[f64],
-        v_fixed: &[f64],
-        f0: f64,
-        f1: f64,
-        h: f64,
-        damping: &DampingMatrices,
-    ) -> Result<Vec<f64>> {
+    fn start_force(&mut self, q: &[f64], v: &[f64], substep: &Substep, damping: &DampingMatrices) -> Result<Vec<f64>> {
+        let (f0, f1, h, v_fixed) = (substep.f0, substep.f1, substep.h, substep.v_fixed.as_slice());
         let law = self.state.contact_law;
         let pairs = self.ctx.colliders.pairs;
         let terms = (!pairs.is_empty())
@@ -125,16 +130,14 @@ impl Substepper<'_> {
         Ok(system.force(q, v))
     }
 
-    /// Integrates one substep of `h` seconds from (q, v) over fractions [f0, f1] of the call.
+    /// Integrates `substep` from (q, v).
     pub(crate) fn integrate(
         &mut self,
         q: &[f64],
         v: &[f64],
-        v_fixed: &[f64],
-        f0: f64,
-        f1: f64,
-        h: f64,
+        substep: &Substep,
     ) -> std::result::Result<StageOutput, StageFailure> {
+        let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let damping = DampingMatrices::new(self.ctx.model, q);
         let Some(stages) = dirk_stages(self.ctx.params.integrator) else {
             let history = self.state.history.as_ref().filter(|s| s.q.len() == q.len());
@@ -147,14 +150,11 @@ impl Substepper<'_> {
                 }
                 None => StageInput { c: 1.0, q_hat: q.to_vec(), v_hat: v.to_vec(), h_eff: h, explicit: None },
             };
-            return self.solve_stage(q, v, &stage, v_fixed, f0, f1, h, &damping, false);
+            return self.solve_stage(q, v, &stage, substep, &damping, false);
         };
         let mut velocities = vec![v.to_vec()];
-        let mut forces = vec![if needs_start_force(&stages) {
-            self.start_force(q, v, v_fixed, f0, f1, h, &damping)?
-        } else {
-            Vec::new()
-        }];
+        let mut forces =
+            vec![if needs_start_force(&stages) { self.start_force(q, v, substep, &damping)? } else { Vec::new() }];
         let mut total = NewtonStats::default();
         let last = stages.len() - 1;
         for (s, st) in stages.iter().enumerate() {
@@ -168,7 +168,7 @@ impl Substepper<'_> {
             }
             self.pin_base(q, &mut q_hat, v_fixed, st.c * h - h_eff);
             let input = StageInput { c: st.c, q_hat, v_hat: v.to_vec(), h_eff, explicit };
-            let out = match self.solve_stage(q, v, &input, v_fixed, f0, f1, h, &damping, s < last) {
+            let out = match self.solve_stage(q, v, &input, substep, &damping, s < last) {
                 Ok(o) => o,
                 Err(e) => {
                     self.out.report.add_failed_attempt(&total);

@@ -57,13 +57,6 @@ impl Model {
     pub fn restore_pin_anchors(&mut self, anchors: &[[f64; 3]]) {
         self.soft_pins.iter_mut().zip(anchors).for_each(|(p, &a)| p.anchor = a);
     }
-
-    /// Soft-pin stiffness (N/m) of every vertex, 0 where there is none.
-    pub fn pin_stiffness(&self) -> Vec<f64> {
-        let mut k = vec![0.0; self.vertex_count()];
-        self.soft_pins.iter().for_each(|p| k[p.vertex[0] as usize] = p.stiffness);
-        k
-    }
 }
 
 #[cfg(test)]
