@@ -27,6 +27,8 @@ pub struct Pinch {
     pub lift: f64,
     /// Duration of the squeeze, of the lift, and of the final hold (s).
     pub phases: [f64; 3],
+    /// Newton's relative residual tolerance.
+    pub residual_tolerance: f64,
 }
 
 impl Default for Pinch {
@@ -39,6 +41,7 @@ impl Default for Pinch {
             squeeze: 0.004,
             lift: 0.1,
             phases: [0.3, 1.0, 0.5],
+            residual_tolerance: 1e-6,
             linear_solver: LinearSolverKind::DirectLu,
         }
     }
@@ -124,6 +127,7 @@ impl Pinch {
             linear_solver: self.linear_solver,
             default_friction: self.mu,
             max_newton_iterations: 100,
+            residual_tolerance: self.residual_tolerance,
             ..SolverParams::default()
         };
         let mut solver = Solver::new(&params)?;

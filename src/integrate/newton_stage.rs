@@ -1,9 +1,9 @@
 //! Newton on one implicit stage of a substep: the pins' prescribed velocities, Newton's
-//! initial guess (the last acceleration continued, untangled for self-contact), the system
-//! layout kept covering the contacts, and the solve with its contact terms.
+//! initial guess (see `guess`), the system layout kept covering the contacts, and the solve
+//! with its contact terms.
 
 use super::call::Substepper;
-use super::self_contact::SelfContactOverCall;
+use super::guess::{lowest_potential_guess, with_pins};
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
 use crate::assemble::contact_terms::ContactTerms;
 use crate::assemble::surface_terms::SurfaceTerms;
@@ -31,56 +31,6 @@ impl Substepper<'_> {
         v_fixed
     }
 
-    /// Newton's initial guess: the last substep's acceleration continued (smooth motion needs
-    /// fewer iterations, sticking contacts in particular), pinned vertices at their prescribed
-    /// velocities `v_fixed`.
-    fn predict(&self, v: &[f64], v_fixed: &[f64], h: f64) -> Vec<f64> {
-        let guess: Vec<f64> = if self.state.acceleration.len() == v.len() {
-            v.iter().zip(self.state.acceleration.iter()).map(|(v, a)| v + h * a).collect()
-        } else {
-            v.to_vec()
-        };
-        with_pins(self.ctx.pinned, guess, v_fixed)
-    }
-
-    /// Newton's initial guess with self-contact: the predicted velocities `predicted` unless
-    /// their end positions have shell triangles intersecting; then the start velocities `v`, or
-    /// else rest (free vertices still, pinned ones at `v_fixed`), whichever intersects least
-    /// (earliest on ties), with its count. Newton's line search never adds intersections
-    /// (`NonlinearSystem::intersections`), so a tangled guess would keep its tangles.
-    fn untangled_guess(
-        &self,
-        sc: &SelfContactOverCall,
-        predicted: Vec<f64>,
-        v: &[f64],
-        v_fixed: &[f64],
-        stage: &StageInput,
-    ) -> (Vec<f64>, usize) {
-        let count = |u: &[f64]| {
-            let q: Vec<f64> = stage.q_hat.iter().zip(u).map(|(x, u)| x + stage.h_eff * u).collect();
-            sc.intersections(&q)
-        };
-        let mut best_count = count(&predicted);
-        if best_count == 0 {
-            return (predicted, 0);
-        }
-        let mut best = predicted;
-        for candidate in
-            [with_pins(self.ctx.pinned, v.to_vec(), v_fixed), with_pins(self.ctx.pinned, vec![0.0; v.len()], v_fixed)]
-        {
-            let c = count(&candidate);
-            if c < best_count {
-                best_count = c;
-                best = candidate;
-            }
-            if best_count == 0 {
-                break;
-            }
-        }
-        log::debug!("Newton's guess: {best_count} intersecting triangle pairs");
-        (best, best_count)
-    }
-
     /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
     /// pattern and its symbolic LU when a coupling is missing.
     pub(crate) fn ensure_layout(&mut self, stencils: &[Vec<u32>]) -> Result<()> {
@@ -103,9 +53,11 @@ impl Substepper<'_> {
     /// Newton on one implicit stage from the step's start `q` (contact lagging, pin goals) with
     /// base `q_hat`, `v_hat`, effective step `h_eff` and explicit momentum `explicit`; the
     /// colliders move over fractions [f0, f0 + c (f1 − f0)] of the call, c h seconds, of
-    /// `substep`. Returns the stage's end state, Newton's statistics (a failed attempt is already
-    /// in the report), the gap summary at the end and, when `want_force`, the force there.
-    pub(crate) fn solve_stage(
+    /// `substep`, from Newton's own guess (see `guess`) or from `start` (m/s). Returns the
+    /// stage's end state, Newton's statistics (a failed attempt is already in the report), the
+    /// gap summary at the end and, when `want_force`, the force there.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn newton_on_stage(
         &mut self,
         q: &[f64],
         v: &[f64],
@@ -113,6 +65,7 @@ impl Substepper<'_> {
         substep: &Substep,
         damping: &DampingMatrices,
         want_force: bool,
+        start: Option<Vec<f64>>,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (f0, f1, h, v_fixed) = (substep.f0, substep.f1, substep.h, substep.v_fixed.as_slice());
         let fc = if stage.c == 1.0 { f1 } else { f0 + stage.c * (f1 - f0) };
@@ -120,7 +73,8 @@ impl Substepper<'_> {
         let pairs = self.ctx.colliders.pairs;
         let law = self.state.contact_law;
         let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
-        let mut v_new = self.predict(v, v_fixed, stage.c * h);
+        let given = start.is_some();
+        let mut v_new = start.unwrap_or_else(|| self.predict(v, v_fixed, stage.c * h));
         let mut guess_intersections = None;
         if let Some(sc) = self.state.self_contact.as_ref() {
             let (guess, count) = self.untangled_guess(sc, v_new, v, v_fixed, stage);
@@ -177,6 +131,13 @@ impl Substepper<'_> {
             let mut r_plain = vec![0.0; v.len()];
             system.residual(&v_plain, &mut r_plain);
             settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if attempt == 1 && !given && v_new != v_plain {
+                let (guess, theta) = lowest_potential_guess(&mut system, &v_plain, std::mem::take(&mut v_new));
+                if theta < 1.0 {
+                    log::debug!("Newton's guess: the predicted velocity change scaled by {theta} (lower potential)");
+                }
+                v_new = guess;
+            }
             let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
             let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
             self.out.report.seconds_contact_search += system.terms.surfaces.as_ref().map_or(0.0, |s| s.seconds_search);
@@ -226,14 +187,6 @@ impl Substepper<'_> {
             };
         }
     }
-}
-
-/// `u` with the rows of the `pinned` vertices set to their prescribed velocities `v_fixed` (m/s).
-fn with_pins(pinned: &[bool], mut u: Vec<f64>, v_fixed: &[f64]) -> Vec<f64> {
-    for (i, _) in pinned.iter().enumerate().filter(|(_, p)| **p) {
-        u[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
-    }
-    u
 }
 
 /// Ceiling on the adaptive contact stiffness (N/m²) (beyond it the Jacobian is numerically singular).

@@ -74,7 +74,7 @@ impl From<Error> for StageFailure {
 }
 
 /// Sums Newton statistics over the stages of a step (residuals: the worst).
-fn accumulate(total: &mut NewtonStats, s: &NewtonStats) {
+pub(crate) fn accumulate(total: &mut NewtonStats, s: &NewtonStats) {
     total.iterations += s.iterations;
     total.backtracks += s.backtracks;
     total.linear_iterations += s.linear_iterations;

@@ -162,6 +162,7 @@ impl SolverParams {
             max_line_search_steps: self.max_line_search_steps,
             residual_tolerance: self.residual_tolerance,
             velocity_tolerance: self.velocity_tolerance,
+            stall_velocity_tolerance: 0.5 * self.friction_epsilon,
             reference_residual: 0.0,
             forcing_max: self.forcing_max,
         }

@@ -12,10 +12,16 @@
 //! Trial iterates with more intersecting shell triangles than the current iterate
 //! (`NonlinearSystem::intersections`) are refused like those that do not decrease.
 //! ShouldStop: ‖r‖₂ ≤ tol_r ‖r(v₀)‖₂, or a full step (α = 1) changing no velocity by more than tol_v.
+//! A solve that cannot go on (its line search stalls, or it reaches the iteration limit) still
+//! ends as converged when it is within [`NEAR_TOLERANCE`] times tol_r and every vertex's
+//! block-Jacobi velocity error ‖D_i⁻¹ r_i‖ is below `stall_velocity_tolerance`: the iterate is
+//! then as good as the physics can tell (see [`NewtonSettings::stall_velocity_tolerance`]), and
+//! halving the step would cost more iterations for no better answer.
 
 use super::linear_solver::LinearSolver;
 use super::pattern::{BlockPattern, BlockSlot};
 use crate::error::{Error, Result};
+use nalgebra::{Matrix3, Vector3};
 use std::time::Instant;
 
 pub use super::nonlinear_system::{NewtonFailure, NewtonOutcome, NewtonSettings, NewtonStats, NonlinearSystem};
@@ -27,6 +33,9 @@ const GOLDEN_RATIO: f64 = 1.618_033_988_749_895;
 /// Iterations in a row without a new lowest ‖r‖ after which the merit function is left out of
 /// the line search until ‖r‖ improves.
 const WATCHDOG: u32 = 4;
+/// How far above the residual tolerance a solve that cannot go on may end, as a factor of
+/// tol_r ‖r(v₀)‖₂, when its velocity errors pass the per-vertex test.
+pub(crate) const NEAR_TOLERANCE: f64 = 10.0;
 
 fn norm(x: &[f64]) -> f64 {
     x.iter().map(|v| v * v).sum::<f64>().sqrt()
@@ -75,6 +84,39 @@ fn direction(
     stats.seconds_solve += cost.seconds_solve;
     stats.linear_iterations += cost.iterations;
     Ok(())
+}
+
+/// The largest block-Jacobi velocity error max_i ‖D_i⁻¹ r_i‖ (m/s) over the vertices, D_i the
+/// 3×3 diagonal block of vertex i in `jac` (mass, its own elastic and contact stiffness): the
+/// velocity change that would cancel vertex i's residual impulse r_i (kg·m/s) with its
+/// neighbours held. A singular block counts as an infinite error.
+pub fn block_jacobi_velocity_error(jac: &[f64], diagonal: &[BlockSlot], r: &[f64]) -> f64 {
+    let mut worst = 0.0f64;
+    for (i, slot) in diagonal.iter().enumerate() {
+        let block = Matrix3::from_fn(|a, b| jac[(slot.start + b as u32 * slot.stride + a as u32) as usize]);
+        let r_i = Vector3::new(r[3 * i], r[3 * i + 1], r[3 * i + 2]);
+        let error = block.try_inverse().map_or(f64::INFINITY, |inverse| (inverse * r_i).norm());
+        worst = worst.max(error);
+    }
+    worst
+}
+
+/// Whether a solve that cannot go on ends as converged at residual `r` (norm `r_norm`) with the
+/// Jacobian `jac` of its last direction (see the module documentation).
+fn good_enough(
+    settings: &NewtonSettings,
+    r0: f64,
+    r_norm: f64,
+    jac: &[f64],
+    diagonal: &[BlockSlot],
+    r: &[f64],
+) -> bool {
+    if settings.stall_velocity_tolerance <= 0.0 || r_norm > NEAR_TOLERANCE * settings.residual_tolerance * r0 {
+        return false;
+    }
+    let error = block_jacobi_velocity_error(jac, diagonal, r);
+    log::debug!("Newton cannot go on at a velocity error of {error:.3e} m/s");
+    error <= settings.stall_velocity_tolerance
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -127,6 +169,9 @@ pub fn solve(
             return Ok(NewtonOutcome { stats });
         }
         if stats.iterations >= settings.max_iterations {
+            if stats.iterations > 0 && good_enough(settings, r0, r_norm, &jac, linear.diagonal, &r) {
+                return Ok(NewtonOutcome { stats });
+            }
             let msg = format!(
                 "Newton did not converge in {} iterations (relative residual {:.3e}, tolerance {:.1e})",
                 stats.iterations, stats.relative_residual, settings.residual_tolerance
@@ -211,6 +256,9 @@ pub fn solve(
                 // The exact Jacobian's direction led nowhere: retry from here with the modified one.
                 definite = true;
                 continue;
+            }
+            if good_enough(settings, r0, r_norm, &jac, linear.diagonal, &r) {
+                return Ok(NewtonOutcome { stats });
             }
             let msg = format!(
                 "line search stalled at iteration {} (relative residual {:.3e})",
@@ -297,10 +345,53 @@ mod tests {
             max_line_search_steps: 10,
             residual_tolerance: 1e-10,
             velocity_tolerance: 0.0,
+            stall_velocity_tolerance: 0.0,
             reference_residual: 0.0,
             forcing_max: 0.5,
         };
         solve(&mut Walled { wall }, &mut linear, v, &settings, &mut never_cancel)
+    }
+
+    /// r(v) = v − (1, 1, 1) with the wrong-signed Jacobian −I: every direction goes uphill, so
+    /// the line search stalls at once, with the block-Jacobi velocity error ‖r‖.
+    struct Backwards;
+
+    impl NonlinearSystem for Backwards {
+        fn residual(&mut self, v: &[f64], out: &mut [f64]) {
+            out.iter_mut().zip(v).for_each(|(o, x)| *o = x - 1.0);
+        }
+        fn jacobian(&mut self, _v: &[f64], jac: &mut [f64]) {
+            jac.iter_mut().enumerate().for_each(|(k, j)| *j = if k % 4 == 0 { -1.0 } else { 0.0 });
+        }
+    }
+
+    /// A stalled solve ends as converged only when its residual is within `NEAR_TOLERANCE` of
+    /// the tolerance and its velocity error below `stall_velocity_tolerance`; otherwise it
+    /// fails as a stall.
+    #[test]
+    fn a_stall_near_the_solution_ends_as_converged() {
+        let pattern = BlockPattern::new(1, std::iter::once(&[0u32][..]));
+        let diagonal = [pattern.slot(0, 0).expect("diagonal")];
+        // ‖r(v₀)‖ = 3e-4 · √3 ≈ 5.2e-4, relative to r0 = 10: 5.2e-5.
+        let stall = |residual_tolerance: f64, stall_velocity_tolerance: f64| {
+            let mut solver = LinearSolver::Direct(DirectLu::new(&pattern).expect("LU"));
+            let mut linear = LinearSystem { solver: &mut solver, pattern: &pattern, diagonal: &diagonal };
+            let settings = NewtonSettings {
+                max_iterations: 20,
+                max_line_search_steps: 10,
+                residual_tolerance,
+                velocity_tolerance: 0.0,
+                stall_velocity_tolerance,
+                reference_residual: 10.0,
+                forcing_max: 0.5,
+            };
+            let mut v = vec![1.0 + 3e-4; 3];
+            solve(&mut Backwards, &mut linear, &mut v, &settings, &mut never_cancel).map_err(|(_, s)| s.failure)
+        };
+        assert!(stall(1e-5, 1e-3).is_ok(), "within 10× of the tolerance, error 5.2e-4 m/s < 1e-3");
+        assert_eq!(stall(1e-5, 1e-4).err(), Some(Some(NewtonFailure::LineSearchStall)), "error above 1e-4 m/s");
+        assert_eq!(stall(1e-6, 1e-3).err(), Some(Some(NewtonFailure::LineSearchStall)), "52× the tolerance");
+        assert_eq!(stall(1e-5, 0.0).err(), Some(Some(NewtonFailure::LineSearchStall)), "the test switched off");
     }
 
     /// The line search refuses every trial point with more intersections than the iterate:

@@ -51,6 +51,12 @@ pub struct NewtonSettings {
     pub residual_tolerance: f64,
     /// Velocity-change tolerance in m/s (0 disables).
     pub velocity_tolerance: f64,
+    /// Largest block-Jacobi velocity error (m/s) at which a solve whose line search stalls, or
+    /// that reaches the iteration limit, within `newton::NEAR_TOLERANCE` × the residual
+    /// tolerance still ends as converged (0 disables). The solver sets it to half the friction
+    /// smoothing velocity ε, the velocity resolution of the smoothed Coulomb law (which cannot
+    /// tell sticking from sliding below ε).
+    pub stall_velocity_tolerance: f64,
     /// Residual norm the tolerance is relative to when it exceeds ‖r‖ at the initial guess (a
     /// predicted guess can be so good that a tolerance relative to it is below round-off).
     pub reference_residual: f64,
