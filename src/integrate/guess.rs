@@ -71,9 +71,10 @@ impl Substepper<'_> {
     }
 }
 
-/// The guess v_start + θ (predicted − v_start), θ ∈ [`GUESS_FRACTIONS`], with the lowest merit
-/// of `system` frozen at `v_start` (the first on ties), among those with no more intersecting
-/// shell pairs than `predicted`; `predicted` itself when the system has no merit function.
+/// The guess v_start + θ (predicted − v_start), θ ∈ {1, ½, 0} (`GUESS_FRACTIONS`), with the
+/// lowest merit of `system` frozen at `v_start` (the first on ties), among those with no more
+/// intersecting shell pairs than `predicted`; `predicted` itself when the system has no merit
+/// function.
 /// Returns the guess and its θ. Pinned rows agree in `v_start` and `predicted`, so they stay.
 pub fn lowest_potential_guess(
     system: &mut dyn NonlinearSystem,

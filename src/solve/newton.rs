@@ -13,7 +13,7 @@
 //! (`NonlinearSystem::intersections`) are refused like those that do not decrease.
 //! ShouldStop: ‖r‖₂ ≤ tol_r ‖r(v₀)‖₂, or a full step (α = 1) changing no velocity by more than tol_v.
 //! A solve that cannot go on (its line search stalls, or it reaches the iteration limit) still
-//! ends as converged when it is within [`NEAR_TOLERANCE`] times tol_r and every vertex's
+//! ends as converged when it is within `NEAR_TOLERANCE` times tol_r and every vertex's
 //! block-Jacobi velocity error ‖D_i⁻¹ r_i‖ is below `stall_velocity_tolerance`: the iterate is
 //! then as good as the physics can tell (see [`NewtonSettings::stall_velocity_tolerance`]), and
 //! halving the step would cost more iterations for no better answer.
