@@ -9,7 +9,8 @@
 //! from the one with the lowest incremental potential (`NonlinearSystem::merit`, friction frozen
 //! at the start velocities so that all three are compared on one function): the stage's
 //! solution minimises that potential, so a lower value is a guess closer to it in the energy
-//! norm, and deep contacts (high penalty energy) rank last.
+//! norm, and deep contacts (high penalty energy) rank last. With self-contact the untangled
+//! prediction stands (`newton_stage`).
 
 use super::call::Substepper;
 use super::self_contact::SelfContactOverCall;

@@ -76,6 +76,7 @@ impl Substepper<'_> {
         let given = start.is_some();
         let mut v_new = start.unwrap_or_else(|| self.predict(v, v_fixed, stage.c * h));
         let mut guess_intersections = None;
+        let self_contact_on = self.state.self_contact.is_some();
         if let Some(sc) = self.state.self_contact.as_ref() {
             let (guess, count) = self.untangled_guess(sc, v_new, v, v_fixed, stage);
             v_new = guess;
@@ -131,7 +132,10 @@ impl Substepper<'_> {
             let mut r_plain = vec![0.0; v.len()];
             system.residual(&v_plain, &mut r_plain);
             settings.reference_residual = r_plain.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if attempt == 1 && !given && v_new != v_plain {
+            // With self-contact the (untangled) prediction stands: a shorter guess found a lower
+            // potential but left the twisted-cylinder's shells where the line search, which never
+            // adds intersections, stalled far from the solution.
+            if attempt == 1 && !given && v_new != v_plain && !self_contact_on {
                 let (guess, theta) = lowest_potential_guess(&mut system, &v_plain, std::mem::take(&mut v_new));
                 if theta < 1.0 {
                     log::debug!("Newton's guess: the predicted velocity change scaled by {theta} (lower potential)");
