@@ -70,13 +70,25 @@ impl SystemLayout {
         self.element_pattern.as_ref().unwrap_or(&self.pattern)
     }
 
-    /// A linear solver for this layout as `params` select.
-    pub fn linear_solver(&self, params: &crate::model::SolverParams) -> crate::Result<LinearSolver> {
+    /// A linear solver for this layout as `params` select, reusing what still fits of
+    /// `previous`, the solver of an earlier layout of the same model (the symbolic analysis of
+    /// the element couplings, which do not change with the contacts).
+    pub fn linear_solver(
+        &self,
+        params: &crate::model::SolverParams,
+        previous: Option<LinearSolver>,
+    ) -> crate::Result<LinearSolver> {
         if params.linear_solver == LinearSolverKind::Iterative
             || params.linear_solver == LinearSolverKind::IterativeMatrixFree
         {
+            let preconditioner = match previous {
+                Some(LinearSolver::Iterative { preconditioner, .. }) => {
+                    preconditioner.for_pattern(params.preconditioner, &self.pattern, self.elements())?
+                }
+                _ => Preconditioner::new(params.preconditioner, &self.pattern, self.elements())?,
+            };
             Ok(LinearSolver::Iterative {
-                preconditioner: Preconditioner::new(params.preconditioner, &self.pattern, self.elements())?,
+                preconditioner,
                 max_iterations: params.max_linear_iterations,
                 matrix_free: params.linear_solver == LinearSolverKind::IterativeMatrixFree,
             })

@@ -39,7 +39,8 @@ impl Substepper<'_> {
         }
         let t = Instant::now();
         let layout = SystemLayout::new(self.ctx.model, stencils);
-        let linear = layout.linear_solver(self.ctx.params)?;
+        let previous = self.state.system.take().map(|(_, linear)| linear);
+        let linear = layout.linear_solver(self.ctx.params, previous)?;
         log::debug!(
             "system pattern rebuilt: {} stored entries, {} contact stencils",
             layout.pattern.nnz(),

@@ -90,7 +90,7 @@ fn direction(
 /// 3×3 diagonal block of vertex i in `jac` (mass, its own elastic and contact stiffness): the
 /// velocity change that would cancel vertex i's residual impulse r_i (kg·m/s) with its
 /// neighbours held. A singular block counts as an infinite error.
-pub fn block_jacobi_velocity_error(jac: &[f64], diagonal: &[BlockSlot], r: &[f64]) -> f64 {
+fn block_jacobi_velocity_error(jac: &[f64], diagonal: &[BlockSlot], r: &[f64]) -> f64 {
     let mut worst = 0.0f64;
     for (i, slot) in diagonal.iter().enumerate() {
         let block = Matrix3::from_fn(|a, b| jac[(slot.start + b as u32 * slot.stride + a as u32) as usize]);

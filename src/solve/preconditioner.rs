@@ -66,10 +66,37 @@ fn apply_blocks(inv: &[Matrix3<f64>], z: &mut [f64]) {
     }
 }
 
-/// Index in `full` of entry (row, col), when present.
-fn find(full: &BlockPattern, row: usize, col: usize) -> Option<usize> {
-    let rows = &full.row_idx[full.col_ptr[col]..full.col_ptr[col + 1]];
-    rows.binary_search(&row).ok().map(|k| full.col_ptr[col] + k)
+/// Per element-pattern entry, its index in the full pattern and that of its transpose; and the
+/// element-pattern indices of the diagonal entries.
+type FullPatternMap = (Vec<(usize, usize)>, Vec<usize>);
+
+/// For each entry of `elements` (a sub-pattern of `full`), in its value order: the indices in
+/// `full` of that entry and of its transpose; and the `elements` indices of the diagonal entries.
+fn map_to_full(full: &BlockPattern, elements: &BlockPattern) -> Result<FullPatternMap> {
+    let mut to_full = Vec::with_capacity(elements.nnz());
+    let mut diagonal = Vec::with_capacity(3 * elements.vertex_count);
+    for j in 0..elements.vertex_count as u32 {
+        let rows = elements.block_rows(j);
+        let slots = rows
+            .iter()
+            .map(|&i| match (full.slot(i, j), full.slot(j, i)) {
+                (Some(a), Some(b)) => Ok((a, b)),
+                _ => Err(Error::Panic(format!("element pattern block ({i}, {j}) not in the system pattern"))),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // Column 3j + c of `elements` holds, per block row i, the rows 3i, 3i + 1, 3i + 2.
+        for c in 0..3u32 {
+            for (&i, (a, b)) in rows.iter().zip(&slots) {
+                for r in 0..3u32 {
+                    if i == j && r == c {
+                        diagonal.push(to_full.len());
+                    }
+                    to_full.push(((a.start + c * a.stride + r) as usize, (b.start + r * b.stride + c) as usize));
+                }
+            }
+        }
+    }
+    Ok((to_full, diagonal))
 }
 
 impl Preconditioner {
@@ -79,24 +106,7 @@ impl Preconditioner {
         if kind == PreconditionerKind::BlockJacobi {
             return Ok(Self::BlockJacobi(vec![Matrix3::identity(); full.vertex_count]));
         }
-        let n = 3 * elements.vertex_count;
-        let mut to_full = Vec::with_capacity(elements.nnz());
-        let mut diagonal = Vec::with_capacity(n);
-        for col in 0..n {
-            for k in elements.col_ptr[col]..elements.col_ptr[col + 1] {
-                let row = elements.row_idx[k];
-                let (a, b) = (find(full, row, col), find(full, col, row));
-                let (Some(a), Some(b)) = (a, b) else {
-                    return Err(Error::Panic(format!(
-                        "element pattern entry ({row}, {col}) not in the system pattern"
-                    )));
-                };
-                to_full.push((a, b));
-                if row == col {
-                    diagonal.push(k);
-                }
-            }
-        }
+        let (to_full, diagonal) = map_to_full(full, elements)?;
         Ok(Self::Cholesky(Box::new(CholeskyPart {
             cholesky: SparseCholesky::new(elements)?,
             values: vec![0.0; to_full.len()],
@@ -106,6 +116,24 @@ impl Preconditioner {
             may_fall_back: false,
             fallback: None,
         })))
+    }
+
+    /// This preconditioner set up for a new system pattern `full` whose element part is still
+    /// `elements`: the Cholesky's symbolic analysis of `elements` is kept when it was made for
+    /// that same pattern (the element couplings change only when objects are added; the
+    /// contact couplings of `full` change with the contacts).
+    pub fn for_pattern(self, kind: PreconditionerKind, full: &BlockPattern, elements: &BlockPattern) -> Result<Self> {
+        match self {
+            Self::Cholesky(mut part) if kind == PreconditionerKind::Cholesky && part.cholesky.analyses(elements) => {
+                let (to_full, diagonal) = map_to_full(full, elements)?;
+                part.to_full = to_full;
+                part.diagonal = diagonal;
+                part.fallback = None;
+                part.shift = 0.0;
+                Ok(Self::Cholesky(part))
+            }
+            _ => Self::new(kind, full, elements),
+        }
     }
 
     /// Rebuilds from the Jacobian values `jac` in the full pattern (`diagonal`: each vertex's
@@ -246,5 +274,30 @@ mod tests {
         assert!(part.fallback.is_none());
         pre.allow_fallback(false);
         assert!(pre.update(&pattern, &jac, &diagonal).is_err());
+    }
+
+    /// Every element-pattern entry maps to the full-pattern entries of the same (row, column)
+    /// and of its transpose, the diagonal entries are those with row = column, and a
+    /// preconditioner moved to a new full pattern keeps its analysis only for the same elements.
+    #[test]
+    fn element_entries_map_to_the_full_pattern() {
+        let elements = BlockPattern::new(4, [&[0u32, 1][..], &[1, 2][..]].into_iter());
+        let full = BlockPattern::new(4, [&[0u32, 1][..], &[1, 2][..], &[0, 3, 2][..]].into_iter());
+        let (to_full, diagonal) = map_to_full(&full, &elements).expect("sub-pattern");
+        assert_eq!(to_full.len(), elements.nnz());
+        let column_of = |p: &BlockPattern, k: usize| (0..p.col_ptr.len() - 1).find(|&c| p.col_ptr[c + 1] > k).unwrap();
+        for (k, &(a, b)) in to_full.iter().enumerate() {
+            let (row, col) = (elements.row_idx[k], column_of(&elements, k));
+            assert_eq!((full.row_idx[a], column_of(&full, a)), (row, col));
+            assert_eq!((full.row_idx[b], column_of(&full, b)), (col, row));
+            assert_eq!(diagonal.contains(&k), row == col);
+        }
+        assert_eq!(diagonal.len(), 12);
+        let pre = Preconditioner::new(PreconditionerKind::Cholesky, &elements, &elements).expect("new");
+        let moved = pre.for_pattern(PreconditionerKind::Cholesky, &full, &elements).expect("moved");
+        let Preconditioner::Cholesky(part) = &moved else { panic!("Cholesky expected") };
+        assert!(part.cholesky.analyses(&elements) && !part.cholesky.analyses(&full));
+        assert_eq!(part.to_full, to_full);
+        assert!(map_to_full(&elements, &full).is_err(), "full is not a sub-pattern of elements");
     }
 }

@@ -71,6 +71,12 @@ impl SparseCholesky {
         })
     }
 
+    /// Whether this is the analysis of `pattern`.
+    pub fn analyses(&self, pattern: &BlockPattern) -> bool {
+        let m = self.symbolic_matrix.as_ref();
+        m.col_ptr() == pattern.col_ptr.as_slice() && m.row_idx() == pattern.row_idx.as_slice()
+    }
+
     /// Numeric factorization of the symmetric positive definite matrix with values `val` (only
     /// entries with row ≥ column are read); fails when it is not positive definite.
     pub fn factorize(&mut self, val: &[f64]) -> Result<()> {

@@ -172,7 +172,7 @@ impl Solver {
         if self.layout.is_none() {
             let t = Instant::now();
             let layout = SystemLayout::new(&self.model, &[]);
-            let linear = layout.linear_solver(&self.params)?;
+            let linear = layout.linear_solver(&self.params, None)?;
             self.layout = Some((layout, linear));
             report.seconds_factorization += t.elapsed().as_secs_f64();
         }

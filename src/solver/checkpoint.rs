@@ -234,7 +234,7 @@ impl Solver {
                 stencils.push(vec![0]);
             }
             let layout = SystemLayout::new(&self.model, &stencils);
-            let linear = layout.linear_solver(&self.params)?;
+            let linear = layout.linear_solver(&self.params, None)?;
             Some((layout, linear))
         } else {
             None
