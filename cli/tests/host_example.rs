@@ -1,7 +1,7 @@
 //! The C/C++ host example (`examples/host`), the C++ wrapper `include/grip.hpp` and the unit tests
 //! of the Houdini SOP's HDK-independent layer (`plugins/houdini/src/core`, tests in
 //! `tests/cpp`), all built against this build's cdylib in a scratch directory:
-//! - `grip.hpp` compiles stand-alone with `-std=c++17 -Wall -Wextra -Werror -pedantic`;
+//! - `grip.hpp` and `grip_support.hpp` compile stand-alone with `-std=c++17 -Wall -Wextra -Werror -pedantic`;
 //! - the plain path (`make check`) builds everything and runs the grip.hpp tour, the C example
 //!   and the SOP core tests; the CMake path builds the same and runs them with ctest (skipped,
 //!   saying so, when cmake is not installed; `.ci/run` installs it);
@@ -109,10 +109,12 @@ fn assert_summary(text: &str, prefix: &str) {
 
 #[test]
 fn grip_hpp_compiles_standalone_with_warnings_as_errors() {
-    run(Command::new("g++")
-        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", "-x", "c++", "-I"])
-        .arg(root().join("include"))
-        .arg(root().join("include").join("grip.hpp")));
+    for header in ["grip.hpp", "grip_support.hpp"] {
+        run(Command::new("g++")
+            .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", "-x", "c++", "-I"])
+            .arg(root().join("include"))
+            .arg(root().join("include").join(header)));
+    }
 }
 
 #[test]
