@@ -1,7 +1,8 @@
-//! A fixed compressed-sparse-column pattern of 3×3 vertex blocks, built once from the element
-//! stencils, with O(1) lookup of where a block's entries live. Values are assembled into it
-//! every Newton iteration without allocation; the pattern (and so faer's symbolic factorization)
-//! is reused until objects are added.
+//! A compressed-sparse-column pattern of 3×3 vertex blocks, built from the element stencils and
+//! the contact stencils of a stage, with a binary-search lookup of where a block's entries live.
+//! Values are assembled into it every Newton iteration without allocation. The pattern is rebuilt
+//! when the contacts need blocks it lacks; the element part, and with it the Cholesky
+//! preconditioner's symbolic analysis, stays the same until objects are added.
 
 /// CSC pattern of a matrix with one 3×3 block per pair of vertices sharing an element.
 #[derive(Clone, Debug)]
