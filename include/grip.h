@@ -61,6 +61,14 @@
 // more averaging potential.
 #define GRIP_KERNEL_CUBIC 1
 
+// Collider-mesh contact (`GripSolverParams::collider_mesh_contact`): the exact signed distance
+// to the mesh's triangles.
+#define GRIP_COLLIDER_MESH_CONTACT_EXACT 0
+
+// Collider-mesh contact: the MLS implicit surface of the mesh, of kernel radius
+// `contact_radius_multiplier` × the triangle size and weight function `contact_kernel`.
+#define GRIP_COLLIDER_MESH_CONTACT_IMPLICIT 1
+
 // Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
 #define GRIP_FRICTION_SMOOTHING_QUADRATIC 0
 
@@ -151,7 +159,7 @@
 
 // ABI version of this header and library: bumped on any change of a struct layout, a
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 4
+#define GRIP_ABI_VERSION 5
 
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
@@ -336,6 +344,12 @@ typedef struct GripSolverParams {
     // One of `GRIP_KERNEL_*`: the weight function of the implicit contact surfaces.
     // Default `GRIP_KERNEL_INTERPOLATING`.
     uint32_t contact_kernel;
+    // One of `GRIP_COLLIDER_MESH_CONTACT_*`: how simulated vertices contact collider meshes
+    // (`grip_solver_add_collider_mesh`). `GRIP_COLLIDER_MESH_CONTACT_EXACT`: the exact signed
+    // distance to the mesh's triangles; `GRIP_COLLIDER_MESH_CONTACT_IMPLICIT`: the mesh's
+    // implicit surface (kernel radius `contact_radius_multiplier` × the triangle size, weight
+    // function `contact_kernel`). Default `GRIP_COLLIDER_MESH_CONTACT_IMPLICIT`.
+    uint32_t collider_mesh_contact;
     // One of `GRIP_PRECONDITIONER_*`: the preconditioner of the iterative linear solver.
     // Default `GRIP_PRECONDITIONER_CHOLESKY`.
     uint32_t preconditioner;

@@ -31,5 +31,5 @@ pub mod solve;
 pub mod solver;
 
 pub use error::{Error, Result};
-pub use model::{Integrator, Material, SolverParams};
+pub use model::{ColliderMeshContact, Integrator, Material, SolverParams};
 pub use solver::{Solver, StepReport, Warnings};

@@ -221,6 +221,7 @@ fn set_field(args: &mut Args, strukt: &str, field: &str, index: Option<usize>, v
         ("params", "linear_solver") => p.linear_solver = v.parse().unwrap(),
         ("params", "integrator") => p.integrator = v.parse().unwrap(),
         ("params", "contact_kernel") => p.contact_kernel = v.parse().unwrap(),
+        ("params", "collider_mesh_contact") => p.collider_mesh_contact = v.parse().unwrap(),
         ("params", "struct_tag") => p.struct_tag = v.parse().unwrap(),
         ("params", "max_newton_iterations") => p.max_newton_iterations = v.parse().unwrap(),
         ("params", "friction_epsilon") => p.friction_epsilon = float(v),

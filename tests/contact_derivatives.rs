@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::Lcg;
+use common::{assert_jacobian_by_differences, Lcg};
 use grip::contact::collider::shape::ShapeKind;
-use grip::contact::collider::vertex::{force, force_and_jacobian, ColliderMotion};
+use grip::contact::collider::vertex::{force, force_and_jacobian, ColliderMotion, GapField};
 use grip::contact::law::{FrictionCoupling, FrictionSmoothing};
 use grip::contact::{ContactLaw, Pose, Shape};
 
@@ -139,19 +139,8 @@ fn contact_and_friction_jacobian_matches_finite_differences() {
                     };
                     let f_plain = eval(v);
                     assert!((0..3).all(|k| (f[k] - f_plain[k]).abs() <= 1e-12 * (1.0 + f[k].abs())));
-                    let scale = jac.abs().max().max(1e-12);
-                    let step = 1e-5 * law.epsilon;
-                    for i in 0..3 {
-                        let (mut vp, mut vm) = (v, v);
-                        vp[i] += step;
-                        vm[i] -= step;
-                        let (fp, fm) = (eval(vp), eval(vm));
-                        for k in 0..3 {
-                            let fd = (fp[k] - fm[k]) / (2.0 * step);
-                            let err = (fd - jac[(k, i)]).abs() / scale;
-                            assert!(err < 1e-5, "{name}, smoothing {smoothing:?}, coupling {coupling:?}: dF{k}/dv{i} = {} vs FD {fd} (rel err {err:.2e})", jac[(k, i)]);
-                        }
-                    }
+                    let context = || format!("{name}, smoothing {smoothing:?}, coupling {coupling:?}");
+                    assert_jacobian_by_differences(eval, v, |k, i| jac[(k, i)], 1e-5 * law.epsilon, 1e-5, context);
                     checked += 1;
                 }
             }

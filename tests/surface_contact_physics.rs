@@ -1,17 +1,21 @@
 //! Contact between deforming meshes: a cloth comes to rest on a soft slab, a
 //! soft cube on a soft slab, with no step ending inside a surface after κ adaptation; a cloth
 //! strip on a turning collider mesh of a sphere turns with it at high friction and stays behind
-//! at low friction. Each runs with both Newton linear solvers, the sparse LU and BiCGSTAB,
-//! so the iterative solver is held to the same physics.
+//! at low friction, met through its implicit surface and by exact distance. Each runs with both
+//! Newton linear solvers, the sparse LU and BiCGSTAB, so the iterative solver is held to the
+//! same physics.
 //!
 //! Run with `cargo test --release --test surface_contact_physics`.
 
 use grip::mesh::generate::{box_tets, grid_cloth};
 use grip::solve::linear_solver::LinearSolverKind;
-use grip::{Material, Solver, SolverParams};
+use grip::{ColliderMeshContact, Material, Solver, SolverParams};
+
+/// Both ways of meeting a collider mesh: its implicit surface and the exact distance.
+const CONTACTS: [ColliderMeshContact; 2] = [ColliderMeshContact::Implicit, ColliderMeshContact::Exact];
 
 mod common;
-use common::SOLVERS;
+use common::{sleeve_cloth, SOLVERS};
 use grip::solver::VertexAttribute;
 
 /// The parameters of these scenes: a step of `time_step` [s] and the solver `linear_solver`.
@@ -28,19 +32,6 @@ fn add_slab(s: &mut Solver) -> u32 {
     let pinned: Vec<f64> = p.chunks(3).map(|x| if x[2] < -0.1 + 1e-9 { 1.0 } else { 0.0 }).collect();
     s.set_vertex_attribute(id, VertexAttribute::Pinned, &pinned).unwrap();
     id
-}
-
-/// Cloth material of the tube cloth bend's sleeve.
-fn cloth_material() -> Material {
-    Material {
-        youngs_modulus: 5e5,
-        poisson_ratio: 0.3,
-        thickness: 1e-3,
-        density: 300.0,
-        bending_stiffness: 1e-6,
-        damping_beta: 0.01,
-        ..Default::default()
-    }
 }
 
 /// Steps `s` `steps` times by `h`, returning the smallest deepest gap over the steps.
@@ -82,7 +73,7 @@ fn cloth_comes_to_rest_on_a_soft_slab() {
         let slab = add_slab(&mut s);
         let (p, t) = grid_cloth(0.3, 0.3, 12, 12);
         let p: Vec<f64> = p.chunks(3).flat_map(|x| [x[0], x[2] + 0.15, 0.03]).collect();
-        let cloth = s.add_shell(&p, &t, &cloth_material()).unwrap();
+        let cloth = s.add_shell(&p, &t, &sleeve_cloth()).unwrap();
         let deepest = run(&mut s, 100, 0.01);
         let (lo, hi) = z_range(s.positions(cloth).unwrap());
         let (slab_lo, slab_hi) = z_range(s.positions(slab).unwrap());
@@ -137,16 +128,16 @@ const OMEGA: f64 = std::f64::consts::FRAC_PI_2;
 /// α = 20/s, a force −α m v): to turn with the sphere it needs a steady tangential pull of about
 /// α ω r ≈ 2 m/s² per unit mass at r ≈ 7 cm, which friction at μ = 0.8 gives (μ g ≈ 8 m/s²
 /// and more, the hanging ends pulling the strip onto the ball) and μ = 0.05 does not.
-fn turning_sphere(mu: f64, linear_solver: LinearSolverKind) -> (f64, f64, f64) {
+fn turning_sphere(mu: f64, linear_solver: LinearSolverKind, contact: ColliderMeshContact) -> (f64, f64, f64) {
     use grip::mesh::shapes::icosphere;
     let h = 0.01;
-    let params = params(h, linear_solver);
+    let params = SolverParams { collider_mesh_contact: contact, ..params(h, linear_solver) };
     let mut s = Solver::new(&params).unwrap();
     let (ball, tris) = icosphere(0.1, 3);
     let sphere = s.add_collider_mesh(&ball, &tris).unwrap();
     let (p, t) = grid_cloth(0.3, 0.04, 30, 4);
     let p: Vec<f64> = p.chunks(3).flat_map(|x| [x[0], x[2] + 0.02, 0.105]).collect();
-    let strip = s.add_shell(&p, &t, &Material { damping_alpha: 20.0, ..cloth_material() }).unwrap();
+    let strip = s.add_shell(&p, &t, &Material { damping_alpha: 20.0, ..sleeve_cloth() }).unwrap();
     s.set_friction(strip, sphere, mu).unwrap();
     let settle = run(&mut s, 40, h);
     let angle_of = |p: &[f64]| {
@@ -182,8 +173,9 @@ fn turning_sphere(mu: f64, linear_solver: LinearSolverKind) -> (f64, f64, f64) {
 
 #[test]
 fn strip_turns_with_a_turning_collider_mesh_at_high_friction() {
-    for (linear_solver, name) in SOLVERS {
-        let (rel, turned, deepest) = turning_sphere(0.8, linear_solver);
+    for ((linear_solver, solver), contact) in SOLVERS.into_iter().flat_map(|s| CONTACTS.map(|c| (s, c))) {
+        let name = format!("{solver}, {contact:?}");
+        let (rel, turned, deepest) = turning_sphere(0.8, linear_solver, contact);
         println!(
             "{name}, mu = 0.8: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}",
             100.0 * rel,
@@ -196,8 +188,9 @@ fn strip_turns_with_a_turning_collider_mesh_at_high_friction() {
 
 #[test]
 fn strip_mostly_stays_on_a_turning_collider_mesh_at_low_friction() {
-    for (linear_solver, name) in SOLVERS {
-        let (rel, turned, deepest) = turning_sphere(0.05, linear_solver);
+    for ((linear_solver, solver), contact) in SOLVERS.into_iter().flat_map(|s| CONTACTS.map(|c| (s, c))) {
+        let name = format!("{solver}, {contact:?}");
+        let (rel, turned, deepest) = turning_sphere(0.05, linear_solver, contact);
         println!(
             "{name}, mu = 0.05: relative speed {:.2}% of the surface speed, turned {:.1}% of the sphere, deepest gap {deepest:.2e}",
             100.0 * rel,

@@ -2,7 +2,8 @@
 //! that its peak memory is its own), and writes BENCHMARKS.md and `benches/results.csv`:
 //! the tube cloth bend at both resolutions and μ beside the paper's Table 1, the three linear
 //! solvers side by side, the time per Newton iteration against degrees of freedom with its
-//! fitted exponent, the other built-in scenes, and the authors' own tube-cloth meshes.
+//! fitted exponent, the other built-in scenes, the authors' own tube-cloth meshes, and the
+//! collider meshes beside their analytic twins.
 //! The tables are formatted in `bench_tables`.
 
 use super::bench::{format_row, BenchRow, BENCH_HEADER};
@@ -39,6 +40,10 @@ const SCENES: [(&str, Option<usize>); 10] = [
     ("cloth-fold", None),
     ("twisted-cylinder", Some(4)),
 ];
+
+/// The collider-mesh demos and their analytic twins, each at its own frame count.
+const COLLIDER_SCENES: [&str; 5] =
+    ["cloth-on-proxy", "cloth-on-cylinder", "sphere-and-floor", "sphere-and-floor-analytic", "dense-collider"];
 
 /// One child run: the table it belongs to, its label there and its `grip bench` arguments.
 pub(crate) struct Run {
@@ -94,6 +99,9 @@ pub(crate) fn plan(cap: Option<usize>) -> Vec<Run> {
         runs.push(Run::new(Section::Scenes, name.to_string(), name, &[], n.map_or(cap, frames)));
     }
     runs.push(Run::new(Section::Authors, "softy tube cloth".into(), AUTHORS_SCENE, &[], cap));
+    for name in COLLIDER_SCENES {
+        runs.push(Run::new(Section::Colliders, name.to_string(), name, &[], cap));
+    }
     runs
 }
 

@@ -1,8 +1,10 @@
 //! Built-in demo scenes for `grip demo`; the default, `tube-cloth-bend`, is in `demo_tube.rs`,
 //! the contact demos (`incline`, `pinch`) in `demo_contact.rs`, the integrator and volume demos
 //! (`ball-squish`, `tennis-ball-drop`, `ball-in-box`, `soft-beam`) in `demo_dynamics.rs`, the
-//! self-contact demos (`cloth-fold`, `twisted-cylinder`) in `demo_fold.rs` and `demo_twist.rs`.
+//! self-contact demos (`cloth-fold`, `twisted-cylinder`) in `demo_fold.rs` and `demo_twist.rs`,
+//! the collider-mesh demos and their analytic twins in `demo_colliders.rs`.
 
+use super::demo_colliders;
 use super::demo_contact;
 use super::demo_dynamics;
 use super::demo_fold;
@@ -16,7 +18,7 @@ use grip::{Material, SolverParams};
 pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
 
 /// Every demo: (name, one-line description).
-pub(crate) const DEMOS: [(&str, &str); 11] = [
+pub(crate) const DEMOS: [(&str, &str); 16] = [
     (
         "tube-cloth-bend",
         "cloth sleeve (r = 51 mm) on a soft capsule limb (r = 50 mm, 5K or 30K tets) bent 90 deg about an elbow \
@@ -50,6 +52,17 @@ pub(crate) const DEMOS: [(&str, &str); 11] = [
         "cloth cylinder (7128 vertices) whose end rings turn in opposite directions at 72 deg/s and close in \
          at 5 mm/s each (Codim-IPC's twist), self-contact on, 200 frames",
     ),
+    (
+        "cloth-on-proxy",
+        "0.8 m cloth (33x33) dropped over a low-poly collider mesh: an octagonal prism (r = 0.15 m) with fanned caps",
+    ),
+    ("cloth-on-cylinder", "cloth-on-proxy's drop on an analytic cylinder of the proxy's circumradius"),
+    (
+        "sphere-and-floor",
+        "1.6 m cloth (21x21) onto a UV-sphere mesh (32x16, r = 0.5 m) on a two-triangle floor mesh, 10 substeps a frame",
+    ),
+    ("sphere-and-floor-analytic", "sphere-and-floor with an analytic sphere and plane"),
+    ("dense-collider", "0.8 m cloth (33x33) dropped onto a UV-sphere collider mesh of 101,760 triangles (r = 0.3 m)"),
 ];
 
 /// The `grip demo` options of the contact demos; `None` keeps the demo's value.
@@ -131,6 +144,11 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
         "pinch" => demo_contact::pinch(options),
         "cloth-fold" => Ok(demo_fold::demo()),
         "twisted-cylinder" => Ok(demo_twist::demo()),
+        "cloth-on-proxy" => Ok(demo_colliders::cloth_on_proxy(true)),
+        "cloth-on-cylinder" => Ok(demo_colliders::cloth_on_proxy(false)),
+        "sphere-and-floor" => Ok(demo_colliders::sphere_and_floor(true)),
+        "sphere-and-floor-analytic" => Ok(demo_colliders::sphere_and_floor(false)),
+        "dense-collider" => Ok(demo_colliders::dense_collider()),
         other => demo_dynamics::demo(other).ok_or_else(|| {
             let known: Vec<&str> = DEMOS.iter().map(|d| d.0).collect();
             format!("unknown demo \"{name}\" (known: {})", known.join(", "))

@@ -26,6 +26,7 @@ pub mod bench_report;
 pub mod bench_tables;
 mod command;
 pub mod demo;
+pub mod demo_colliders;
 pub mod demo_contact;
 pub mod demo_dynamics;
 pub mod demo_fold;

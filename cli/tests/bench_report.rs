@@ -24,6 +24,7 @@ fn the_report_has_every_section_and_one_csv_line_per_run() {
         "## Scaling",
         "## Other scenes",
         "## The authors' tube-cloth meshes",
+        "## Collider meshes",
         "## Tried and not adopted",
     ] {
         assert!(report.contains(heading), "no {heading}: {report}");
@@ -36,12 +37,16 @@ fn the_report_has_every_section_and_one_csv_line_per_run() {
     let csv = std::fs::read_to_string(dir.0.join("benches/results.csv")).expect("results.csv");
     let lines: Vec<&str> = csv.lines().collect();
     assert!(lines[0].starts_with("section,label,command,"), "{csv}");
-    // 4 tube runs, 3 linear solvers, 4 resolutions, 10 other scenes, the authors' meshes.
-    assert_eq!(lines.len(), 1 + 4 + 3 + 4 + 10 + 1, "{csv}");
-    // The authors' meshes are a row whether or not they run: failed at frame 1, or timed.
+    // 4 tube runs, 3 linear solvers, 4 resolutions, 10 other scenes, the authors' meshes, and
+    // 5 collider-mesh scenes.
+    assert_eq!(lines.len(), 1 + 4 + 3 + 4 + 10 + 1 + 5, "{csv}");
+    // The authors' meshes run (the tube met by exact distance).
     let authors = lines.iter().find(|l| l.starts_with("authors,")).expect("authors row");
     assert!(authors.contains("softy-tube-cloth/scene.toml --frames 1"), "{authors}");
-    assert!(authors.contains("failed at frame 1") || authors.contains(",1,"), "{authors}");
+    assert!(authors.contains(",1,") && !authors.contains("failed"), "{authors}");
+    let colliders: Vec<&&str> = lines.iter().filter(|l| l.starts_with("colliders,")).collect();
+    assert_eq!(colliders.len(), 5, "{csv}");
+    assert!(colliders.iter().all(|l| !l.contains("failed")), "{csv}");
 }
 
 #[test]

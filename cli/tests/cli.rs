@@ -44,6 +44,7 @@ fn help_version_and_list() {
         "[[friction]]",
         "[[slip]]",
         "contact_kernel",
+        "collider_mesh_contact",
         "contact_radius_multiplier",
         "self_contact_thickness",
     ] {

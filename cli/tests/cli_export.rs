@@ -6,14 +6,17 @@
 mod cli_support;
 
 use cli_support::{assert_fails_with, assert_ok, grip, TempDir};
+use grip::contact::surface::Kernel;
 use grip::io::obj::read_obj;
 use grip::scene::file::{export::export, load};
 use grip::scene::Scene;
+use grip::ColliderMeshContact;
 use grip_cli::demo::{scene_with, DemoOptions};
 use grip_cli::demo_tube::Resolution;
 use std::path::Path;
 
-/// Every demo with its default options, and the tube at each resolution and both μ.
+/// Every demo with its default options, the tube at each resolution and both μ, and the pinch
+/// with the non-default contact choices.
 fn demos() -> Vec<(String, Scene)> {
     let mut out = Vec::new();
     for name in ["hanging-cloth", "hanging-bar", "incline", "pinch", "tube-cloth-bend"] {
@@ -23,6 +26,10 @@ fn demos() -> Vec<(String, Scene)> {
         let o = DemoOptions { resolution: Some(res), mu: Some(mu), ..Default::default() };
         out.push((format!("tube {res:?} mu {mu}"), scene_with("tube-cloth-bend", &o).expect("tube")));
     }
+    let mut exact = scene_with("pinch", &DemoOptions::default()).expect("pinch");
+    exact.params.collider_mesh_contact = ColliderMeshContact::Exact;
+    exact.params.contact_kernel = Kernel::Cubic;
+    out.push(("pinch, exact collider-mesh contact, cubic kernel".to_string(), exact));
     out
 }
 

@@ -11,6 +11,7 @@ use grip::io::obj::{read_obj, write_obj};
 use grip::scene::file::parse;
 use grip::scene::motion::{apply, Ease, Motion};
 use grip::scene::{Elements, PinSelection, PreviewStyle, Scene};
+use grip::ColliderMeshContact;
 use std::path::Path;
 
 /// A directory with `cloth.obj` (13 × 13 vertices in the XZ plane, x ∈ [−0.5, 0.5],
@@ -34,6 +35,7 @@ const EVERYTHING: &str = r#"
 [solver]
 contact_radius_multiplier = 3.0
 contact_kernel = "cubic"
+collider_mesh_contact = "exact"
 default_friction = 0.4
 self_contact = true
 self_contact_thickness = 0.0025
@@ -96,6 +98,7 @@ fn every_new_key_parses() {
     let s = load(&dir, EVERYTHING).expect("parses");
     assert_eq!((s.name.as_str(), s.frames, s.fps, s.view), ("everything", 3, 30.0, Some([0.0, 0.0, 1.0])));
     assert_eq!((s.params.contact_radius_multiplier, s.params.contact_kernel), (3.0, Kernel::Cubic));
+    assert_eq!(s.params.collider_mesh_contact, ColliderMeshContact::Exact);
     assert_eq!((s.params.self_contact, s.params.self_contact_thickness), (true, 0.0025));
     let [cloth, bar, ball] = &s.objects[..] else { panic!("three objects") };
     assert_eq!(cloth.preview, PreviewStyle::Translucent);
@@ -146,6 +149,10 @@ fn mistakes_name_the_key() {
     let group = "[[object.pin_group]]\n";
     let cases: Vec<(String, &[&str])> = vec![
         (format!("[solver]\ncontact_kernel = \"gaussian\"\n{cloth}"), &["contact_kernel", "gaussian", "cubic"]),
+        (
+            format!("[solver]\ncollider_mesh_contact = \"sdf\"\n{cloth}"),
+            &["collider_mesh_contact", "sdf", "exact", "implicit"],
+        ),
         (format!("[solver]\ncontact_radius_multiplier = 0.5\n{cloth}"), &["contact_radius_multiplier"]),
         (format!("[output]\nnom = \"x\"\n{cloth}"), &["nom", "name"]),
         (format!("[output]\nview = [0, 0, 0]\n{cloth}"), &["[output]", "view"]),

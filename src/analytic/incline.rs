@@ -7,12 +7,23 @@ use crate::contact::{FrictionCoupling, Shape, ShapeKind};
 use crate::mesh::generate::box_tets;
 use crate::solve::linear_solver::LinearSolverKind;
 use crate::solver::VertexAttribute;
-use crate::{Material, Result, Solver, SolverParams};
+use crate::{ColliderMeshContact, Material, Result, Solver, SolverParams};
 
 /// Standard gravity used by the analytic cases (m/s²).
 ///
 /// cbindgen:ignore
 pub const G: f64 = 9.81;
+
+/// What the block slides on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InclineSurface {
+    /// An analytic plane collider.
+    #[default]
+    Plane,
+    /// A collider mesh of two triangles, 4 m × 2 m, whose shared diagonal crosses the block's
+    /// path 0.3 m down the slope (contact by exact distance, `ColliderMeshContact::Exact`).
+    TwoTriangles,
+}
 
 /// The block-on-plane experiment.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,6 +51,8 @@ pub struct Incline {
     /// Time the block first rests on the still plane (no initial speed) so the contact bounce
     /// dies out before t = 0 (s).
     pub settle: f64,
+    /// An analytic plane or a collider mesh.
+    pub surface: InclineSurface,
 }
 
 impl Default for Incline {
@@ -55,6 +68,7 @@ impl Default for Incline {
             duration: 20.0,
             lift: 0.0,
             settle: 0.0,
+            surface: InclineSurface::Plane,
             linear_solver: LinearSolverKind::DirectLu,
         }
     }
@@ -95,11 +109,19 @@ impl Incline {
             friction_coupling: self.coupling,
             linear_solver: self.linear_solver,
             max_newton_iterations: 100,
+            collider_mesh_contact: ColliderMeshContact::Exact,
             ..SolverParams::default()
         };
         let mut solver = Solver::new(&params)?;
         let (down, normal) = frame(self.angle_deg);
-        let plane = solver.add_collider_shape(&Shape { kind: ShapeKind::Plane, axis: normal, ..Shape::default() })?;
+        let plane = match self.surface {
+            InclineSurface::Plane => {
+                solver.add_collider_shape(&Shape { kind: ShapeKind::Plane, axis: normal, ..Shape::default() })?
+            }
+            InclineSurface::TwoTriangles => {
+                solver.add_collider_mesh(&two_triangles(self.angle_deg, 0.0), &[0, 1, 2, 0, 2, 3])?
+            }
+        };
         let (local, tets) =
             box_tets([EDGE; 3], [2, 2, 2], [-0.5 * EDGE, -0.5 * EDGE, 0.5 * params.contact_thickness + self.lift]);
         // Local (x along the slope, y across, z along the normal) to world.
@@ -145,11 +167,18 @@ impl Incline {
         for k in 1..=steps {
             let t = k as f64 * self.h;
             if self.belt_speed != 0.0 {
-                let shift = down.map(|d| d * self.belt_speed * t);
-                let mut m = [0.0; 16];
-                (m[0], m[5], m[10], m[15]) = (1.0, 1.0, 1.0, 1.0);
-                m[12..15].copy_from_slice(&shift);
-                solver.set_collider_transform(plane, &m)?;
+                let shift = self.belt_speed * t;
+                match self.surface {
+                    InclineSurface::Plane => {
+                        let mut m = [0.0; 16];
+                        (m[0], m[5], m[10], m[15]) = (1.0, 1.0, 1.0, 1.0);
+                        m[12..15].copy_from_slice(&down.map(|d| d * shift));
+                        solver.set_collider_transform(plane, &m)?;
+                    }
+                    InclineSurface::TwoTriangles => {
+                        solver.set_collider_positions(plane, &two_triangles(self.angle_deg, shift))?
+                    }
+                }
             }
             solver.step(self.h)?;
             let (c, speed) = centre(&solver)?;
@@ -181,6 +210,17 @@ impl Incline {
         let (s, c) = self.angle_deg.to_radians().sin_cos();
         G * (self.mu * c - s)
     }
+}
+
+/// Corners (flat, m) of the two-triangle incline [`InclineSurface::TwoTriangles`] moved `shift`
+/// (m) down the slope: local x (down the slope) in [−1.7, 2.3] m, y in [−1, 1] m, so the diagonal
+/// from (−1.7, −1) to (2.3, 1) crosses the block's path (y = 0) at x = 0.3 m.
+fn two_triangles(angle_deg: f64, shift: f64) -> Vec<f64> {
+    let (down, _) = frame(angle_deg);
+    [(-1.7, -1.0), (2.3, -1.0), (2.3, 1.0), (-1.7, 1.0)]
+        .into_iter()
+        .flat_map(|(x, y)| [0, 1, 2].map(|k| (x + shift) * down[k] + y * [0.0, 1.0, 0.0][k]))
+        .collect()
 }
 
 /// The first sample whose speed has fallen below `threshold` in m/s (the block has stopped), if any.

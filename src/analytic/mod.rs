@@ -7,5 +7,5 @@ pub mod incline;
 pub mod integrator_order;
 pub mod pinch;
 
-pub use incline::{Incline, InclineSample};
+pub use incline::{Incline, InclineSample, InclineSurface};
 pub use pinch::{Pinch, PinchSample};

@@ -3,7 +3,7 @@
 //! so results do not depend on the thread count.
 
 use super::term::{StageContext, Term};
-use crate::contact::collider::vertex::{self, ColliderMotion, LaggedFriction};
+use crate::contact::collider::vertex::{self, ColliderMotion, GapField, LaggedFriction};
 use crate::contact::law::FrictionCoupling;
 use crate::contact::ContactLaw;
 use crate::math::real::Real;

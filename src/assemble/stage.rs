@@ -17,6 +17,7 @@
 use super::contact_terms::{ColliderContact, ContactTerms};
 use super::element_terms::DampingMatrices;
 use super::layout::SystemLayout;
+use super::mesh_contact_terms::MeshContactTerms;
 use super::self_contact_terms::SelfContactTerms;
 use super::surface_terms::SurfaceTerms;
 use super::term::StageContext;
@@ -105,6 +106,12 @@ impl<'a> ImplicitStage<'a> {
     /// Adds contact and friction forces (paper Eq. 3 and 16) to the step.
     pub fn with_contact(mut self, contact: Option<&'a ContactTerms<'a>>) -> Self {
         self.terms.colliders = contact.map(ColliderContact::new);
+        self
+    }
+
+    /// Adds contact and friction against collider meshes by exact distance.
+    pub fn with_mesh_contact(mut self, meshes: Option<MeshContactTerms<'a>>) -> Self {
+        self.terms.collider_meshes = meshes;
         self
     }
 

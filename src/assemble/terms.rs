@@ -8,6 +8,7 @@
 use super::contact_terms::ColliderContact;
 use super::element_terms::{DampingMatrices, DampingTerm, ElementTerm};
 use super::layout::SystemLayout;
+use super::mesh_contact_terms::MeshContactTerms;
 use super::self_contact_terms::SelfContactTerms;
 use super::surface_terms::SurfaceTerms;
 use super::term::{StageContext, Term};
@@ -107,6 +108,8 @@ stage_terms! {
         DampingTerm::new(&model.hinges.elements, &damping.hinges, Some(&layout.hinge_slots)),
     /// Contact and friction against analytic colliders (paper Eq. 3, 16).
     colliders: ColliderContact<'a>,
+    /// Contact and friction against collider meshes by the exact distance to their triangles.
+    collider_meshes: MeshContactTerms<'a>,
     /// Contact and friction between deforming meshes through implicit surfaces (paper §3.2).
     surfaces: SurfaceTerms<'a>,
     /// Self-contact of the shells, with friction.

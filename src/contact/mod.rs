@@ -1,10 +1,12 @@
 //! Contact and friction (paper §3.2–3.3, §4.4), per contact: the cubic penalty and the smoothed
 //! Coulomb law with its partial derivatives ([`law`]); kinematic analytic colliders with exact
-//! signed gaps and rigid poses ([`collider`]); the implicit surfaces of deforming meshes and the
+//! signed gaps and rigid poses ([`collider`]); collider meshes by the exact distance to their
+//! triangles ([`collider_mesh`]); the implicit surfaces of deforming meshes and the
 //! forces of a vertex against them ([`surface`]); the shells' self-contact pairs and their
 //! friction ([`self_contact`]). Their sums into the implicit stage are in `crate::assemble`.
 
 pub mod collider;
+pub mod collider_mesh;
 pub mod law;
 pub mod self_contact;
 pub mod surface;

@@ -6,6 +6,7 @@
 //! `retries` (halving, stiffer κ) → `stages` (the integrator's chain of stages) →
 //! `newton_stage` (Newton on one stage), and nothing calls back up.
 
+use super::collider_meshes::ColliderMeshesOverCall;
 use super::report::Warnings;
 use super::schemes::StepHistory;
 use super::self_contact::SelfContactOverCall;
@@ -92,6 +93,8 @@ pub(crate) struct CallState<'a> {
     pub contact_law: ContactLaw,
     /// Self-contact of the shells with its laws, if on.
     pub self_contact: Option<SelfContactOverCall<'a>>,
+    /// The collider meshes met by exact distance and their search trees, if any.
+    pub collider_meshes: Option<ColliderMeshesOverCall>,
     /// Acceleration (m/s²) of the last accepted substep: the predictor of the next Newton guess.
     pub acceleration: Vec<f64>,
     /// The state one substep back (BDF2), updated with every accepted substep.

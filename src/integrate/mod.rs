@@ -1,11 +1,13 @@
 //! Time stepping: one step/advance call as a pipeline ([`call`]: context, state, output),
 //! each substep with its retries ([`retries`], [`self_contact`]), the integrators as chains of
-//! implicit stages ([`schemes`], [`stages`]), Newton on one stage ([`newton_stage`]) from its
+//! implicit stages ([`schemes`], [`stages`]), the collider meshes' search trees
+//! ([`collider_meshes`]), Newton on one stage ([`newton_stage`]) from its
 //! initial guess ([`guess`]), with a fallback by friction-smoothing continuation
 //! ([`continuation`]), what the input did wrong ([`warnings`]) and what a call did
 //! ([`report`]).
 
 pub mod call;
+pub mod collider_meshes;
 pub mod continuation;
 pub mod guess;
 pub mod newton_stage;

@@ -6,6 +6,7 @@ use super::call::Substepper;
 use super::guess::{lowest_potential_guess, with_pins};
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
 use crate::assemble::contact_terms::ContactTerms;
+use crate::assemble::mesh_contact_terms::MeshContactTerms;
 use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::SystemLayout;
 use crate::assemble::{DampingMatrices, ImplicitStage};
@@ -88,6 +89,9 @@ impl Substepper<'_> {
         // leaving out Jacobian blocks of contacts found later (iterates that moved beyond the
         // search padding), once more from its last iterate with the pattern extended by the
         // contacts there: a Jacobian missing blocks slows Newton to a crawl near the solution.
+        let stage_meshes = self.state.collider_meshes.as_mut().map(|m| m.stage(q, &stage.q_hat, stage.h_eff, v_fixed));
+        let (mesh_queries, mesh_padding) =
+            self.state.collider_meshes.as_ref().map_or((Vec::new(), 0.0), |m| (m.queries.clone(), m.padding));
         let mut q_search = q_guess;
         let mut extra_stencils: Vec<Vec<u32>> = Vec::new();
         let mut attempt = 0;
@@ -98,6 +102,9 @@ impl Substepper<'_> {
                 SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_search, s.padding)
             });
             let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, &q_search));
+            let meshes = stage_meshes
+                .as_deref()
+                .map(|m| MeshContactTerms::new(law, m, &mesh_queries, self.ctx.pinned, q, &q_search, mesh_padding));
             let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
             stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
             stencils.extend(extra_stencils.iter().cloned());
@@ -116,6 +123,7 @@ impl Substepper<'_> {
             )
             .with_explicit(stage.explicit.as_deref())
             .with_contact(terms.as_ref())
+            .with_mesh_contact(meshes)
             .with_surface_contact(surface)
             .with_self_contact(self_contact);
             if let Some(count) = guess_intersections.take() {
@@ -148,6 +156,8 @@ impl Substepper<'_> {
             self.out.report.seconds_contact_search += system.terms.surfaces.as_ref().map_or(0.0, |s| s.seconds_search);
             self.out.report.seconds_contact_search +=
                 system.terms.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
+            self.out.report.seconds_contact_search +=
+                system.terms.collider_meshes.as_ref().map_or(0.0, |s| s.seconds_search);
             if system.dropped_blocks > 0 {
                 log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
             }
@@ -171,8 +181,14 @@ impl Substepper<'_> {
                         s.gap_summary(&q_new, self.ctx.pinned)
                     });
                     let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.ctx.pinned));
-                    let gaps =
-                        [analytic_gaps, surface_gaps].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
+                    let mesh_gaps = system.terms.collider_meshes.as_mut().map(|m| {
+                        m.ensure_fresh(&q_new);
+                        m.gap_summary(&q_new)
+                    });
+                    let gaps = [analytic_gaps, mesh_gaps, surface_gaps]
+                        .into_iter()
+                        .flatten()
+                        .reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
                     let force = want_force.then(|| system.force(&q_new, &v_new));
                     Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force })
                 }

@@ -10,6 +10,7 @@
 
 use super::call::Substepper;
 use crate::assemble::contact_terms::ContactTerms;
+use crate::assemble::mesh_contact_terms::MeshContactTerms;
 use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
@@ -108,6 +109,12 @@ impl Substepper<'_> {
             SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q, s.padding)
         });
         let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, q));
+        let stage_meshes = self.state.collider_meshes.as_mut().map(|m| m.stage(q, q, 0.0, v_fixed));
+        let (mesh_queries, mesh_padding) =
+            self.state.collider_meshes.as_ref().map_or((Vec::new(), 0.0), |m| (m.queries.clone(), m.padding));
+        let meshes = stage_meshes
+            .as_deref()
+            .map(|m| MeshContactTerms::new(law, m, &mesh_queries, self.ctx.pinned, q, q, mesh_padding));
         let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
         stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
         self.ensure_layout(&stencils)?;
@@ -125,6 +132,7 @@ impl Substepper<'_> {
             damping,
         )
         .with_contact(terms.as_ref())
+        .with_mesh_contact(meshes)
         .with_surface_contact(surface)
         .with_self_contact(self_contact);
         Ok(system.force(q, v))

@@ -5,7 +5,7 @@
 
 use crate::assemble::contact_terms::ContactPair;
 use crate::assemble::surface_terms::SurfaceTerms;
-use crate::contact::collider::vertex::ColliderMotion;
+use crate::contact::collider::vertex::{ColliderMotion, GapField};
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::{ContactLaw, Pose, Shape};
 use crate::model::{Model, ObjectKind, SurfaceQuery};

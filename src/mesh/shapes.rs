@@ -1,4 +1,6 @@
-//! Procedural triangle surfaces for demos and tests: an icosphere and an open cylinder (a sleeve).
+//! Procedural triangle surfaces for demos and tests: an icosphere, an octahedron, a UV sphere
+//! (as modelling tools make it), an open cylinder (a sleeve) and a closed low-poly prism (a
+//! collision proxy).
 //! Positions are flat `x0 y0 z0 x1 …` in metres; triangles are flat, 0-based, wound
 //! counter-clockwise seen from outside (outward normals).
 
@@ -96,6 +98,73 @@ pub fn open_cylinder(radius: f64, x0: f64, x1: f64, around: usize, along: usize)
     (positions, triangles)
 }
 
+/// A regular octahedron of circumradius `radius` (m) about the origin: corners on the axes
+/// (±x: 0, 1; ±y: 2, 3; ±z: 4, 5), eight outward triangles.
+pub fn octahedron(radius: f64) -> (Vec<f64>, Vec<u32>) {
+    let r = radius;
+    let positions = vec![r, 0.0, 0.0, -r, 0.0, 0.0, 0.0, r, 0.0, 0.0, -r, 0.0, 0.0, 0.0, r, 0.0, 0.0, -r];
+    let triangles = vec![0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4, 2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5];
+    (positions, triangles)
+}
+
+/// A UV sphere of `radius` (m) about the origin, as Blender's "UV Sphere": `segments` meridians
+/// (≥ 3) and `rings` bands (≥ 2) between the poles on the z axis; each band between two
+/// parallels is quads split into two triangles, the bands at the poles are fans of thin
+/// triangles. `segments · (rings − 1) + 2` vertices, `2 · segments · (rings − 1)` triangles,
+/// outward.
+pub fn uv_sphere(radius: f64, segments: usize, rings: usize) -> (Vec<f64>, Vec<u32>) {
+    let (segments, rings) = (segments.max(3), rings.max(2));
+    let mut positions = vec![0.0, 0.0, radius];
+    for j in 1..rings {
+        let polar = std::f64::consts::PI * j as f64 / rings as f64;
+        for i in 0..segments {
+            let azimuth = std::f64::consts::TAU * i as f64 / segments as f64;
+            let r = radius * polar.sin();
+            positions.extend_from_slice(&[r * azimuth.cos(), r * azimuth.sin(), radius * polar.cos()]);
+        }
+    }
+    positions.extend_from_slice(&[0.0, 0.0, -radius]);
+    let south = (positions.len() / 3 - 1) as u32;
+    let id = |i: usize, j: usize| (1 + (j - 1) * segments + i % segments) as u32;
+    let mut triangles = Vec::with_capacity(6 * segments * (rings - 1));
+    for i in 0..segments {
+        triangles.extend_from_slice(&[0, id(i, 1), id(i + 1, 1)]);
+        triangles.extend_from_slice(&[south, id(i + 1, rings - 1), id(i, rings - 1)]);
+        for j in 1..rings - 1 {
+            let (a, b, c, d) = (id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i + 1, j));
+            triangles.extend_from_slice(&[a, b, c, a, c, d]);
+        }
+    }
+    (positions, triangles)
+}
+
+/// A closed prism about the x axis from x = `x0` to `x1` (m): a regular `sides`-gon of
+/// circumradius `radius` (m), each side one quad split along a diagonal, each cap a fan from its
+/// first corner, the way low-poly collision proxies come out of modelling tools (long thin side
+/// triangles, cap triangles from needle-thin to wide). `2 · sides` vertices: corner i of the
+/// x0 cap is i, of the x1 cap `sides + i`, at angle 2πi/sides from +y towards +z; outward.
+pub fn prism(radius: f64, x0: f64, x1: f64, sides: usize) -> (Vec<f64>, Vec<u32>) {
+    let sides = sides.max(3);
+    let mut positions = Vec::with_capacity(6 * sides);
+    for x in [x0, x1] {
+        for i in 0..sides {
+            let a = std::f64::consts::TAU * i as f64 / sides as f64;
+            positions.extend_from_slice(&[x, radius * a.cos(), radius * a.sin()]);
+        }
+    }
+    let n = sides as u32;
+    let mut triangles = Vec::with_capacity(3 * (4 * sides - 4));
+    for i in 0..n {
+        let (a, b) = (i, (i + 1) % n);
+        triangles.extend_from_slice(&[a, b, n + b, a, n + b, n + a]);
+    }
+    for i in 1..n - 1 {
+        // The x0 cap faces −x, the x1 cap +x.
+        triangles.extend_from_slice(&[0, i + 1, i, n, n + i, n + i + 1]);
+    }
+    (positions, triangles)
+}
+
 fn normalized(p: [f64; 3]) -> [f64; 3] {
     let l = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
     p.map(|x| x / l)
@@ -129,6 +198,31 @@ mod tests {
         let volume: f64 = vols.iter().sum();
         let exact = 4.0 / 3.0 * std::f64::consts::PI * 0.125;
         assert!((volume - exact).abs() < 0.02 * exact, "volume {volume} vs {exact}");
+    }
+
+    /// The octagonal proxy encloses the octagon's area times its length, every face outward
+    /// (positive volume against the centre, which lies inside).
+    #[test]
+    fn prism_is_closed_and_outward() {
+        let (p, t) = prism(0.2, -0.5, 0.5, 8);
+        assert_eq!((p.len() / 3, t.len() / 3), (16, 2 * 8 + 2 * 6));
+        let vols = signed_volumes(&p, &t);
+        assert!(vols.iter().all(|&v| v > 0.0), "every face outward");
+        let exact = 0.5 * 8.0 * 0.04 * (std::f64::consts::TAU / 8.0).sin() * 1.0;
+        assert!((vols.iter().sum::<f64>() - exact).abs() < 1e-12, "volume");
+    }
+
+    /// Blender's default UV sphere (32 segments, 16 rings): its counts, every face outward, its
+    /// volume below the sphere's.
+    #[test]
+    fn uv_sphere_is_closed_and_outward() {
+        let (p, t) = uv_sphere(1.0, 32, 16);
+        assert_eq!((p.len() / 3, t.len() / 3), (32 * 15 + 2, 2 * 32 * 15));
+        let vols = signed_volumes(&p, &t);
+        assert!(vols.iter().all(|&v| v > 0.0), "every face outward");
+        let volume: f64 = vols.iter().sum();
+        let exact = 4.0 / 3.0 * std::f64::consts::PI;
+        assert!(volume < exact && volume > 0.97 * exact, "volume {volume}");
     }
 
     #[test]

@@ -55,10 +55,16 @@ impl Model {
     /// surfaces are faceted, their sags differ by a fraction of the thickness), so this direction
     /// only stops solid vertices that reach the shell's mid-surface between its vertices.
     pub fn surface_queries(&self, thickness: f64) -> Vec<SurfaceQuery> {
+        self.surface_queries_with(thickness, true)
+    }
+
+    /// [`Model::surface_queries`], against collider meshes only when `collider_meshes` (they
+    /// may be met by exact distance instead, `crate::contact::collider_mesh`).
+    pub fn surface_queries_with(&self, thickness: f64, collider_meshes: bool) -> Vec<SurfaceQuery> {
         let vertices = self.contact_vertices();
         let mut out = Vec::new();
         for (s, surface) in self.objects.iter().enumerate() {
-            if surface.surface.is_empty() {
+            if surface.surface.is_empty() || (!collider_meshes && surface.kind == ObjectKind::ColliderMesh) {
                 continue;
             }
             for &(vertex, owner) in &vertices {

@@ -14,4 +14,4 @@ pub use contact_setup::SurfaceQuery;
 pub use friction::FrictionTable;
 pub use material::Material;
 pub use objects::{Model, Object, ObjectKind};
-pub use params::{Integrator, SolverParams};
+pub use params::{ColliderMeshContact, Integrator, SolverParams};

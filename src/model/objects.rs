@@ -38,6 +38,8 @@ pub struct Object {
     /// Surface triangles in object-local indices (the shell itself, the solid's boundary, or
     /// the collider mesh).
     pub surface: Vec<[u32; 3]>,
+    /// A collider mesh's welded connectivity (exact-distance contact); `None` for others.
+    pub mesh_topology: Option<std::sync::Arc<crate::contact::collider_mesh::MeshTopology>>,
 }
 
 /// A kinematic collider: a shape moved rigidly by the host (its pose is solver state).
@@ -251,6 +253,7 @@ impl Model {
             first_vertex: self.vertex_count(),
             vertex_count: rest.len(),
             material: Material::default(),
+            mesh_topology: Some(std::sync::Arc::new(crate::contact::collider_mesh::MeshTopology::new(&rest, &local))),
             surface: local,
         };
         self.alpha.extend(std::iter::repeat_n(0.0, rest.len()));
@@ -282,6 +285,7 @@ impl Model {
             vertex_count: rest.len(),
             material: *material,
             surface,
+            mesh_topology: None,
         };
         self.alpha.extend(std::iter::repeat_n(material.damping_alpha, rest.len()));
         self.mass.extend(mass);

@@ -27,6 +27,20 @@ pub enum Integrator {
     Sdirk2,
 }
 
+/// How simulated vertices contact collider meshes (kinematic triangle meshes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColliderMeshContact {
+    /// The exact signed distance to the mesh's triangles (`crate::contact::collider_mesh`):
+    /// the same contact whatever the tessellation (coarse proxies, long thin triangles, fans).
+    /// Vertices only: a solid's face resting across an open mesh's rim, or a sharp collider
+    /// edge between two cloth vertices, is not yet held.
+    Exact,
+    /// The MLS implicit surface of the mesh, of kernel radius `contact_radius_multiplier` × the
+    /// triangle size and weight function `contact_kernel`.
+    #[default]
+    Implicit,
+}
+
 /// Parameters of a solver, fixed at creation. Start from `SolverParams::default()`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolverParams {
@@ -84,6 +98,9 @@ pub struct SolverParams {
     pub contact_radius_multiplier: f64,
     /// The weight function of the implicit contact surfaces. Default near-interpolating.
     pub contact_kernel: Kernel,
+    /// How simulated vertices contact collider meshes: the exact signed distance to their
+    /// triangles, or their implicit surface. Default implicit.
+    pub collider_mesh_contact: ColliderMeshContact,
     /// The preconditioner of the iterative linear solver. Default sparse Cholesky.
     pub preconditioner: PreconditionerKind,
     /// BiCGSTAB iteration limit per Newton iteration (1..=100000). Default 500.
@@ -133,6 +150,7 @@ impl Default for SolverParams {
             max_contact_retries: 8,
             contact_radius_multiplier: 2.0,
             contact_kernel: Kernel::Interpolating,
+            collider_mesh_contact: ColliderMeshContact::Implicit,
             preconditioner: PreconditionerKind::Cholesky,
             max_linear_iterations: 500,
             forcing_max: 0.5,

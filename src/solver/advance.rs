@@ -10,10 +10,11 @@ use crate::error::{Error, Result};
 use crate::integrate::call::{
     CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper, SurfacesOverCall,
 };
+use crate::integrate::collider_meshes::ColliderMeshesOverCall;
 use crate::integrate::report::Warnings;
 use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
 use crate::integrate::warnings;
-use crate::model::SolverParams;
+use crate::model::{ColliderMeshContact, SolverParams};
 use crate::model::{Model, ObjectKind};
 use std::time::Instant;
 
@@ -179,7 +180,8 @@ impl Solver {
         let pairs = contact_pairs(&self.model);
         let surfaces =
             self.model.implicit_surfaces(self.params.contact_radius_multiplier, self.params.contact_thickness);
-        let queries = self.model.surface_queries(self.params.contact_thickness);
+        let exact_meshes = self.params.collider_mesh_contact == ColliderMeshContact::Exact;
+        let queries = self.model.surface_queries_with(self.params.contact_thickness, !exact_meshes);
         let padding = search_padding(&surfaces, &queries, self.params.contact_thickness);
         let kappa = match self.contact_stiffness {
             Some(k) => k,
@@ -187,6 +189,8 @@ impl Solver {
         };
         let kernel = self.params.contact_kernel;
         report_initial_state(self, report, &pairs, &surfaces, &queries, kappa, kernel, padding);
+        let collider_meshes =
+            exact_meshes.then(|| ColliderMeshesOverCall::new(&self.model, self.params.contact_thickness)).flatten();
         let self_mesh = self_contact::mesh(&self.model, &self.params);
         let self_over = self_mesh.as_ref().map(|m| {
             let kappa_s = self
@@ -235,6 +239,7 @@ impl Solver {
             system: layout,
             contact_law: params.contact_law(kappa),
             self_contact: self_over,
+            collider_meshes,
             acceleration: acceleration.clone(),
             history: history.clone(),
         };

@@ -65,6 +65,7 @@ void test_create_errors(void) {
     EXPECT_BAD_PARAM(p.velocity_tolerance = INFINITY, "velocity_tolerance");
     EXPECT_BAD_PARAM(p.linear_solver = 3, "linear_solver");
     EXPECT_BAD_PARAM(p.preconditioner = 2, "preconditioner");
+    EXPECT_BAD_PARAM(p.collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_IMPLICIT + 1, "collider_mesh_contact");
     EXPECT_BAD_PARAM(p.max_linear_iterations = 0, "max_linear_iterations");
     EXPECT_BAD_PARAM(p.forcing_max = 1.0, "forcing_max");
     EXPECT_BAD_PARAM(p.forcing_max = NAN, "forcing_max");
@@ -84,6 +85,7 @@ void test_create_errors(void) {
     p.max_line_search_steps = 60;
     p.worker_count = 1;
     p.residual_tolerance = 0.999;
+    p.collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_IMPLICIT;
     EXPECT_OK(grip_solver_create(&p, &s));
     CHECK(s != NULL);
     grip_solver_destroy(s);

@@ -110,6 +110,7 @@ class Loading(unittest.TestCase):
         self.assertAlmostEqual(params.time_step, 1.0 / 240.0, places=15)
         self.assertEqual(list(params.gravity), [0.0, 0.0, -9.81])
         self.assertEqual(params.struct_tag, grip.GripSolverParams.from_buffer_copy(params).struct_tag)
+        self.assertEqual(params.collider_mesh_contact, grip.COLLIDER_MESH_CONTACT_IMPLICIT)
         self.assertTrue(material.density > 0 and material.thickness > 0)
         self.assertEqual(lib.shape().kind, grip.SHAPE_PLANE)
 
@@ -119,9 +120,11 @@ class Loading(unittest.TestCase):
             lib.material(densty=100.0)
         with self.assertRaises(TypeError):
             lib.solver_params(struct_tag=0)
-        params = lib.solver_params(gravity=(0, 0, -1), contact_thickness=0.002)
+        params = lib.solver_params(gravity=(0, 0, -1), contact_thickness=0.002,
+                                   collider_mesh_contact=grip.COLLIDER_MESH_CONTACT_EXACT)
         self.assertEqual(list(params.gravity), [0, 0, -1])
         self.assertEqual(params.contact_thickness, 0.002)
+        self.assertEqual(params.collider_mesh_contact, grip.COLLIDER_MESH_CONTACT_EXACT)
 
 
 class Errors(unittest.TestCase):

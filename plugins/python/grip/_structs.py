@@ -10,7 +10,7 @@ library's ``grip_sizeof_*()`` must equal ``ctypes.sizeof`` of each mirror, and i
 import ctypes
 
 #: ``GRIP_ABI_VERSION`` of the header these mirrors follow.
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 # GripStatus (uint32): numbers are part of the ABI.
 STATUS_OK = 0
@@ -24,6 +24,8 @@ STATUS_PANIC = 7
 
 KERNEL_INTERPOLATING = 0
 KERNEL_CUBIC = 1
+COLLIDER_MESH_CONTACT_EXACT = 0
+COLLIDER_MESH_CONTACT_IMPLICIT = 1
 FRICTION_SMOOTHING_QUADRATIC = 0
 FRICTION_SMOOTHING_RATIONAL = 1
 FRICTION_COUPLING_IMPLICIT = 0
@@ -136,6 +138,7 @@ class GripSolverParams(ctypes.Structure):
         ("max_contact_retries", ctypes.c_uint32),
         ("contact_radius_multiplier", ctypes.c_double),
         ("contact_kernel", ctypes.c_uint32),
+        ("collider_mesh_contact", ctypes.c_uint32),
         ("preconditioner", ctypes.c_uint32),
         ("max_linear_iterations", ctypes.c_uint32),
         ("forcing_max", ctypes.c_double),

@@ -8,7 +8,7 @@ use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
 use crate::contact::surface::Kernel;
 use crate::energy::membrane::MembraneModel;
 use crate::energy::volume::VolumeKind;
-use crate::model::params::Integrator;
+use crate::model::params::{ColliderMeshContact, Integrator};
 use crate::solve::linear_solver::LinearSolverKind;
 use crate::solve::preconditioner::PreconditionerKind;
 
@@ -51,6 +51,13 @@ pub const GRIP_KERNEL_INTERPOLATING: u32 = 0;
 /// Cubic kernel w(s) = 1 − 3(s/r)² + 2(s/r)³ for s < r (C¹ at the support radius): a smoother,
 /// more averaging potential.
 pub const GRIP_KERNEL_CUBIC: u32 = 1;
+
+/// Collider-mesh contact (`GripSolverParams::collider_mesh_contact`): the exact signed distance
+/// to the mesh's triangles.
+pub const GRIP_COLLIDER_MESH_CONTACT_EXACT: u32 = 0;
+/// Collider-mesh contact: the MLS implicit surface of the mesh, of kernel radius
+/// `contact_radius_multiplier` × the triangle size and weight function `contact_kernel`.
+pub const GRIP_COLLIDER_MESH_CONTACT_IMPLICIT: u32 = 1;
 
 /// Friction smoothing s_a(x) = 2x/ε − x²/ε² below ε, 1 above (paper Eq. 14; C¹).
 pub const GRIP_FRICTION_SMOOTHING_QUADRATIC: u32 = 0;
@@ -148,6 +155,23 @@ pub fn kernel_code(kernel: Kernel) -> u32 {
     match kernel {
         Kernel::Interpolating => GRIP_KERNEL_INTERPOLATING,
         Kernel::Cubic => GRIP_KERNEL_CUBIC,
+    }
+}
+
+/// The collider-mesh contact with code `code` (`GRIP_COLLIDER_MESH_CONTACT_*`).
+pub fn collider_mesh_contact(code: u32) -> Option<ColliderMeshContact> {
+    match code {
+        GRIP_COLLIDER_MESH_CONTACT_EXACT => Some(ColliderMeshContact::Exact),
+        GRIP_COLLIDER_MESH_CONTACT_IMPLICIT => Some(ColliderMeshContact::Implicit),
+        _ => None,
+    }
+}
+
+/// The `GRIP_COLLIDER_MESH_CONTACT_*` code of `contact`.
+pub fn collider_mesh_contact_code(contact: ColliderMeshContact) -> u32 {
+    match contact {
+        ColliderMeshContact::Exact => GRIP_COLLIDER_MESH_CONTACT_EXACT,
+        ColliderMeshContact::Implicit => GRIP_COLLIDER_MESH_CONTACT_IMPLICIT,
     }
 }
 

@@ -68,6 +68,12 @@ pub struct GripSolverParams {
     /// One of `GRIP_KERNEL_*`: the weight function of the implicit contact surfaces.
     /// Default `GRIP_KERNEL_INTERPOLATING`.
     pub contact_kernel: u32,
+    /// One of `GRIP_COLLIDER_MESH_CONTACT_*`: how simulated vertices contact collider meshes
+    /// (`grip_solver_add_collider_mesh`). `GRIP_COLLIDER_MESH_CONTACT_EXACT`: the exact signed
+    /// distance to the mesh's triangles; `GRIP_COLLIDER_MESH_CONTACT_IMPLICIT`: the mesh's
+    /// implicit surface (kernel radius `contact_radius_multiplier` × the triangle size, weight
+    /// function `contact_kernel`). Default `GRIP_COLLIDER_MESH_CONTACT_IMPLICIT`.
+    pub collider_mesh_contact: u32,
     /// One of `GRIP_PRECONDITIONER_*`: the preconditioner of the iterative linear solver.
     /// Default `GRIP_PRECONDITIONER_CHOLESKY`.
     pub preconditioner: u32,
@@ -126,6 +132,7 @@ impl From<&SolverParams> for GripSolverParams {
             max_contact_retries: p.max_contact_retries,
             contact_radius_multiplier: p.contact_radius_multiplier,
             contact_kernel: codes::kernel_code(p.contact_kernel),
+            collider_mesh_contact: codes::collider_mesh_contact_code(p.collider_mesh_contact),
             preconditioner: codes::preconditioner_code(p.preconditioner),
             max_linear_iterations: p.max_linear_iterations,
             forcing_max: p.forcing_max,
@@ -157,6 +164,11 @@ impl TryFrom<&GripSolverParams> for SolverParams {
         let friction_coupling =
             known(codes::friction_coupling(p.friction_coupling), "friction_coupling", p.friction_coupling)?;
         let contact_kernel = known(codes::kernel(p.contact_kernel), "contact_kernel", p.contact_kernel)?;
+        let collider_mesh_contact = known(
+            codes::collider_mesh_contact(p.collider_mesh_contact),
+            "collider_mesh_contact",
+            p.collider_mesh_contact,
+        )?;
         let preconditioner = known(codes::preconditioner(p.preconditioner), "preconditioner", p.preconditioner)?;
         let self_contact = match p.self_contact {
             0 => false,
@@ -183,6 +195,7 @@ impl TryFrom<&GripSolverParams> for SolverParams {
             max_contact_retries: p.max_contact_retries,
             contact_radius_multiplier: p.contact_radius_multiplier,
             contact_kernel,
+            collider_mesh_contact,
             preconditioner,
             max_linear_iterations: p.max_linear_iterations,
             forcing_max: p.forcing_max,

@@ -1,7 +1,9 @@
 //! Contact and friction of one simulated vertex against one kinematic collider over one substep:
 //! the force F(x, v) on the vertex (paper Eq. 3 and 16 restricted to the pair) and its exact
 //! derivative dF/dv along x = qₜ + h v, by forward-mode AD through the gap, the normal, the
-//! collider's surface velocity and the friction law.
+//! collider's surface velocity and the friction law. The collider is any [`GapField`]: an
+//! analytic shape on a rigid path ([`ColliderMotion`]) or a collider mesh's closest feature
+//! (`crate::contact::collider_mesh`).
 
 use super::pose::{rotate, to_local, AffineMap, Pose};
 use super::shape::Shape;
@@ -9,6 +11,34 @@ use crate::contact::law::ContactLaw;
 use crate::math::real::{c, Real, V3};
 use nalgebra::{Const, Matrix3, Vector3, U1};
 use num_dual::{Derivative, DualSVec64};
+
+/// What a vertex's contact needs of a kinematic collider at the end of a stage: the signed gap
+/// with its unit normal, and the velocity of the collider's surface, at any point near it.
+pub trait GapField {
+    /// Gap d(x) in m (negative inside the collider) and the unit normal n = ∇d at world point `x`.
+    fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>);
+
+    /// Velocity (m/s) of the collider's surface point nearest to `x`.
+    fn surface_velocity<T: Real>(&self, x: V3<T>) -> V3<T>;
+
+    /// The unit normal whose tangent plane the friction acts in at `x`, given the gap's normal
+    /// `n` there: `n` itself unless the collider smooths it (a collider mesh, whose gap normal
+    /// turns over a length equal to the gap at its edges and corners).
+    fn friction_normal<T: Real>(&self, _x: V3<T>, n: V3<T>) -> V3<T> {
+        n
+    }
+
+    /// Friction data at end-of-step position `x` (the implicit coupling's n, λ and collider
+    /// velocity, frozen there for the Newton merit function).
+    fn frozen(&self, law: &ContactLaw, x: [f64; 3]) -> LaggedFriction {
+        let (d, n) = self.gap(x);
+        LaggedFriction {
+            normal: self.friction_normal(x, n),
+            lambda: law.force(d),
+            collider_velocity: self.surface_velocity(x),
+        }
+    }
+}
 
 /// A collider over one substep: its shape, its pose at the end, and the rigid motion that
 /// relates the two ends (for the surface velocity).
@@ -62,26 +92,6 @@ impl ColliderMotion {
         }
     }
 
-    /// Gap (m) and world unit normal at world point `x` at the end of the substep.
-    pub fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
-        let (d, n) = self.shape.gap(to_local(&self.rotation, &self.translation, x));
-        (d, rotate(&self.rotation, n))
-    }
-
-    /// Velocity (m/s) of the collider's surface point that is at `x` at the end of the substep:
-    /// (x − x_start)/h, x_start where that body point was at the start.
-    pub fn surface_velocity<T: Real>(&self, x: V3<T>) -> V3<T> {
-        let x0 = self.end_to_start.apply(x);
-        [0, 1, 2].map(|k| (x[k] - x0[k]) * (1.0 / self.h))
-    }
-
-    /// Friction data at end-of-step position `x` (the implicit coupling's n, λ and collider
-    /// velocity, frozen there for the Newton merit function).
-    pub fn frozen(&self, law: &ContactLaw, x: [f64; 3]) -> LaggedFriction {
-        let (d, n) = self.gap(x);
-        LaggedFriction { normal: n, lambda: law.force(d), collider_velocity: self.surface_velocity(x) }
-    }
-
     /// Friction data at the start of the substep, for lagged coupling (paper Eq. 25): the
     /// normal, the contact force and the collider's surface velocity at `x_start`.
     pub fn lagged(&self, law: &ContactLaw, x_start: [f64; 3]) -> LaggedFriction {
@@ -93,6 +103,21 @@ impl ColliderMotion {
             lambda: law.force(d),
             collider_velocity: [0, 1, 2].map(|k| (x1[k] - x_start[k]) / self.h),
         }
+    }
+}
+
+impl GapField for ColliderMotion {
+    /// Gap (m) and world unit normal at world point `x` at the end of the substep.
+    fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
+        let (d, n) = self.shape.gap(to_local(&self.rotation, &self.translation, x));
+        (d, rotate(&self.rotation, n))
+    }
+
+    /// Velocity (m/s) of the collider's surface point that is at `x` at the end of the substep:
+    /// (x − x_start)/h, x_start where that body point was at the start.
+    fn surface_velocity<T: Real>(&self, x: V3<T>) -> V3<T> {
+        let x0 = self.end_to_start.apply(x);
+        [0, 1, 2].map(|k| (x[k] - x0[k]) * (1.0 / self.h))
     }
 }
 
@@ -112,7 +137,7 @@ pub struct LaggedFriction {
 /// `lagged`.
 pub fn force<T: Real>(
     law: &ContactLaw,
-    motion: &ColliderMotion,
+    motion: &impl GapField,
     mu: f64,
     lagged: Option<&LaggedFriction>,
     x: V3<T>,
@@ -125,7 +150,7 @@ pub fn force<T: Real>(
         _ if mu == 0.0 => None,
         None if d.re() < law.delta => {
             let vc = motion.surface_velocity(x);
-            Some(law.friction(mu, lambda, n, [0, 1, 2].map(|k| v[k] - vc[k])))
+            Some(law.friction(mu, lambda, motion.friction_normal(x, n), [0, 1, 2].map(|k| v[k] - vc[k])))
         }
         None => None,
         Some(l) if l.lambda > 0.0 => {
@@ -143,7 +168,7 @@ pub fn force<T: Real>(
 /// Whether the pair can exert any force this substep at end position `x`.
 pub fn is_active(
     law: &ContactLaw,
-    motion: &ColliderMotion,
+    motion: &impl GapField,
     mu: f64,
     lagged: Option<&LaggedFriction>,
     x: [f64; 3],
@@ -168,7 +193,7 @@ pub fn force_and_jacobian(
 /// which differs from the collider's substep `motion.h`).
 pub fn force_and_jacobian_along(
     law: &ContactLaw,
-    motion: &ColliderMotion,
+    motion: &impl GapField,
     mu: f64,
     lagged: Option<&LaggedFriction>,
     x_start: [f64; 3],

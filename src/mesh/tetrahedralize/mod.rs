@@ -22,7 +22,6 @@
 //! (det[x1−x0, x2−x0, x3−x0] > 0, as `Solver::add_solid` expects), conforming (two tets share
 //! a whole face or nothing), identical for any number of threads.
 
-mod bvh;
 mod cuts;
 mod lattice;
 mod orientation;
@@ -153,7 +152,7 @@ pub fn tetrahedralize_surface(positions: &[[f64; 3]], triangles: &[[u32; 3]], ce
     }
     surface_check::check_indices(positions.len(), triangles)?;
     let used: Vec<[f64; 3]> = triangles.iter().flatten().map(|&v| positions[v as usize]).collect();
-    let bounds = bvh::Aabb::of_points(&used);
+    let bounds = crate::mesh::bvh::Aabb::of_points(&used);
     // The lattice (checked against the cell limit first: cheap) covers the bounding box.
     let lattice = lattice_over(bounds.min, bounds.max, cell_size)?;
     let mut surface = surface_check::check_topology(positions, triangles)?;

@@ -4,10 +4,10 @@
 //! not inside the solid) and at a point of an inward-facing shell 1 (it bounds a cavity inside
 //! the solid), so that the winding number is 1 in the solid and 0 elsewhere.
 
-use super::bvh::Aabb;
 use super::surface_check::Surface;
 use crate::error::{Error, Result};
 use crate::math::real::{dot, norm, sub};
+use crate::mesh::bvh::Aabb;
 use std::f64::consts::PI;
 
 fn det(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {

@@ -4,7 +4,7 @@
 //! an edge may meet only along it, triangles that share a vertex only at it, other pairs not at
 //! all (touching counts as intersecting).
 
-use super::bvh::{Aabb, Bvh};
+use crate::mesh::bvh::{Aabb, Bvh};
 use crate::mesh::intersection::triangles_intersect;
 use rayon::prelude::*;
 
@@ -32,16 +32,8 @@ mod tests {
 
     /// An octahedron with radius 1 (8 outward triangles).
     fn octahedron() -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
-        let p = vec![
-            [1.0, 0.0, 0.0],
-            [-1.0, 0.0, 0.0],
-            [0.0, 1.0, 0.0],
-            [0.0, -1.0, 0.0],
-            [0.0, 0.0, 1.0],
-            [0.0, 0.0, -1.0],
-        ];
-        let t = vec![[0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4], [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5]];
-        (p, t)
+        let (p, t) = crate::mesh::shapes::octahedron(1.0);
+        (crate::mesh::triples(&p), crate::mesh::triangle_list(&t))
     }
 
     #[test]

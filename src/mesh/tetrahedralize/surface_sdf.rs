@@ -5,9 +5,9 @@
 //! incident face normals weighted by their angle at a vertex. For such a surface the sign is
 //! exact: negative inside, positive outside.
 
-use super::bvh::{Aabb, Bvh};
 use super::surface_check::Surface;
 use crate::math::real::{add, cross, dot, sub, unit};
+use crate::mesh::bvh::{Aabb, Bvh};
 use crate::mesh::closest_point::{closest_on_triangle, point_at, Feature};
 use crate::mesh::pseudonormal::angle_weighted_normals;
 

@@ -7,7 +7,7 @@ use super::codes;
 use super::colliders::shape_name;
 use super::motion::{frames_table, inline, number, numbers};
 use super::objects::membrane_name;
-use super::solver::{coupling_name, kernel_name, preconditioner_name, smoothing_name};
+use super::solver::{collider_mesh_contact_name, coupling_name, kernel_name, preconditioner_name, smoothing_name};
 use crate::io::{obj, vtk};
 use crate::scene::description::{Elements, PinSelection, PreviewStyle, Scene, SceneObject};
 use crate::scene::motion::Motion;
@@ -107,6 +107,7 @@ fn header(scene: &Scene) -> String {
         ("max_contact_retries", p.max_contact_retries.to_string()),
         ("contact_radius_multiplier", number(p.contact_radius_multiplier)),
         ("contact_kernel", string(kernel_name(p.contact_kernel))),
+        ("collider_mesh_contact", string(collider_mesh_contact_name(p.collider_mesh_contact))),
         ("preconditioner", string(preconditioner_name(p.preconditioner))),
         ("max_linear_iterations", p.max_linear_iterations.to_string()),
         ("forcing_max", number(p.forcing_max)),

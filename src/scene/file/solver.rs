@@ -6,7 +6,7 @@ use super::codes;
 use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
 use crate::contact::surface::kernel::Kernel as KernelKind;
 use crate::solve::preconditioner::PreconditionerKind;
-use crate::SolverParams;
+use crate::{ColliderMeshContact, SolverParams};
 use serde::Deserialize;
 
 /// `[solver]`: absent keys keep `SolverParams::default()`.
@@ -32,6 +32,7 @@ pub(super) struct SolverToml {
     max_contact_retries: Option<u32>,
     contact_radius_multiplier: Option<f64>,
     contact_kernel: Option<Kernel>,
+    collider_mesh_contact: Option<MeshContact>,
     preconditioner: Option<Preconditioner>,
     max_linear_iterations: Option<u32>,
     forcing_max: Option<f64>,
@@ -76,6 +77,13 @@ enum Kernel {
     Cubic,
 }
 
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum MeshContact {
+    Exact,
+    Implicit,
+}
+
 /// The scene-file name of friction smoothing `smoothing`.
 pub(super) fn smoothing_name(smoothing: FrictionSmoothing) -> &'static str {
     if smoothing == FrictionSmoothing::Rational {
@@ -100,6 +108,15 @@ pub(super) fn kernel_name(kernel: KernelKind) -> &'static str {
         "cubic"
     } else {
         "interpolating"
+    }
+}
+
+/// The scene-file name of collider-mesh contact `contact`.
+pub(super) fn collider_mesh_contact_name(contact: ColliderMeshContact) -> &'static str {
+    if contact == ColliderMeshContact::Implicit {
+        "implicit"
+    } else {
+        "exact"
     }
 }
 
@@ -146,6 +163,11 @@ pub(super) fn params(s: &SolverToml) -> Result<SolverParams, String> {
             None => d.contact_kernel,
             Some(Kernel::Interpolating) => KernelKind::Interpolating,
             Some(Kernel::Cubic) => KernelKind::Cubic,
+        },
+        collider_mesh_contact: match s.collider_mesh_contact {
+            None => d.collider_mesh_contact,
+            Some(MeshContact::Exact) => ColliderMeshContact::Exact,
+            Some(MeshContact::Implicit) => ColliderMeshContact::Implicit,
         },
         preconditioner: match s.preconditioner {
             None => d.preconditioner,

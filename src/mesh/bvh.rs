@@ -1,10 +1,12 @@
 //! A bounding-volume hierarchy over triangles (or any boxed items): closest-item queries for the
-//! signed distance, overlap queries for the self-intersection broad phase. Built by median splits
-//! of the item centroids along the longest axis; the build and every query are deterministic.
+//! signed distance, overlap queries for broad phases. Built by median splits of the item
+//! centroids along the longest axis; the build, the refit and every query are deterministic.
+//! Moving items keep the tree and refit its boxes ([`Bvh::refit`]), which stays correct (every
+//! node bounds its items) and only loses pruning as the motion scrambles the split.
 
 /// An axis-aligned box (m); `min > max` on some axis means empty.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Aabb {
+pub(crate) struct Aabb {
     /// Lower corner (m).
     pub min: [f64; 3],
     /// Upper corner (m).
@@ -54,6 +56,17 @@ impl Aabb {
         (0..3).map(|k| (self.min[k] - p[k]).max(p[k] - self.max[k]).max(0.0).powi(2)).sum()
     }
 
+    /// The box grown by `r` (m) on every side.
+    pub fn inflated(&self, r: f64) -> Self {
+        Aabb { min: self.min.map(|x| x - r), max: self.max.map(|x| x + r) }
+    }
+
+    /// Surface area (m²) of the box (0 when empty).
+    pub fn area(&self) -> f64 {
+        let e: [f64; 3] = std::array::from_fn(|k| (self.max[k] - self.min[k]).max(0.0));
+        2.0 * (e[0] * e[1] + e[1] * e[2] + e[2] * e[0])
+    }
+
     fn centre(&self) -> [f64; 3] {
         std::array::from_fn(|k| 0.5 * (self.min[k] + self.max[k]))
     }
@@ -72,7 +85,8 @@ struct Node {
 }
 
 /// The hierarchy over items `0..boxes.len()`.
-pub(super) struct Bvh {
+#[derive(Clone, Debug)]
+pub(crate) struct Bvh {
     nodes: Vec<Node>,
     items: Vec<u32>,
 }
@@ -110,6 +124,32 @@ impl Bvh {
             stack.push((left + 1, start + mid, end));
         }
         Bvh { nodes, items }
+    }
+
+    /// Recomputes every node's box from new item boxes `boxes` (same items, same order as at
+    /// the build), bottom-up: children are stored after their parent, so a reverse sweep sees
+    /// them first.
+    pub fn refit(&mut self, boxes: &[Aabb]) {
+        for n in (0..self.nodes.len()).rev() {
+            let node = self.nodes[n];
+            let mut bounds = Aabb::empty();
+            if node.count > 0 {
+                let (first, count) = (node.first as usize, node.count as usize);
+                for &item in &self.items[first..first + count] {
+                    bounds.add_box(&boxes[item as usize]);
+                }
+            } else if !self.items.is_empty() {
+                let a = node.first as usize;
+                bounds = self.nodes[a].bounds;
+                bounds.add_box(&self.nodes[a + 1].bounds);
+            }
+            self.nodes[n].bounds = bounds;
+        }
+    }
+
+    /// The box of the root (every item), empty without items.
+    pub fn bounds(&self) -> Aabb {
+        self.nodes[0].bounds
     }
 
     /// The item closest to `p` and its squared distance (m²), where `distance2(item)` is the
@@ -196,6 +236,35 @@ mod tests {
             bvh.for_each_overlap(&boxes, &query, |i| got.push(i));
             got.sort_unstable();
             let want: Vec<u32> = (0..200).filter(|&i| boxes[i as usize].overlaps(&query)).collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    /// After the items move, a refitted tree answers as a rebuilt one and as brute force.
+    #[test]
+    fn refit_matches_a_rebuild() {
+        let line = |i: usize, t: f64| {
+            let x = i as f64 * 0.1 + t * ((i * 13) % 7) as f64 * 0.3;
+            let y = ((i * 37) % 11) as f64 * 0.05 - t * ((i * 5) % 3) as f64;
+            Aabb { min: [x, y, 0.0], max: [x + 0.05, y + 0.02, 0.01 * (i % 3) as f64 + t] }
+        };
+        let before: Vec<Aabb> = (0..300).map(|i| line(i, 0.0)).collect();
+        let after: Vec<Aabb> = (0..300).map(|i| line(i, 1.0)).collect();
+        let mut refitted = Bvh::new(&before);
+        refitted.refit(&after);
+        let rebuilt = Bvh::new(&after);
+        let mut whole = Aabb::empty();
+        after.iter().for_each(|b| whole.add_box(b));
+        assert_eq!(refitted.bounds(), whole);
+        for q in 0..60 {
+            let p = [q as f64 * 0.53 - 2.0, 0.4 * (q % 5) as f64 - 1.0, 0.3];
+            let closest = |t: &Bvh| t.closest(p, |i| after[i as usize].distance2(p));
+            assert_eq!(closest(&refitted), closest(&rebuilt));
+            let query = Aabb { min: [p[0], p[1], -1.0], max: [p[0] + 0.7, p[1] + 0.5, 1.0] };
+            let mut got = Vec::new();
+            refitted.for_each_overlap(&after, &query, |i| got.push(i));
+            got.sort_unstable();
+            let want: Vec<u32> = (0..300).filter(|&i| after[i as usize].overlaps(&query)).collect();
             assert_eq!(got, want);
         }
     }

@@ -1,0 +1,85 @@
+//! The collider meshes over a call (exact-distance contact, `crate::contact::collider_mesh`):
+//! which contact vertices can meet which mesh, and each mesh's search tree, moved to every
+//! stage's sweep of the mesh (refitted, not rebuilt) before the stage's contact terms are made.
+
+use crate::assemble::mesh_contact_terms::{MeshQuery, StageMesh};
+use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
+use crate::model::{Model, ObjectKind};
+use std::sync::Arc;
+
+/// One collider mesh over a call.
+pub(crate) struct MeshOverCall {
+    /// First global vertex of the mesh.
+    first_vertex: usize,
+    /// Its vertex count.
+    vertex_count: usize,
+    /// Its connectivity.
+    topology: Arc<MeshTopology>,
+    /// Its search tree, once a stage has swept it.
+    search: Option<Arc<MeshSearch>>,
+}
+
+/// The collider meshes of a call and the potential contacts with them.
+pub(crate) struct ColliderMeshesOverCall {
+    /// The meshes, in object order.
+    meshes: Vec<MeshOverCall>,
+    /// Every (contact vertex, mesh) pair, grouped by mesh, vertices increasing; μ from the
+    /// model's friction table.
+    pub queries: Vec<MeshQuery>,
+    /// Candidate search padding (m).
+    pub padding: f64,
+}
+
+impl ColliderMeshesOverCall {
+    /// The collider meshes of `model` with the contact vertices that meet them, searched with
+    /// `padding` (m); `None` when there are none.
+    pub(crate) fn new(model: &Model, padding: f64) -> Option<Self> {
+        let vertices = model.contact_vertices();
+        let mut meshes = Vec::new();
+        let mut queries = Vec::new();
+        for o in model.objects.iter().filter(|o| o.kind == ObjectKind::ColliderMesh) {
+            let Some(topology) = o.mesh_topology.clone() else { continue };
+            let mesh = meshes.len() as u32;
+            queries.extend(vertices.iter().map(|&(vertex, owner)| MeshQuery {
+                vertex,
+                mesh,
+                mu: model.friction.pair(owner, o.id),
+            }));
+            meshes.push(MeshOverCall {
+                first_vertex: o.first_vertex,
+                vertex_count: o.vertex_count,
+                topology,
+                search: None,
+            });
+        }
+        (!meshes.is_empty() && !queries.is_empty()).then_some(Self { meshes, queries, padding })
+    }
+
+    /// Every mesh over one stage: at `q_start` (m) at the substep's start, and at
+    /// `q_hat + h v_fixed` (m) at the stage's end, with the corners' prescribed velocities
+    /// `v_fixed` (m/s).
+    pub(crate) fn stage(&mut self, q_start: &[f64], q_hat: &[f64], h: f64, v_fixed: &[f64]) -> Vec<StageMesh> {
+        self.meshes
+            .iter_mut()
+            .map(|m| {
+                let range = 3 * m.first_vertex..3 * (m.first_vertex + m.vertex_count);
+                let points = |f: &dyn Fn(usize) -> f64| -> Vec<[f64; 3]> {
+                    range.clone().step_by(3).map(|i| [f(i), f(i + 1), f(i + 2)]).collect()
+                };
+                let start = points(&|i| q_start[i]);
+                let end = points(&|i| q_hat[i] + h * v_fixed[i]);
+                let velocity = points(&|i| v_fixed[i]);
+                let start = MeshGeometry::new(&m.topology, start, velocity.clone());
+                let stage = MeshGeometry::new(&m.topology, end, velocity);
+                let search = match m.search.as_mut() {
+                    Some(s) => {
+                        Arc::make_mut(s).update(&m.topology, &start, &stage);
+                        s.clone()
+                    }
+                    None => m.search.insert(Arc::new(MeshSearch::new(&m.topology, &start, &stage))).clone(),
+                };
+                StageMesh { topology: m.topology.clone(), search, start, stage }
+            })
+            .collect()
+    }
+}
