@@ -20,6 +20,7 @@ pub use intersection::{intersecting_pairs, intersecting_pairs_between};
 pub use validate::{validate_positions, validate_tets, validate_triangles, MeshError};
 
 /// Flat corner indices (3 per triangle) as triangles.
+#[cfg(test)]
 pub(crate) fn triangle_list(flat: &[u32]) -> Vec<[u32; 3]> {
     flat.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect()
 }
