@@ -89,7 +89,10 @@ impl Substepper<'_> {
         // leaving out Jacobian blocks of contacts found later (iterates that moved beyond the
         // search padding), once more from its last iterate with the pattern extended by the
         // contacts there: a Jacobian missing blocks slows Newton to a crawl near the solution.
+        // The meshes' geometry and refitted search trees count as contact search.
+        let t = Instant::now();
         let stage_meshes = self.state.collider_meshes.as_mut().map(|m| m.stage(q, &stage.q_hat, stage.h_eff, v_fixed));
+        self.out.report.seconds_contact_search += t.elapsed().as_secs_f64();
         let (mesh_queries, mesh_padding) =
             self.state.collider_meshes.as_ref().map_or((Vec::new(), 0.0), |m| (m.queries.clone(), m.padding));
         let mut q_search = q_guess;

@@ -109,7 +109,9 @@ impl Substepper<'_> {
             SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q, s.padding)
         });
         let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, q));
+        let t = std::time::Instant::now();
         let stage_meshes = self.state.collider_meshes.as_mut().map(|m| m.stage(q, q, 0.0, v_fixed));
+        self.out.report.seconds_contact_search += t.elapsed().as_secs_f64();
         let (mesh_queries, mesh_padding) =
             self.state.collider_meshes.as_ref().map_or((Vec::new(), 0.0), |m| (m.queries.clone(), m.padding));
         let meshes = stage_meshes
