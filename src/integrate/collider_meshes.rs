@@ -2,10 +2,12 @@
 //! which contact vertices can meet which mesh, and each mesh's search tree, moved to every
 //! stage's sweep of the mesh (refitted, not rebuilt) before the stage's contact terms are made.
 
+use super::call::Substepper;
 use crate::assemble::mesh_contact_terms::{MeshQuery, StageMesh};
 use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
 use crate::model::{Model, ObjectKind};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// One collider mesh over a call.
 pub(crate) struct MeshOverCall {
@@ -81,5 +83,23 @@ impl ColliderMeshesOverCall {
                 StageMesh { topology: m.topology.clone(), search, start, stage }
             })
             .collect()
+    }
+}
+
+impl Substepper<'_> {
+    /// The collider meshes over one stage ([`ColliderMeshesOverCall::stage`]) with the queries and
+    /// the search padding (m), `None` without collider meshes; the time counts as contact search.
+    pub(crate) fn collider_mesh_stage(
+        &mut self,
+        q_start: &[f64],
+        q_hat: &[f64],
+        h: f64,
+        v_fixed: &[f64],
+    ) -> Option<(Vec<StageMesh>, Vec<MeshQuery>, f64)> {
+        let t = Instant::now();
+        let m = self.state.collider_meshes.as_mut()?;
+        let stage = (m.stage(q_start, q_hat, h, v_fixed), m.queries.clone(), m.padding);
+        self.out.report.seconds_contact_search += t.elapsed().as_secs_f64();
+        Some(stage)
     }
 }

@@ -89,12 +89,7 @@ impl Substepper<'_> {
         // leaving out Jacobian blocks of contacts found later (iterates that moved beyond the
         // search padding), once more from its last iterate with the pattern extended by the
         // contacts there: a Jacobian missing blocks slows Newton to a crawl near the solution.
-        // The meshes' geometry and refitted search trees count as contact search.
-        let t = Instant::now();
-        let stage_meshes = self.state.collider_meshes.as_mut().map(|m| m.stage(q, &stage.q_hat, stage.h_eff, v_fixed));
-        self.out.report.seconds_contact_search += t.elapsed().as_secs_f64();
-        let (mesh_queries, mesh_padding) =
-            self.state.collider_meshes.as_ref().map_or((Vec::new(), 0.0), |m| (m.queries.clone(), m.padding));
+        let mesh_stage = self.collider_mesh_stage(q, &stage.q_hat, stage.h_eff, v_fixed);
         let mut q_search = q_guess;
         let mut extra_stencils: Vec<Vec<u32>> = Vec::new();
         let mut attempt = 0;
@@ -105,9 +100,9 @@ impl Substepper<'_> {
                 SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_search, s.padding)
             });
             let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, &q_search));
-            let meshes = stage_meshes
-                .as_deref()
-                .map(|m| MeshContactTerms::new(law, m, &mesh_queries, self.ctx.pinned, q, &q_search, mesh_padding));
+            let meshes = mesh_stage.as_ref().map(|(m, queries, padding)| {
+                MeshContactTerms::new(law, m, queries, self.ctx.pinned, q, &q_search, *padding)
+            });
             let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
             stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
             stencils.extend(extra_stencils.iter().cloned());

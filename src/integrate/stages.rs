@@ -109,14 +109,10 @@ impl Substepper<'_> {
             SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q, s.padding)
         });
         let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, q));
-        let t = std::time::Instant::now();
-        let stage_meshes = self.state.collider_meshes.as_mut().map(|m| m.stage(q, q, 0.0, v_fixed));
-        self.out.report.seconds_contact_search += t.elapsed().as_secs_f64();
-        let (mesh_queries, mesh_padding) =
-            self.state.collider_meshes.as_ref().map_or((Vec::new(), 0.0), |m| (m.queries.clone(), m.padding));
-        let meshes = stage_meshes
-            .as_deref()
-            .map(|m| MeshContactTerms::new(law, m, &mesh_queries, self.ctx.pinned, q, q, mesh_padding));
+        let mesh_stage = self.collider_mesh_stage(q, q, 0.0, v_fixed);
+        let meshes = mesh_stage
+            .as_ref()
+            .map(|(m, queries, padding)| MeshContactTerms::new(law, m, queries, self.ctx.pinned, q, q, *padding));
         let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
         stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
         self.ensure_layout(&stencils)?;

@@ -73,20 +73,23 @@ impl MeshGeometry {
     /// triangles (no finite closest point) are skipped.
     pub fn closest(&self, topology: &MeshTopology, p: [f64; 3], candidates: &[u32]) -> Option<ClosestFeature> {
         let mut best: Option<ClosestFeature> = None;
-        for &t in candidates {
-            let corners = self.corners(topology, t);
-            let (w, feature) = closest_on_triangle(p, corners);
-            let r = sub(p, point_at(corners, w));
-            let distance2 = dot(r, r);
-            if !distance2.is_finite() {
-                continue;
-            }
-            let better = best.is_none_or(|b| distance2 < b.distance2 || (distance2 == b.distance2 && t < b.triangle));
-            if better {
-                best = Some(ClosestFeature { triangle: t, feature, distance2 });
+        for c in candidates.iter().filter_map(|&t| self.feature_of(topology, p, t)) {
+            if best.is_none_or(|b| c.distance2 < b.distance2 || (c.distance2 == b.distance2 && c.triangle < b.triangle))
+            {
+                best = Some(c);
             }
         }
         best
+    }
+
+    /// The feature of triangle `t` closest to `p` (m); `None` for a collapsed triangle (no finite
+    /// closest point).
+    pub fn feature_of(&self, topology: &MeshTopology, p: [f64; 3], t: u32) -> Option<ClosestFeature> {
+        let corners = self.corners(topology, t);
+        let (w, feature) = closest_on_triangle(p, corners);
+        let r = sub(p, point_at(corners, w));
+        let distance2 = dot(r, r);
+        distance2.is_finite().then_some(ClosestFeature { triangle: t, feature, distance2 })
     }
 
     /// The pseudonormal (not normalised) of the closest feature `c`.

@@ -28,8 +28,7 @@ use super::feature::FeatureGap;
 use super::geometry::{ClosestFeature, MeshGeometry};
 use super::topology::MeshTopology;
 use crate::contact::collider::vertex::GapField;
-use crate::math::real::{c, dot, sub, Real, V3};
-use crate::mesh::closest_point::{closest_on_triangle, point_at};
+use crate::math::real::{c, dot, Real, V3};
 
 /// The blending length τ of the gap as a fraction of the contact thickness δ.
 pub(crate) const BLEND_FRACTION: f64 = 1.0 / 32.0;
@@ -56,16 +55,8 @@ impl MeshPoint {
         x: [f64; 3],
         tau: f64,
     ) -> Option<Self> {
-        let found: Vec<ClosestFeature> = candidates
-            .iter()
-            .filter_map(|&t| {
-                let corners = geometry.corners(topology, t);
-                let (w, feature) = closest_on_triangle(x, corners);
-                let r = sub(x, point_at(corners, w));
-                let distance2 = dot(r, r);
-                distance2.is_finite().then_some(ClosestFeature { triangle: t, feature, distance2 })
-            })
-            .collect();
+        let found: Vec<ClosestFeature> =
+            candidates.iter().filter_map(|&t| geometry.feature_of(topology, x, t)).collect();
         let d0 = found.iter().map(|f| f.distance2).fold(f64::INFINITY, f64::min).sqrt();
         let pieces: Vec<FeatureGap> = found
             .iter()

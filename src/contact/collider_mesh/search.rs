@@ -57,7 +57,7 @@ impl MeshSearch {
         let query = Aabb { min: p, max: p }.inflated(reach);
         let mut out = Vec::new();
         self.bvh.for_each_overlap(&self.boxes, &query, |t| {
-            if geometry.closest(topology, p, &[t]).is_some_and(|c| c.distance2 <= reach * reach) {
+            if geometry.feature_of(topology, p, t).is_some_and(|c| c.distance2 <= reach * reach) {
                 out.push(t);
             }
         });
@@ -69,8 +69,8 @@ impl MeshSearch {
     /// hold); `None` for a mesh without triangles.
     pub fn closest(&self, topology: &MeshTopology, geometry: &MeshGeometry, p: [f64; 3]) -> Option<ClosestFeature> {
         let (t, _) =
-            self.bvh.closest(p, |t| geometry.closest(topology, p, &[t]).map_or(f64::INFINITY, |c| c.distance2))?;
-        geometry.closest(topology, p, &[t])
+            self.bvh.closest(p, |t| geometry.feature_of(topology, p, t).map_or(f64::INFINITY, |c| c.distance2))?;
+        geometry.feature_of(topology, p, t)
     }
 }
 
