@@ -88,6 +88,41 @@ fn membrane_derivatives_match_finite_differences() {
     }
 }
 
+/// The membrane's modified-Newton stand-in V Gᵀ(∂P/∂F)⁺G: PSD, never below the exact Hessian
+/// (H⁺ − H is PSD, since clamping raises every eigenvalue of ∂P/∂F), and equal to it where
+/// the stress-space Hessian is already definite (a uniform stretch).
+#[test]
+fn membrane_definite_hessian_is_psd_and_bounds_the_hessian() {
+    let mut rng = Lcg(9);
+    let lowest = |h: nalgebra::SMatrix<f64, 9, 9>| h.symmetric_eigen().eigenvalues.min();
+    for model in [MembraneModel::NeoHookean, MembraneModel::StVenantKirchhoff] {
+        let mut done = 0;
+        while done < 100 {
+            let p = random_triangle(&mut rng);
+            let Some(m) = MembraneTriangle::new([0, 1, 2], p, rng.range(1e4, 1e7), rng.range(0.0, 0.49), 1e-3, model)
+            else {
+                continue;
+            };
+            if m.rest_volume < 0.05e-3 {
+                continue;
+            }
+            let x = perturb(&mut rng, &flat::<3, 9>(p), if done % 2 == 0 { 0.2 } else { 1.0 });
+            let (exact, definite) = (m.hessian(&x), m.definite_hessian(&x));
+            let scale = exact.norm();
+            assert!(lowest(definite) > -1e-10 * scale, "{model:?} case {done}: not PSD");
+            assert!(lowest(definite - exact) > -1e-10 * scale, "{model:?} case {done}: below the Hessian");
+            // Stretched by 10 % about the centroid: the exact Hessian is PSD, and the stand-in is it.
+            let centroid: [f64; 3] = std::array::from_fn(|r| (p[0][r] + p[1][r] + p[2][r]) / 3.0);
+            let stretched: [f64; 9] =
+                std::array::from_fn(|i| centroid[i % 3] + 1.1 * (p[i / 3][i % 3] - centroid[i % 3]));
+            let (exact, definite) = (m.hessian(&stretched), m.definite_hessian(&stretched));
+            let err = (definite - exact).norm() / exact.norm();
+            assert!(err < 1e-9, "{model:?} case {done}: stretched, relative difference {err:e}");
+            done += 1;
+        }
+    }
+}
+
 #[test]
 fn membrane_collapsed_and_near_collinear_triangles_stay_finite() {
     let rest = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];

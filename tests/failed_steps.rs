@@ -132,9 +132,10 @@ fn a_line_search_stall_is_rolled_back() {
     println!("{m}\n{:?}", s.report());
     assert!(m.contains("line search stalled"), "{m}");
     let r = *s.report();
-    // Two failed solves: the stage's, and with no halving left, the friction-smoothing
-    // continuation's at 10 ε.
-    assert_eq!((r.converged, r.last_failure, r.failed_attempts), (false, Some(NewtonFailure::LineSearchStall), 2));
+    // At least two failed solves: the stage's, and with no halving left, the friction-smoothing
+    // continuation's at 10 ε (a contact retry with a stiffer κ adds the redone stage's).
+    assert_eq!((r.converged, r.last_failure), (false, Some(NewtonFailure::LineSearchStall)));
+    assert!(r.failed_attempts >= 2 && r.failed_attempts <= 2 + 2 * r.contact_retries, "{r:?}");
     assert_eq!(before, state(&s, id));
     assert!(finite(&s, id));
 }

@@ -4,7 +4,6 @@
 
 use super::term::{StageContext, Term};
 use crate::energy::{gather, Element};
-use crate::math::autodiff::project_psd;
 use crate::math::real::Real;
 use crate::model::Model;
 use crate::solve::pattern::BlockSlot;
@@ -91,8 +90,10 @@ pub fn hessians<const D: usize, E: Element<D>>(elements: &[E], q: &[f64], defini
         .collect()
 }
 
-/// Rayleigh stiffness-damping matrices β_e K⁺_e(q): element Hessians projected onto the PSD cone
-/// (so damping never adds energy), scaled by each element's β (s). Empty when every β is 0.
+/// Rayleigh stiffness-damping matrices β_e K⁺_e(q): each element's positive semi-definite
+/// stiffness ([`Element::definite_hessian`]: the Hessian projected onto the PSD cone, or the
+/// element's Gauss–Newton form, as for bending hinges), so damping never adds energy, scaled by
+/// each element's β (s). Empty when every β is 0.
 pub fn damping_matrices<const D: usize, E: Element<D>>(
     elements: &[E],
     beta: &[f64],
@@ -104,15 +105,7 @@ pub fn damping_matrices<const D: usize, E: Element<D>>(
     elements
         .par_iter()
         .zip(beta.par_iter())
-        .map(
-            |(e, &b)| {
-                if b == 0.0 {
-                    SMatrix::zeros()
-                } else {
-                    project_psd(&e.hessian(&gather::<D>(e.vertices(), q))) * b
-                }
-            },
-        )
+        .map(|(e, &b)| if b == 0.0 { SMatrix::zeros() } else { e.definite_hessian(&gather::<D>(e.vertices(), q)) * b })
         .collect()
 }
 

@@ -11,8 +11,9 @@
 //! Energy (in J) = thickness × rest area × Ψ.
 
 use super::{lame, Element};
+use crate::math::autodiff;
 use crate::math::real::{c, Real};
-use nalgebra::{Matrix2, Vector3};
+use nalgebra::{Matrix2, SMatrix, Vector3};
 
 /// Regularisation ε of the area ratio in the neo-Hookean membrane.
 pub(crate) const AREA_RATIO_EPSILON: f64 = 1e-2;
@@ -139,5 +140,43 @@ impl Element<9> for MembraneTriangle {
             }
         }
         g
+    }
+
+    /// The Hessian with its stress-space part made positive semi-definite: ∂²W/∂x² =
+    /// V Gᵀ (∂P/∂F) G with G = ∂F/∂x constant, so projecting the 6 × 6 ∂P/∂F onto the PSD
+    /// cone (clamping its negative eigenvalues, Teran et al. 2005) gives a PSD 9 × 9 at the
+    /// cost of a 6 × 6 eigendecomposition rather than a 9 × 9 one.
+    fn definite_hessian(&self, x: &[f64; 9]) -> SMatrix<f64, 9, 9> {
+        let f = self.deformation_gradient(x);
+        let flat = [f[0][0], f[0][1], f[0][2], f[1][0], f[1][1], f[1][2]];
+        let mut dp_df = autodiff::jacobian(
+            |y| {
+                let (_, p) = self.density(&[[y[0], y[1], y[2]], [y[3], y[4], y[5]]]);
+                [p[0][0], p[0][1], p[0][2], p[1][0], p[1][1], p[1][2]]
+            },
+            &flat,
+        );
+        autodiff::symmetrize(&mut dp_df);
+        let dp_df = autodiff::project_psd(&dp_df);
+        // ∂F_k/∂x_b = g[b][k] I₃: F column k = Σ_a (x_{a+1} − x_0) D_m⁻¹[a][k].
+        let m = &self.dm_inv;
+        let g = [[-(m[(0, 0)] + m[(1, 0)]), -(m[(0, 1)] + m[(1, 1)])], [m[(0, 0)], m[(0, 1)]], [m[(1, 0)], m[(1, 1)]]];
+        let mut h = SMatrix::<f64, 9, 9>::zeros();
+        for (a, ga) in g.iter().enumerate() {
+            for (b, gb) in g.iter().enumerate() {
+                for r in 0..3 {
+                    for s in 0..3 {
+                        let mut sum = 0.0;
+                        for (k, gak) in ga.iter().enumerate() {
+                            for (l, gbl) in gb.iter().enumerate() {
+                                sum += gak * gbl * dp_df[(3 * k + r, 3 * l + s)];
+                            }
+                        }
+                        h[(3 * a + r, 3 * b + s)] = self.rest_volume * sum;
+                    }
+                }
+            }
+        }
+        h
     }
 }

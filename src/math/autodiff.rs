@@ -35,31 +35,60 @@ pub fn symmetrize<const D: usize>(h: &mut SMatrix<f64, D, D>) {
     }
 }
 
+/// Relative diagonal shift under which a matrix whose Cholesky factorization succeeds counts
+/// as positive semi-definite in [`project_psd`] (its eigenvalues are then ≥ −10⁻¹² max |h_ii|).
+const PSD_TEST_SHIFT: f64 = 1e-12;
+
 /// Projects a symmetric matrix onto the positive semi-definite cone by clamping negative
 /// eigenvalues to zero (the modified Newton Jacobian; Rayleigh damping, so that damping never
-/// injects energy). nalgebra's `SymmetricEigen` returns NaN for some matrices with zero rows
-/// (dimforge/nalgebra#379; a flat, axis-aligned bending hinge at rest gives one); then the
-/// cyclic Jacobi method ([`jacobi_eigen`]) decomposes it instead.
+/// injects energy). A matrix that a Cholesky factorization (after a diagonal shift of
+/// [`PSD_TEST_SHIFT`] of its largest diagonal entry) shows to be definite is returned as is,
+/// without an eigendecomposition. nalgebra's `SymmetricEigen` returns NaN for some matrices with
+/// zero rows (dimforge/nalgebra#379; a flat, axis-aligned bending hinge at rest gives one);
+/// then the cyclic Jacobi method ([`jacobi_eigen`]) decomposes it instead.
 pub fn project_psd<const D: usize>(h: &SMatrix<f64, D, D>) -> SMatrix<f64, D, D> {
-    let eig = nalgebra::SymmetricEigen::new(nalgebra::DMatrix::from_column_slice(D, D, h.as_slice()));
-    let finite = eig.eigenvalues.iter().chain(eig.eigenvectors.iter()).all(|x| x.is_finite());
-    if !finite {
-        if !h.iter().all(|x| x.is_finite()) {
-            return *h;
-        }
-        let (values, vectors) = jacobi_eigen(h);
-        if values.iter().all(|&l| l >= 0.0) {
-            return *h;
-        }
-        let clamped = SMatrix::<f64, D, D>::from_diagonal(&values.map(|l| l.max(0.0)));
-        return vectors * clamped * vectors.transpose();
-    }
-    if eig.eigenvalues.iter().all(|&l| l >= 0.0) {
+    if !h.iter().all(|x| x.is_finite()) {
         return *h;
     }
-    let lambda = eig.eigenvalues.map(|l| l.max(0.0));
-    let p = &eig.eigenvectors * nalgebra::DMatrix::from_diagonal(&lambda) * eig.eigenvectors.transpose();
-    SMatrix::<f64, D, D>::from_column_slice(p.as_slice())
+    let shift = PSD_TEST_SHIFT * h.diagonal().amax();
+    if nalgebra::Cholesky::new(h + SMatrix::<f64, D, D>::identity() * shift).is_some() {
+        return *h;
+    }
+    let (values, vectors) = match symmetric_eigen(h) {
+        Some(eig) => eig,
+        None => jacobi_eigen(h),
+    };
+    if values.iter().all(|&l| l >= 0.0) {
+        return *h;
+    }
+    let clamped = SMatrix::<f64, D, D>::from_diagonal(&values.map(|l| l.max(0.0)));
+    vectors * clamped * vectors.transpose()
+}
+
+/// Eigenvalues and eigenvectors (columns) of a symmetric matrix by nalgebra's `SymmetricEigen`
+/// (Householder tridiagonalization and implicit QR), on the stack for the element sizes (6, 9,
+/// 12); `None` when a value is not finite.
+fn symmetric_eigen<const D: usize>(h: &SMatrix<f64, D, D>) -> Option<(SVector<f64, D>, SMatrix<f64, D, D>)> {
+    macro_rules! fixed {
+        ($n:literal) => {
+            if D == $n {
+                let e = SMatrix::<f64, $n, $n>::from_column_slice(h.as_slice()).symmetric_eigen();
+                return finite(e.eigenvalues.as_slice(), e.eigenvectors.as_slice());
+            }
+        };
+    }
+    fn finite<const D: usize>(values: &[f64], vectors: &[f64]) -> Option<(SVector<f64, D>, SMatrix<f64, D, D>)> {
+        values
+            .iter()
+            .chain(vectors)
+            .all(|x| x.is_finite())
+            .then(|| (SVector::<f64, D>::from_column_slice(values), SMatrix::<f64, D, D>::from_column_slice(vectors)))
+    }
+    fixed!(6);
+    fixed!(9);
+    fixed!(12);
+    let e = nalgebra::SymmetricEigen::new(nalgebra::DMatrix::from_column_slice(D, D, h.as_slice()));
+    finite(e.eigenvalues.as_slice(), e.eigenvectors.as_slice())
 }
 
 /// Eigenvalues and eigenvectors (columns) of a symmetric matrix by the cyclic Jacobi method

@@ -33,6 +33,10 @@ const GOLDEN_RATIO: f64 = 1.618_033_988_749_895;
 /// Iterations in a row without a new lowest ‖r‖ after which the merit function is left out of
 /// the line search until ‖r‖ improves.
 const WATCHDOG: u32 = 4;
+/// A new lowest ‖r‖ resets the watchdog only when it is below this fraction of the previous
+/// lowest: a cycle of merit-accepted steps that returns to nearly the same iterate (friction
+/// switching a vertex between stick and slip and back) must not count as progress.
+const WATCHDOG_PROGRESS: f64 = 0.9;
 /// How far above the residual tolerance a solve that cannot go on may end, as a factor of
 /// tol_r ‖r(v₀)‖₂, when its velocity errors pass the per-vertex test.
 pub(crate) const NEAR_TOLERANCE: f64 = 10.0;
@@ -284,7 +288,7 @@ pub fn solve(
         // A refused full step: the next iteration uses the modified Jacobian; an accepted full
         // step brings the exact one back.
         definite = alpha < 1.0;
-        if r_norm < best {
+        if r_norm < WATCHDOG_PROGRESS * best {
             best = r_norm;
             since_best = 0;
         } else {
