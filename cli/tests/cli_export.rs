@@ -44,8 +44,8 @@ fn assert_same_inputs(what: &str, a: &Scene, b: &Scene) {
         assert_eq!(x.positions, y.positions, "{what}: positions of {}", x.name);
         assert_eq!(x.elements, y.elements, "{what}: elements of {}", x.name);
         assert_eq!(
-            (&x.name, x.material, &x.pinned, &x.pin_groups, x.velocity, &x.motion, x.preview),
-            (&y.name, y.material, &y.pinned, &y.pin_groups, y.velocity, &y.motion, y.preview),
+            (&x.name, x.material, &x.pinned, &x.pin_groups, x.velocity, &x.motion, &x.point_cache, x.preview),
+            (&y.name, y.material, &y.pinned, &y.pin_groups, y.velocity, &y.motion, &y.point_cache, y.preview),
             "{what}: object {}",
             x.name
         );

@@ -258,3 +258,61 @@ on = "ball"
     assert!(rows.iter().all(|r| (r[13], r[14]) == (0.0, 0.0)), "no intersecting triangles");
     check_png(&out.join("preview_last.png"));
 }
+
+/// A collider mesh moved vertex by vertex by a PC2 point cache (what Blender's Mesh Cache and
+/// Houdini write): the cache's frames are placed by the object's translate like its mesh, the
+/// OBJ at frame 2 is the cache's frame 2, the scene exports and loads back (in single
+/// precision, as PC2 holds it), and the
+/// cache's mistakes name the key.
+#[test]
+fn a_point_cache_moves_a_collider_mesh_vertex_by_vertex() {
+    use grip::scene::PointCache;
+    let dir = meshes("point_cache_run");
+    let ball = read_obj(&dir.0.join("ball.obj")).expect("ball");
+    // Frame k: the ball squashed to (1 − 0.1 k) of its height (a deformation, not a motion).
+    let frames = (0..3)
+        .map(|k| ball.positions.iter().flat_map(|p| [p[0], p[1], p[2] * (1.0 - 0.1 * k as f64)]).collect())
+        .collect();
+    PointCache::new(frames).write_pc2(&dir.0.join("ball.pc2")).expect("pc2");
+    let cloth = "[[object]]\nname = \"cloth\"\nkind = \"shell\"\nmesh = \"cloth.obj\"\nrotate = [90, 0, 0]\ntranslate = [0, -0.5, 0.5]\n";
+    let ball_toml = "[[object]]\nname = \"ball\"\nkind = \"collider\"\nmesh = \"ball.obj\"\ntranslate = [0, 0, 0.1]\n";
+    let text = format!("[output]\nframes = 2\n{cloth}{ball_toml}point_cache = \"ball.pc2\"\n");
+    let s = load(&dir, &text).expect("loads");
+    let cache = s.objects[1].point_cache.as_ref().expect("cache");
+    let single = |x: f64| f64::from(x as f32);
+    let z = |frame: usize, v: usize| cache.positions(frame)[3 * v + 2];
+    let top = (0..ball.positions.len()).max_by(|&a, &b| ball.positions[a][2].total_cmp(&ball.positions[b][2])).unwrap();
+    assert_eq!(z(2, top), single(single(ball.positions[top][2] * 0.8)) + 0.1, "placed by translate");
+    std::fs::write(dir.0.join("scene.toml"), &text).expect("scene");
+    let out = dir.0.join("out");
+    assert_ok(&grip(&["run", dir.0.join("scene.toml").to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    let ball2 = read_obj(&out.join("ball_0002.obj")).expect("ball at frame 2");
+    for (v, p) in ball2.positions.iter().enumerate() {
+        assert!((0..3).all(|k| (p[k] - cache.positions(2)[3 * v + k]).abs() < 1e-12), "vertex {v}: {p:?}");
+    }
+    let back =
+        grip::scene::file::load(&grip::scene::file::export::export(&s, &dir.0.join("exported")).expect("export"))
+            .expect("load the export");
+    // The export holds the placed positions in single precision.
+    let (a, b) = (back.objects[1].point_cache.as_ref().expect("exported cache"), cache);
+    assert_eq!(a.frames.len(), b.frames.len());
+    let worst =
+        a.frames.iter().flatten().zip(b.frames.iter().flatten()).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+    assert!(worst < 1e-7, "exported cache off by {worst} m");
+    let cases: Vec<(String, &[&str])> = vec![
+        (format!("{cloth}point_cache = \"ball.pc2\""), &["point_cache", "collider"]),
+        (format!("{cloth}{ball_toml}point_cache = \"none.pc2\""), &["point_cache", "none.pc2"]),
+        (format!("{cloth}{ball_toml}point_cache = \"cloth.obj\""), &["point_cache", "PC2"]),
+        (format!("{cloth}{ball_toml}point_cache = \"ball.pc2\"\nmotion = \"fixed\""), &["motion", "point_cache"]),
+    ];
+    for (text, needles) in cases {
+        let e = load(&dir, &text).expect_err(&text);
+        for n in needles {
+            assert!(e.contains(n), "the error for\n{text}\nshould mention {n:?}: {e}");
+        }
+    }
+    // A cache of another mesh's vertex count.
+    PointCache::new(vec![vec![0.0; 9]]).write_pc2(&dir.0.join("small.pc2")).expect("pc2");
+    let e = load(&dir, &format!("{cloth}{ball_toml}point_cache = \"small.pc2\"")).expect_err("count");
+    assert!(e.contains("3 points") && e.contains("vertices"), "{e}");
+}

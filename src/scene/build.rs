@@ -23,7 +23,8 @@ pub struct SceneSolver {
 }
 
 impl Scene {
-    /// Builds a solver holding every object (collider meshes at their frame-0 pose), with pins,
+    /// Builds a solver holding every object (collider meshes at their frame-0 pose or the first
+    /// frame of their point cache), with pins,
     /// pin groups and initial velocities set, every analytic collider at its frame-0 pose with
     /// its μ against every solid and shell, then the friction pairs. Errors name the object,
     /// collider or pair.
@@ -36,9 +37,10 @@ impl Scene {
             let id = match &o.elements {
                 Elements::Triangles(t) => solver.add_shell(&o.positions, t, &o.material),
                 Elements::Tets(t) => solver.add_solid(&o.positions, t, &o.material),
-                Elements::ColliderMesh(t) => {
-                    solver.add_collider_mesh(&apply_flat(&o.motion.transform(0, self.fps), &o.positions), t)
-                }
+                Elements::ColliderMesh(t) => match &o.point_cache {
+                    Some(cache) => solver.add_collider_mesh(cache.positions(0), t),
+                    None => solver.add_collider_mesh(&apply_flat(&o.motion.transform(0, self.fps), &o.positions), t),
+                },
             }
             .map_err(fail)?;
             ids.push(id);
@@ -122,7 +124,9 @@ impl SceneSolver {
         for ((o, &id), groups) in scene.objects.iter().zip(&self.objects).zip(&self.pin_groups) {
             let fail = |e: crate::Error| format!("object \"{}\", frame {frame}: {e}", o.name);
             if o.is_collider_mesh() {
-                if o.motion != Motion::Fixed {
+                if let Some(cache) = &o.point_cache {
+                    self.solver.set_collider_positions(id, cache.positions(frame)).map_err(fail)?;
+                } else if o.motion != Motion::Fixed {
                     let xyz = apply_flat(&o.motion.transform(frame, fps), &o.positions);
                     self.solver.set_collider_positions(id, &xyz).map_err(fail)?;
                 }

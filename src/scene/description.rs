@@ -4,6 +4,7 @@
 
 pub use super::collider::SceneCollider;
 pub use super::motion::{Ease, Motion};
+pub use super::point_cache::PointCache;
 use crate::energy::volume::VolumeKind;
 use crate::Material;
 use crate::SolverParams;
@@ -137,6 +138,9 @@ pub struct SceneObject {
     pub volume: Option<VolumeSpec>,
     /// The rigid motion of a collider mesh ([`Motion::Fixed`] for solids and shells).
     pub motion: Motion,
+    /// The per-frame positions of a deforming collider mesh (its frame 0 is where it starts;
+    /// `None` for solids, shells and rigid collider meshes).
+    pub point_cache: Option<PointCache>,
     /// How the previews draw it.
     pub preview: PreviewStyle,
 }
@@ -156,6 +160,7 @@ impl SceneObject {
             angular_velocity: [0.0; 3],
             volume: None,
             motion: Motion::Fixed,
+            point_cache: None,
             preview: PreviewStyle::Solid,
         }
     }
@@ -172,10 +177,18 @@ impl SceneObject {
             if !self.pinned.is_empty() || !self.pin_groups.is_empty() || self.velocity != [0.0; 3] {
                 return Err("a collider mesh moves by its motion only: no pins, pin groups or velocity".into());
             }
+            if let Some(cache) = &self.point_cache {
+                if self.motion != Motion::Fixed {
+                    return Err("a collider mesh has a motion or a point cache, not both".into());
+                }
+                return cache.check(n);
+            }
             return self.motion.check(frames, fps).map_err(|m| format!("motion: {m}"));
         }
-        if self.motion != Motion::Fixed {
-            return Err("only collider meshes have a motion; pin vertices to a motion with a pin group".into());
+        if self.motion != Motion::Fixed || self.point_cache.is_some() {
+            return Err(
+                "only collider meshes have a motion or a point cache; pin vertices to a motion with a pin group".into(),
+            );
         }
         if let Some(bad) = self.pinned.iter().find(|&&p| p >= n) {
             return Err(format!("pinned vertex {bad} does not exist ({n} vertices)"));

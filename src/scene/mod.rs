@@ -22,6 +22,7 @@ pub mod file;
 pub mod metrics;
 pub mod motion;
 pub mod output;
+pub mod point_cache;
 pub mod resume;
 pub mod run;
 pub mod slip;
@@ -33,4 +34,5 @@ pub use description::{
     VolumeSpec,
 };
 pub use motion::{Ease, Motion};
+pub use point_cache::PointCache;
 pub use run::{simulate, RunObserver, Summary};

@@ -47,7 +47,15 @@ pub fn export(scene: &Scene, dir: &Path) -> Result<PathBuf, String> {
     let mut text = header(scene);
     for (o, stem) in scene.objects.iter().zip(unique_names(scene)) {
         let file = write_mesh(o, &stem, dir)?;
-        text.push_str(&object(o, &file));
+        let cache = match &o.point_cache {
+            Some(cache) => {
+                let name = format!("{stem}.pc2");
+                cache.write_pc2(&dir.join(&name)).map_err(|e| format!("object \"{}\": {e}", o.name))?;
+                Some(name)
+            }
+            None => None,
+        };
+        text.push_str(&object(o, &file, cache.as_deref()));
     }
     for c in &scene.colliders {
         let s = &c.shape;
@@ -149,8 +157,8 @@ fn write_mesh(o: &SceneObject, stem: &str, dir: &Path) -> Result<String, String>
     Ok(file)
 }
 
-/// One `[[object]]` with its pin groups.
-fn object(o: &SceneObject, mesh: &str) -> String {
+/// One `[[object]]` with its pin groups; `cache` names its point cache file.
+fn object(o: &SceneObject, mesh: &str, cache: Option<&str>) -> String {
     let kind = match o.elements {
         Elements::Triangles(_) => "shell",
         Elements::Tets(_) => "solid",
@@ -161,6 +169,9 @@ fn object(o: &SceneObject, mesh: &str) -> String {
         t.push_str("preview = \"translucent\"\n");
     }
     if o.is_collider_mesh() {
+        if let Some(cache) = cache {
+            let _ = writeln!(t, "point_cache = {}", string(cache));
+        }
         t.push_str(&motion("object", &o.motion));
         return t;
     }

@@ -8,6 +8,7 @@ use crate::io::{obj, vtk};
 use crate::mesh::generate::top_vertices;
 use crate::scene::description::{Elements, PinGroup, PinSelection, PreviewStyle, SceneObject, VolumeSpec};
 use crate::scene::motion::Motion;
+use crate::scene::point_cache::PointCache;
 use crate::Material;
 use serde::Deserialize;
 use std::path::Path;
@@ -94,6 +95,7 @@ pub(super) struct ObjectToml {
     compression_coefficient: Option<f64>,
     pressure: Option<f64>,
     motion: Option<MotionToml>,
+    point_cache: Option<String>,
     preview: Option<Preview>,
     #[serde(default)]
     pin_group: Vec<PinGroupToml>,
@@ -196,13 +198,30 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
         if let Some(key) = o.deformable_keys().first() {
             return Err(format!("{key} does not apply to kind = \"collider\" (a kinematic mesh moved by its motion)"));
         }
-    } else if o.motion.is_some() {
-        return Err("motion applies to kind = \"collider\"; drive vertices of a shell or solid with \
-                    [[object.pin_group]] motion"
+        if o.motion.is_some() && o.point_cache.is_some() {
+            return Err("a collider moves by its motion or its point_cache, not both".into());
+        }
+    } else if o.motion.is_some() || o.point_cache.is_some() {
+        return Err("motion and point_cache apply to kind = \"collider\"; drive vertices of a shell or solid \
+                    with [[object.pin_group]] motion"
             .into());
     }
     let (points, elements) = read_mesh(o.kind, &base.join(&o.mesh))?;
     let positions = place(o, &points)?;
+    let point_cache = match &o.point_cache {
+        None => None,
+        Some(file) => {
+            let cache = PointCache::read_pc2(&base.join(file)).map_err(|e| format!("point_cache: {e}"))?;
+            let frames = cache
+                .frames
+                .iter()
+                .map(|f| place(o, &f.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect::<Vec<_>>()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let cache = PointCache::new(frames);
+            cache.check(points.len())?;
+            Some(cache)
+        }
+    };
     let mut pinned = o.pin_vertices.clone().unwrap_or_default();
     if let Some(&bad) = pinned.iter().find(|&&v| v >= points.len()) {
         return Err(format!("pin_vertices: vertex {bad} does not exist ({} vertices)", points.len()));
@@ -259,6 +278,7 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
         angular_velocity,
         volume,
         motion: o.motion.as_ref().map_or(Motion::Fixed, |m| m.motion()),
+        point_cache,
         preview: match o.preview {
             None | Some(Preview::Solid) => PreviewStyle::Solid,
             Some(Preview::Translucent) => PreviewStyle::Translucent,
