@@ -169,6 +169,8 @@ class BakeSession:
         gravity = np.array(scene.gravity) * scale if scene.use_gravity else np.zeros(3)
         params = dict(time_step=1.0 / fps / settings.substeps, gravity=tuple(gravity),
                       contact_thickness=settings.contact_thickness * scale,
+                      collider_mesh_contact=settings.bl_rna.properties["collider_contact"].enum_items[
+                          settings.collider_contact].value,
                       self_contact=int(settings.self_contact),
                       self_contact_thickness=settings.self_contact_thickness * scale,
                       integrator=settings.bl_rna.properties["integrator"].enum_items[settings.integrator].value,

@@ -96,6 +96,7 @@ class GRIP_PT_scene(bpy.types.Panel):
         layout.prop(s, "substeps")
         layout.prop(s, "integrator")
         layout.prop(s, "linear_solver")
+        layout.prop(s, "collider_contact")
         layout.prop(s, "contact_thickness")
         layout.prop(s, "self_contact")
         row = layout.row()

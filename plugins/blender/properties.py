@@ -111,6 +111,15 @@ INTEGRATORS = [("BACKWARD_EULER", "Backward Euler", "Implicit, fully coupled fri
                 grip.INTEGRATOR_BACKWARD_EULER)]
 LINEAR_SOLVERS = [("DIRECT_LU", "Direct LU", "Damped Newton with a sparse LU factorisation",
                    grip.LINEAR_SOLVER_DIRECT_LU)]
+COLLIDER_CONTACTS = [
+    ("SMOOTH", "Smooth Surface",
+     "Colliders become a smooth implicit surface fitted to their faces (best for dense, smooth meshes)",
+     grip.COLLIDER_MESH_CONTACT_IMPLICIT),
+    ("EXACT", "Exact Distance",
+     "Cloth meets the collider's own faces, edges and corners at the contact thickness, whatever the "
+     "triangles' size or shape (low-poly proxies, large flat faces)",
+     grip.COLLIDER_MESH_CONTACT_EXACT),
+]
 
 
 class GripSceneSettings(bpy.types.PropertyGroup):
@@ -122,6 +131,8 @@ class GripSceneSettings(bpy.types.PropertyGroup):
                           description="Time steps per frame (time step = frame duration / substeps)")
     integrator: EnumProperty(name="Integrator", items=INTEGRATORS, default="BACKWARD_EULER")
     linear_solver: EnumProperty(name="Solver", items=LINEAR_SOLVERS, default="DIRECT_LU")
+    collider_contact: EnumProperty(name="Collider Contact", items=COLLIDER_CONTACTS, default="SMOOTH",
+                                   description="How cloth and soft bodies meet collider meshes")
     contact_thickness: FloatProperty(name="Contact Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6,
                                      default=0.003, precision=4,
                                      description="Distance at which contact forces start; resting "

@@ -132,7 +132,7 @@ log = draw(bpy.types.GRIP_PT_scene)
 drawn = {n for kind, *rest in log if kind == "prop" for _, n in [rest]}
 checks.check(not all_exist(log), "scene panel draws only existing properties and operators")
 checks.check({"frame_start", "frame_end", "substeps", "integrator", "linear_solver", "contact_thickness",
-              "self_contact", "self_contact_thickness", "cache_folder"} <= drawn, f"scene panel fields: {sorted(drawn)}")
+              "self_contact", "self_contact_thickness", "cache_folder", "collider_contact"} <= drawn, f"scene panel fields: {sorted(drawn)}")
 checks.check(("operator", "grip.bake") in log and ("operator", "grip.free_bake") in log, "Bake and Free Bake buttons")
 
 # -- bakes that cannot start ---------------------------------------------------------------------

@@ -294,3 +294,39 @@ TEST(cook_pins_colliders_and_errors) {
     const CookOutput refused = cook(in, registry, never);
     CHECK_MSG(refused.error.find("object \"shells\"") != std::string::npos, refused.error);
 }
+
+TEST(cook_exact_collider_contact_and_unknown_values) {
+    SolverRegistry registry;
+    CookInputs in;
+    in.parameters = default_parameters();
+    in.parameters.contact_thickness = 0.002;
+    in.parameters.collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_EXACT;
+    in.owner = 5;
+    Geometry g = cloth(5, 0.002);     // 2 mm above the ground
+    Geometry ground = cloth(2, 0.0); // one 3 m quad: two large flat triangles
+    for (std::size_t i = 0; i < ground.positions.size(); i += 3) {
+        ground.positions[i] = 3 * ground.positions[i] - 1;
+        ground.positions[i + 2] = 3 * ground.positions[i + 2] - 1;
+    }
+    in.geometry.simulated = &g;
+    in.geometry.colliders = &ground;
+    const CookOutput start = cook(in, registry, never);
+    CHECK_MSG(start.error.empty(), start.error);
+    Geometry g1 = next_input(g, start);
+    in.geometry.simulated = &g1;
+    in.key = start.key;
+    in.time = 1.0 / 24.0;
+    const CookOutput moved = cook(in, registry, never);
+    CHECK_MSG(moved.error.empty() && moved.action == CookAction::Advance, moved.error);
+    bool above = true;
+    for (std::size_t p = 0; p < g.point_count(); ++p) above = above && moved.positions[3 * p + 1] > 0.0;
+    CHECK_MSG(above && moved.report.active_contacts > 0, std::to_string(moved.report.active_contacts));
+
+    // grip_solver_create refuses a value that is not a GRIP_COLLIDER_MESH_CONTACT_*, naming it.
+    in.geometry.simulated = &g;
+    in.key = 0;
+    in.time = 0;
+    in.parameters.collider_mesh_contact = 2;
+    const CookOutput refused = cook(in, registry, never);
+    CHECK_MSG(refused.error.find("collider_mesh_contact: unknown value 2") != std::string::npos, refused.error);
+}

@@ -220,6 +220,9 @@ TEST(parameters_follow_the_c_defaults) {
     CHECK(p.contact_thickness == c.contact_thickness && p.friction == c.default_friction);
     CHECK(p.friction_epsilon == c.friction_epsilon && p.residual_tolerance == c.residual_tolerance);
     CHECK(p.max_newton_iterations == c.max_newton_iterations);
+    CHECK(p.collider_mesh_contact == c.collider_mesh_contact &&
+          p.collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_IMPLICIT);
+    CHECK(solver_params(p).collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_IMPLICIT);
     CHECK(p.shell.density == m.density && p.shell.youngs_modulus == m.youngs_modulus);
     CHECK(p.shell.thickness == m.thickness && p.shell.bending_stiffness == m.bending_stiffness);
 
@@ -236,6 +239,9 @@ TEST(parameters_follow_the_c_defaults) {
     CHECK(q != p);
     q = p;
     CHECK(q == p);
+    q.collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_EXACT; // a change restarts the simulation
+    CHECK(q != p && solver_params(q).collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_EXACT);
+    q = p;
     q.substeps = 0;
     CHECK_THROWS(SopError, solver_params(q), "Substeps must be at least 1");
     q = p;
@@ -275,7 +281,7 @@ TEST(glue_evaluates_every_parameter) {
         ++parameters;
         CHECK_MSG(glue.find("get" + name + "()") != std::string::npos, "SOP_Grip.C never reads " + name);
     }
-    CHECK(parameters == 33);
+    CHECK(parameters == 34);
 }
 
 TEST(dialog_script_defaults_are_the_parameter_defaults) {
@@ -301,6 +307,7 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
         {"integrator", p.integrator},
         {"linearsolver", p.linear_solver},
         {"colliderwinding", p.collider_clockwise_front ? 0 : 1},
+        {"collidercontact", p.collider_mesh_contact},
         {"shelldensity", p.shell.density},
         {"shellyoung", p.shell.youngs_modulus},
         {"shellpoisson", p.shell.poisson_ratio},
@@ -332,5 +339,7 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
     CHECK(GRIP_LINEAR_SOLVER_DIRECT_LU == 0 && GRIP_LINEAR_SOLVER_ITERATIVE == 1 &&
           GRIP_LINEAR_SOLVER_ITERATIVE_MATRIX_FREE == 2);
     CHECK(GRIP_FRICTION_COUPLING_IMPLICIT == 0 && GRIP_FRICTION_COUPLING_LAGGED == 1);
+    CHECK(ds.find(R"(menu { "exact" "Exact Distance" "smooth" "Smooth Surface" })") != std::string::npos);
+    CHECK(GRIP_COLLIDER_MESH_CONTACT_EXACT == 0 && GRIP_COLLIDER_MESH_CONTACT_IMPLICIT == 1);
     CHECK(GRIP_MEMBRANE_NEO_HOOKEAN == 0 && GRIP_MEMBRANE_STVK == 1);
 }

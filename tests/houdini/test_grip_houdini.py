@@ -189,6 +189,22 @@ class Cooks(unittest.TestCase):
         with self.assertRaisesRegex(gh.SopError, "Substeps"):
             gh.solver_params(dict(self.params, substeps=0))
 
+    def test_collider_contact_menu_index_is_the_c_value(self):
+        c = grip.load().solver_params()
+        self.assertEqual(self.params["collidercontact"], c.collider_mesh_contact)
+        self.assertEqual(gh.solver_params(self.params)["collider_mesh_contact"], grip.COLLIDER_MESH_CONTACT_IMPLICIT)
+        exact = dict(self.params, collidercontact=0, contactthickness=0.002)  # menu item 0: "exact"
+        self.assertEqual(gh.solver_params(exact)["collider_mesh_contact"], grip.COLLIDER_MESH_CONTACT_EXACT)
+        g, ground = cloth(5, 0.002), cloth(2, 0.0)  # the ground: one 3 m quad, two large flat triangles
+        ground.positions[:, [0, 2]] = 3 * ground.positions[:, [0, 2]] - 1
+        start = gh.cook([g, None, ground], exact, 0.0, 0, 5, self.registry)
+        moved = gh.cook([next_input(g, start), None, ground], exact, 1 / 24, start["key"], 5, self.registry)
+        self.assertEqual((start["error"], moved["error"]), ("", ""))
+        self.assertTrue((moved["positions"][:, 1] > 0).all())
+        self.assertGreater(moved["report"].active_contacts, 0)
+        refused = gh.cook([g, None, ground], dict(exact, collidercontact=2), 0.0, 0, 6, self.registry)
+        self.assertIn("collider_mesh_contact", refused["error"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -52,7 +52,9 @@ class Geometry:
 
 def default_parameters(library=None):
     """The SOP's parameter defaults: grip's C defaults, Y-up gravity, 1/24 s in 4 substeps,
-    a rubber-like solid. Keys are the compiled SOP's parameter names."""
+    a rubber-like solid. Keys are the compiled SOP's parameter names; a menu's value is its item
+    index, which is the C value (``collidercontact``: ``grip.COLLIDER_MESH_CONTACT_EXACT`` 0,
+    "Exact Distance", or ``grip.COLLIDER_MESH_CONTACT_IMPLICIT`` 1, "Smooth Surface")."""
     lib = library or grip.load()
     c, m = lib.solver_params(), lib.material()
     shell = {"density": m.density, "youngs_modulus": m.youngs_modulus, "poisson_ratio": m.poisson_ratio,
@@ -64,7 +66,8 @@ def default_parameters(library=None):
             "contactthickness": c.contact_thickness, "friction": c.default_friction,
             "frictioncoupling": c.friction_coupling, "frictionepsilon": c.friction_epsilon,
             "selfcontact": c.self_contact, "selfcontactthickness": c.self_contact_thickness,
-            "colliderwinding": 0, "typeattrib": "grip_type", "nameattrib": "name", "shell": shell, "solid": solid}
+            "colliderwinding": 0, "collidercontact": c.collider_mesh_contact, "typeattrib": "grip_type",
+            "nameattrib": "name", "shell": shell, "solid": solid}
 
 
 def solver_params(p):
@@ -78,7 +81,8 @@ def solver_params(p):
             "worker_count": int(p["workers"]), "contact_thickness": p["contactthickness"],
             "default_friction": p["friction"], "friction_coupling": int(p["frictioncoupling"]),
             "friction_epsilon": p["frictionepsilon"], "self_contact": int(bool(p["selfcontact"])),
-            "self_contact_thickness": p["selfcontactthickness"]}
+            "self_contact_thickness": p["selfcontactthickness"],
+            "collider_mesh_contact": int(p["collidercontact"])}
 
 
 @dataclass

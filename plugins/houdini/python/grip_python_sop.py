@@ -9,7 +9,8 @@ GRIP_LIBRARY to libgrip.so (or .dylib / grip.dll). Make a Python SOP type with 3
 Parameters are read by the compiled SOP's names when the node has them, else their defaults:
 ``startframe``, ``timestep``, ``substeps``, ``gravity`` (x, y, z), ``maxnewton``, ``tolerance``,
 ``workers``, ``contactthickness``, ``friction``, ``frictioncoupling``, ``frictionepsilon``,
-``selfcontact``, ``selfcontactthickness``, ``colliderwinding``, ``typeattrib``, ``nameattrib``, ``solidgroup``, ``shellgroup``, and the
+``selfcontact``, ``selfcontactthickness``, ``colliderwinding``, ``collidercontact``, ``typeattrib``,
+``nameattrib``, ``solidgroup``, ``shellgroup``, and the
 material tabs ``shelldensity``, ``shellyoung``, ``shellpoisson``, ``shellthickness``,
 ``shellbending``, ``shelldampingalpha``, ``shelldampingbeta``, ``shellmembrane``,
 ``soliddensity``, ``solidyoung``, ``solidpoisson``, ``soliddampingalpha``, ``soliddampingbeta``.
@@ -41,7 +42,7 @@ def parameters(node):
     p = core.default_parameters()
     for name in ("timestep", "substeps", "gravity", "maxnewton", "tolerance", "workers", "contactthickness",
                  "friction", "frictioncoupling", "frictionepsilon", "selfcontact", "selfcontactthickness",
-                 "colliderwinding", "typeattrib", "nameattrib"):
+                 "colliderwinding", "collidercontact", "typeattrib", "nameattrib"):
         p[name] = _value(node, name, p[name])
     p["startframe_time"] = hou.frameToTime(_value(node, "startframe", 1))
     for tab in ("shell", "solid"):

@@ -77,6 +77,7 @@ static const char *theDsFile = R"THEDSFILE(
         parm { name "selfcontact" cppname "SelfContact" label "Self Contact" type toggle default { "0" } }
         parm { name "selfcontactthickness" cppname "SelfContactThickness" label "Self Contact Thickness" type float default { "0.001" } range { 0! 0.05 } disablewhen "{ selfcontact == 0 }" }
         parm { name "colliderwinding" cppname "ColliderWinding" label "Collider Front Faces" type ordinal default { "0" } menu { "clockwise" "Houdini (Clockwise)" "counterclockwise" "Counter-Clockwise" } }
+        parm { name "collidercontact" cppname "ColliderContact" label "Collider Contact" type ordinal default { "1" } menu { "exact" "Exact Distance" "smooth" "Smooth Surface" } }
     }
     groupsimple {
         name    "objects_folder"
@@ -248,6 +249,7 @@ grip_sop::SopParameters evaluate(const SOP_GripParms &p) {
     s.self_contact = p.getSelfContact();
     s.self_contact_thickness = p.getSelfContactThickness();
     s.collider_clockwise_front = static_cast<int>(p.getColliderWinding()) == 0;
+    s.collider_mesh_contact = static_cast<std::uint32_t>(p.getColliderContact());
     s.type_attribute = p.getTypeAttrib().toStdString();
     s.name_attribute = p.getNameAttrib().toStdString();
     s.shell.density = p.getShellDensity();

@@ -20,7 +20,7 @@ auto tie(const SopParameters &p) {
     return std::tie(p.start_time, p.time_step, p.substeps, p.integrator, p.linear_solver, p.gravity,
                     p.max_newton_iterations, p.residual_tolerance, p.contact_thickness, p.friction,
                     p.friction_coupling, p.friction_epsilon, p.self_contact, p.self_contact_thickness,
-                    p.type_attribute, p.name_attribute,
+                    p.collider_mesh_contact, p.type_attribute, p.name_attribute,
                     p.collider_clockwise_front, p.worker_count);
 }
 
@@ -60,6 +60,7 @@ SopParameters default_parameters() {
     p.friction_epsilon = c.friction_epsilon;
     p.self_contact = c.self_contact != 0;
     p.self_contact_thickness = c.self_contact_thickness;
+    p.collider_mesh_contact = c.collider_mesh_contact;
     p.worker_count = c.worker_count;
     p.shell = from_c(grip_material_default());
     p.solid = from_c(grip_material_default());
@@ -92,6 +93,7 @@ GripSolverParams solver_params(const SopParameters &p) {
     c.friction_epsilon = p.friction_epsilon;
     c.self_contact = p.self_contact ? 1u : 0u;
     c.self_contact_thickness = p.self_contact_thickness;
+    c.collider_mesh_contact = p.collider_mesh_contact;
     c.worker_count = p.worker_count;
     return c;
 }

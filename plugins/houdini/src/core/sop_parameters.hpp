@@ -1,7 +1,8 @@
 /* Parameters of the grip SOP and how they become grip's GripSolverParams and GripMaterial.
- * Everything here exists in grip.h: the integrator and linear-solver menus list every value the
- * C API accepts, in the order of their values (GRIP_INTEGRATOR_*, GRIP_LINEAR_SOLVER_*). The
- * volume-change penalty (grip_solver_set_volume_penalty) is not a SOP parameter yet.
+ * Everything here exists in grip.h: the integrator, linear-solver and collider-contact menus list
+ * every value the C API accepts, in the order of their values (GRIP_INTEGRATOR_*,
+ * GRIP_LINEAR_SOLVER_*, GRIP_COLLIDER_MESH_CONTACT_*). The volume-change penalty
+ * (grip_solver_set_volume_penalty) is not a SOP parameter yet.
  * SPDX-License-Identifier: MIT */
 
 #ifndef GRIP_SOP_PARAMETERS_HPP
@@ -43,6 +44,12 @@ struct SopParameters {
     double friction_epsilon = 0;         ///< stick–slip velocity [m/s]
     bool self_contact = false;           ///< shells repel themselves and each other
     double self_contact_thickness = 0;   ///< δ_s [m] of self-contact
+    /// How shells and solids meet input 2's collider meshes (Collider Contact):
+    /// GRIP_COLLIDER_MESH_CONTACT_IMPLICIT ("Smooth Surface"), an MLS implicit surface fitted to
+    /// the triangles; GRIP_COLLIDER_MESH_CONTACT_EXACT ("Exact Distance"), the mesh's own faces,
+    /// edges and corners at the contact thickness whatever the triangles' size or shape
+    /// (low-poly proxies, large flat faces).
+    std::uint32_t collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_IMPLICIT;
     MaterialParameters shell;            ///< material of every shell
     MaterialParameters solid;            ///< material of every solid
     std::string type_attribute;          ///< primitive string attribute: "solid" / "shell"
