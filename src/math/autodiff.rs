@@ -42,7 +42,7 @@ const PSD_TEST_SHIFT: f64 = 1e-12;
 /// Projects a symmetric matrix onto the positive semi-definite cone by clamping negative
 /// eigenvalues to zero (the modified Newton Jacobian; Rayleigh damping, so that damping never
 /// injects energy). A matrix that a Cholesky factorization (after a diagonal shift of
-/// [`PSD_TEST_SHIFT`] of its largest diagonal entry) shows to be definite is returned as is,
+/// 10⁻¹² of its largest diagonal entry) shows to be definite is returned as is,
 /// without an eigendecomposition. nalgebra's `SymmetricEigen` returns NaN for some matrices with
 /// zero rows (dimforge/nalgebra#379; a flat, axis-aligned bending hinge at rest gives one);
 /// then the cyclic Jacobi method ([`jacobi_eigen`]) decomposes it instead.
