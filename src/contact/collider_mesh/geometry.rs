@@ -3,6 +3,7 @@
 //! (Bærentzen & Aanæs 2005), and the feature of a set of candidate triangles closest to a point.
 //! The mesh is kinematic, so all of it is constant over a stage's Newton iterations.
 
+use super::patches::convex_patches;
 use super::topology::MeshTopology;
 use crate::math::real::{add, cross, dot, sub, unit};
 use crate::mesh::bvh::Aabb;
@@ -34,6 +35,8 @@ pub struct MeshGeometry {
     pub edge_normals: Vec<[[f64; 3]; 3]>,
     /// Angle-weighted pseudonormal of each vertex, summed over its welded corner's triangles.
     pub vertex_normals: Vec<[f64; 3]>,
+    /// Per triangle, its convex patch ([`super::patches::convex_patches`]).
+    pub patches: Vec<u32>,
 }
 
 impl MeshGeometry {
@@ -56,7 +59,8 @@ impl MeshGeometry {
         let welded_faces: Vec<[u32; 3]> = tris.iter().map(|t| t.map(|v| topology.welded[v as usize])).collect();
         let sums = angle_weighted_normals(&welded_faces, positions.len(), |v| positions[v as usize]);
         let vertex_normals = topology.welded.iter().map(|&w| sums[w as usize]).collect();
-        Self { positions, velocities, face_normals, edge_normals, vertex_normals }
+        let patches = convex_patches(topology, &positions, &face_normals);
+        Self { positions, velocities, face_normals, edge_normals, vertex_normals, patches }
     }
 
     /// The corners of triangle `t` (m).

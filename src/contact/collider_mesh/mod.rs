@@ -7,13 +7,16 @@
 //!
 //! - [`topology`]: welded connectivity and closedness, built once per mesh;
 //! - [`geometry`]: the mesh at one stage, with face normals and angle-weighted pseudonormals;
+//! - [`patches`]: its convex patches at that stage, split along concave edges;
 //! - [`search`]: a bounding-volume hierarchy over the triangles swept over the substep;
 //! - [`feature`]: the signed distance to one triangle's face, edge or corner;
 //! - [`point`]: one vertex's gap, normal and surface velocity as a
-//!   [`crate::contact::collider::vertex::GapField`], blended across medial surfaces.
+//!   [`crate::contact::collider::vertex::GapField`], blended across medial surfaces and across
+//!   the patches' concave edges.
 
 pub mod feature;
 pub mod geometry;
+pub mod patches;
 pub mod point;
 pub mod search;
 pub mod topology;

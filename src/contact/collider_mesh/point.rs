@@ -18,6 +18,13 @@
 //! get weight below e⁻²⁰ and are left out. τ = δ/32 (`BLEND_FRACTION`). A vertex crossing the
 //! surface within 20 τ of an edge sees the gap step by at most 0.28 τ there.
 //!
+//! Across a concave edge the exact distance has a kink outside the mesh too (the closest point
+//! jumps between the two faces on their bisector; a skinned elbow is faceted with such edges).
+//! So the exact minimum is taken within each convex patch (`super::patches`), and the patches'
+//! gaps tₖ are blended by the same weights: a smooth minimum, C¹ across concave edges, that is
+//! the exact distance wherever one patch is closer than the others by many τ and on every
+//! convex or flat mesh (one patch).
+//!
 //! Friction acts in the tangent plane of the blended interpolated (Phong) normal
 //! ([`GapField::friction_normal`]): the face normal on a flat patch, turning across a sharp
 //! edge or corner over the triangles' size rather than over the gap. The gap's own normal turns
@@ -37,10 +44,11 @@ pub(crate) const BLEND_FRACTION: f64 = 1.0 / 32.0;
 /// blend (their weight would be below e⁻²⁰).
 const BLEND_CUTOFF: f64 = 20.0;
 
-/// A point's contact with a collider mesh at one stage: the triangles near enough to blend.
+/// A point's contact with a collider mesh at one stage: the triangles near enough to blend,
+/// grouped by convex patch (`super::patches`).
 #[derive(Clone, Debug)]
 pub struct MeshPoint {
-    pieces: Vec<FeatureGap>,
+    patches: Vec<Vec<FeatureGap>>,
     /// Blending length τ (m).
     tau: f64,
 }
@@ -58,24 +66,31 @@ impl MeshPoint {
         let found: Vec<ClosestFeature> =
             candidates.iter().filter_map(|&t| geometry.feature_of(topology, x, t)).collect();
         let d0 = found.iter().map(|f| f.distance2).fold(f64::INFINITY, f64::min).sqrt();
-        let pieces: Vec<FeatureGap> = found
-            .iter()
-            .filter(|f| f.distance2.sqrt() - d0 <= BLEND_CUTOFF * tau)
-            .map(|f| FeatureGap::new(topology, geometry, f))
-            .collect();
-        (!pieces.is_empty()).then_some(Self { pieces, tau })
+        let mut ids: Vec<u32> = Vec::new();
+        let mut patches: Vec<Vec<FeatureGap>> = Vec::new();
+        for f in found.iter().filter(|f| f.distance2.sqrt() - d0 <= BLEND_CUTOFF * tau) {
+            let id = geometry.patches[f.triangle as usize];
+            let slot = ids.iter().position(|&p| p == id).unwrap_or_else(|| {
+                ids.push(id);
+                patches.push(Vec::new());
+                ids.len() - 1
+            });
+            patches[slot].push(FeatureGap::new(topology, geometry, f));
+        }
+        (!patches.is_empty()).then_some(Self { patches, tau })
     }
 
     /// The contact with the one feature `closest`.
     pub fn of(topology: &MeshTopology, geometry: &MeshGeometry, closest: &ClosestFeature) -> Self {
-        Self { pieces: vec![FeatureGap::new(topology, geometry, closest)], tau: 1.0 }
+        Self { patches: vec![vec![FeatureGap::new(topology, geometry, closest)]], tau: 1.0 }
     }
 
-    /// Each piece's gap and gradient at `x`, signed as the closest piece's, and its blending
-    /// weight (the largest is 1). A piece's own sign may differ from the closest one's (a
-    /// point outside a sharp ridge lies below the plane of the far face it projects onto).
-    fn blend<T: Real>(&self, x: V3<T>) -> Vec<(T, V3<T>, T)> {
-        let gaps: Vec<(T, V3<T>)> = self.pieces.iter().map(|p| p.gap(x)).collect();
+    /// Each piece of one patch: its gap and gradient at `x`, signed as the closest piece's, and
+    /// its blending weight (the largest is 1). A piece's own sign may differ from the closest
+    /// one's (a point outside a sharp ridge lies below the plane of the far face it projects
+    /// onto).
+    fn blend<T: Real>(&self, pieces: &[FeatureGap], x: V3<T>) -> Vec<(T, V3<T>, T)> {
+        let gaps: Vec<(T, V3<T>)> = pieces.iter().map(|p| p.gap(x)).collect();
         if gaps.len() == 1 {
             let (t, n) = gaps[0];
             return vec![(t, n, c(1.0))];
@@ -83,7 +98,7 @@ impl MeshPoint {
         let nearest = (0..gaps.len()).fold(0, |a, i| if gaps[i].0.re().abs() < gaps[a].0.re().abs() { i } else { a });
         let closest = gaps[nearest].0.re();
         let one = c::<T>(1.0);
-        if closest >= 0.0 || !self.pieces[nearest].is_face() {
+        if closest >= 0.0 || !pieces[nearest].is_face() {
             // Outside, or inside by an edge or corner (a concave one: the distance is C¹ there):
             // the closest feature alone.
             return gaps
@@ -97,7 +112,7 @@ impl MeshPoint {
         // Inside a convex part the closest point of every near triangle is in its face: only
         // faces compete. (An edge's or corner's distance there belongs to a farther face.)
         gaps.into_iter()
-            .zip(&self.pieces)
+            .zip(pieces)
             .map(|((t, n), piece)| {
                 if !piece.is_face() {
                     return (t, n, c(0.0));
@@ -109,30 +124,16 @@ impl MeshPoint {
             .collect()
     }
 
-    /// Σ wᵢ fᵢ / Σ wᵢ of per-piece vectors `f`.
-    fn mean<T: Real>(weights: &[T], f: impl Fn(usize) -> V3<T>) -> V3<T> {
-        let total = weights.iter().fold(c::<T>(0.0), |s, w| s + *w);
-        let mut out = [c::<T>(0.0); 3];
-        for (i, w) in weights.iter().enumerate() {
-            let v = f(i);
-            for k in 0..3 {
-                out[k] += *w * v[k];
-            }
-        }
-        out.map(|v| v / total)
-    }
-}
-
-impl GapField for MeshPoint {
-    fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
-        let parts = self.blend(x);
+    /// The blend of gaps tᵢ with gradients nᵢ and weights wᵢ = exp(−(|tᵢ| − d₀)/τ):
+    /// g = Σ wᵢ tᵢ / Σ wᵢ, ∇g = Σ wᵢ nᵢ (1 − sgn(tᵢ)(tᵢ − g)/τ) / Σ wᵢ.
+    fn blended_gap<T: Real>(&self, parts: &[(T, V3<T>, T)]) -> (T, V3<T>) {
         if parts.len() == 1 {
             return (parts[0].0, parts[0].1);
         }
         let total = parts.iter().fold(c::<T>(0.0), |s, p| s + p.2);
         let g = parts.iter().fold(c::<T>(0.0), |s, p| s + p.2 * p.0) / total;
         let mut n = [c::<T>(0.0); 3];
-        for (t, ni, w) in &parts {
+        for (t, ni, w) in parts {
             let sign = if t.re() < 0.0 { -1.0 } else { 1.0 };
             let factor = *w * (c::<T>(1.0) - (*t - g) * (sign / self.tau));
             for k in 0..3 {
@@ -142,15 +143,68 @@ impl GapField for MeshPoint {
         (g, n.map(|v| v / total))
     }
 
+    /// Each patch's gap and gradient at `x` (the exact minimum over its triangles, blended
+    /// inside), signed as the closest patch's, and the patches' weights exp(−(|tₖ| − d₀)/τ): a
+    /// smooth minimum across the concave edges between patches, where the exact minimum has a
+    /// kink.
+    fn patch_parts<T: Real>(&self, x: V3<T>) -> Vec<(T, V3<T>, T)> {
+        let gaps: Vec<(T, V3<T>)> = self.patches.iter().map(|p| self.blended_gap(&self.blend(p, x))).collect();
+        if gaps.len() == 1 {
+            return vec![(gaps[0].0, gaps[0].1, c(1.0))];
+        }
+        // Every patch's gap signed as the closest patch's: σ|tₖ|, gradient σ sgn(tₖ) nₖ (a point
+        // just inside one patch may lie outside a neighbouring patch's valley).
+        let nearest = (0..gaps.len()).fold(0, |a, i| if gaps[i].0.re().abs() < gaps[a].0.re().abs() { i } else { a });
+        let sigma = if gaps[nearest].0.re() < 0.0 { -1.0 } else { 1.0 };
+        let d0 = gaps[nearest].0.re().abs();
+        gaps.into_iter()
+            .map(|(t, n)| {
+                let s = if t.re() < 0.0 { -sigma } else { sigma };
+                (t * s, n.map(|k| k * s), ((t.abs() - d0) * (-1.0 / self.tau)).exp())
+            })
+            .collect()
+    }
+
+    /// Σ wₖ fₖ / Σ wₖ over the patches of each patch's Σ wᵢ fᵢ / Σ wᵢ of per-piece vectors `f`.
+    fn mean<T: Real>(&self, x: V3<T>, f: impl Fn(&FeatureGap) -> V3<T>) -> V3<T> {
+        let outer: Vec<T> = self.patch_parts(x).into_iter().map(|p| p.2).collect();
+        let means: Vec<V3<T>> = self
+            .patches
+            .iter()
+            .map(|pieces| {
+                let inner: Vec<T> = self.blend(pieces, x).into_iter().map(|p| p.2).collect();
+                weighted(&inner, |i| f(&pieces[i]))
+            })
+            .collect();
+        weighted(&outer, |k| means[k])
+    }
+}
+
+/// Σ wᵢ fᵢ / Σ wᵢ of per-item vectors `f`.
+fn weighted<T: Real>(weights: &[T], f: impl Fn(usize) -> V3<T>) -> V3<T> {
+    let total = weights.iter().fold(c::<T>(0.0), |s, w| s + *w);
+    let mut out = [c::<T>(0.0); 3];
+    for (i, w) in weights.iter().enumerate() {
+        let v = f(i);
+        for k in 0..3 {
+            out[k] += *w * v[k];
+        }
+    }
+    out.map(|v| v / total)
+}
+
+impl GapField for MeshPoint {
+    fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
+        self.blended_gap(&self.patch_parts(x))
+    }
+
     fn surface_velocity<T: Real>(&self, x: V3<T>) -> V3<T> {
-        let weights: Vec<T> = self.blend(x).into_iter().map(|p| p.2).collect();
-        Self::mean(&weights, |i| self.pieces[i].surface_velocity(x))
+        self.mean(x, |piece| piece.surface_velocity(x))
     }
 
     /// The blended interpolated normal, normalised; the gap normal `n` where it vanishes.
     fn friction_normal<T: Real>(&self, x: V3<T>, n: V3<T>) -> V3<T> {
-        let weights: Vec<T> = self.blend(x).into_iter().map(|p| p.2).collect();
-        let m = Self::mean(&weights, |i| self.pieces[i].interpolated_normal(x));
+        let m = self.mean(x, |piece| piece.interpolated_normal(x));
         let len2 = dot(m, m);
         if !(len2.re() > 1e-12) {
             return n;
