@@ -42,8 +42,8 @@ struct FrameOptions {
 /// Options of the demos that take parameters; other demos refuse them.
 #[derive(Args, Debug)]
 struct ContactOptions {
-    /// tube-cloth-bend: mesh resolution (low: ~5K tets, 2976 triangles; high: ~30K, 8000)
-    /// [default: low]
+    /// tube-cloth-bend, sleeve-on-limb-mesh: mesh resolution (low: ~5K tets, 2976 triangles;
+    /// high: ~30K, 8000) [default: low]
     #[arg(long, value_name = "RES", value_parser = PossibleValuesParser::new([
         PossibleValue::new("low"),
         PossibleValue::new("high"),
@@ -54,8 +54,8 @@ struct ContactOptions {
     /// incline: slope angle (degrees) [default: 10]
     #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
     angle: Option<f64>,
-    /// incline, pinch, tube-cloth-bend: friction coefficient [default: 0.177 (incline), 0.5
-    /// (pinch), 0.2 (tube-cloth-bend)]
+    /// incline, pinch, tube-cloth-bend, sleeve-on-limb-mesh: friction coefficient [default:
+    /// 0.177 (incline), 0.5 (pinch), 0.2 (tube-cloth-bend, sleeve-on-limb-mesh)]
     #[arg(long, value_name = "MU")]
     mu: Option<f64>,
     /// incline: initial speed down the slope (m/s) [default: 0.1]

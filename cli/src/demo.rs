@@ -8,6 +8,7 @@ use super::demo_colliders;
 use super::demo_contact;
 use super::demo_dynamics;
 use super::demo_fold;
+use super::demo_limb_mesh;
 use super::demo_tube::{self, Resolution};
 use super::demo_twist;
 use grip::mesh::generate::{box_tets, grid_cloth, top_vertices};
@@ -18,7 +19,7 @@ use grip::{Material, SolverParams};
 pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
 
 /// Every demo: (name, one-line description).
-pub(crate) const DEMOS: [(&str, &str); 16] = [
+pub(crate) const DEMOS: [(&str, &str); 17] = [
     (
         "tube-cloth-bend",
         "cloth sleeve (r = 51 mm) on a soft capsule limb (r = 50 mm, 5K or 30K tets) bent 90 deg about an elbow \
@@ -63,6 +64,11 @@ pub(crate) const DEMOS: [(&str, &str); 16] = [
     ),
     ("sphere-and-floor-analytic", "sphere-and-floor with an analytic sphere and plane"),
     ("dense-collider", "0.8 m cloth (33x33) dropped onto a UV-sphere collider mesh of 101,760 triangles (r = 0.3 m)"),
+    (
+        "sleeve-on-limb-mesh",
+        "tube-cloth-bend's sleeve on its limb as a skinned collider mesh (1490 triangles, a point cache per frame) \
+         bent 90 deg in 1 s, lagged friction [--res --mu]",
+    ),
 ];
 
 /// The `grip demo` options of the contact demos; `None` keeps the demo's value.
@@ -100,7 +106,7 @@ fn accepted(name: &str) -> &'static [&'static str] {
     match name {
         "incline" => &["angle", "mu", "v0", "h", "coupling"],
         "pinch" => &["mu", "h", "coupling"],
-        "tube-cloth-bend" => &["mu", "res"],
+        "tube-cloth-bend" | "sleeve-on-limb-mesh" => &["mu", "res"],
         _ => &[],
     }
 }
@@ -128,7 +134,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
                     if ok.is_empty() { "none of them".to_string() } else { format!("only --{}", ok.join(", --")) };
                 return Err(format!(
                     "demo \"{name}\" does not use --{flag} (--angle, --mu, --v0, --h and --coupling apply to \
-                     incline and pinch, --mu and --res to tube-cloth-bend; {name} takes {uses})"
+                     incline and pinch, --mu and --res to tube-cloth-bend and sleeve-on-limb-mesh; {name} takes {uses})"
                 ));
             }
             if !x.is_finite() {
@@ -149,6 +155,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
         "sphere-and-floor" => Ok(demo_colliders::sphere_and_floor(true)),
         "sphere-and-floor-analytic" => Ok(demo_colliders::sphere_and_floor(false)),
         "dense-collider" => Ok(demo_colliders::dense_collider()),
+        "sleeve-on-limb-mesh" => demo_limb_mesh::sleeve_on_limb_mesh(options),
         other => demo_dynamics::demo(other).ok_or_else(|| {
             let known: Vec<&str> = DEMOS.iter().map(|d| d.0).collect();
             format!("unknown demo \"{name}\" (known: {})", known.join(", "))

@@ -30,6 +30,7 @@ pub mod demo_colliders;
 pub mod demo_contact;
 pub mod demo_dynamics;
 pub mod demo_fold;
+pub mod demo_limb_mesh;
 pub mod demo_tube;
 pub mod demo_twist;
 pub mod diff;

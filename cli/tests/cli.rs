@@ -419,3 +419,22 @@ fn diff_compares_two_runs_frame_by_frame() {
     std::fs::create_dir_all(&empty).unwrap();
     assert_eq!(grip(&["diff", b_str, empty.to_str().unwrap()]).status.code(), Some(2));
 }
+
+/// The sleeve on the skinned limb mesh runs the first 12 frames of the bend (past the frame
+/// where fully implicit friction stalls), the limb's OBJ at frame 12 is its point cache's frame
+/// 12, and the sleeve has begun to slip (between 1 and 50 mm).
+#[test]
+fn sleeve_on_limb_mesh_demo_runs_and_plays_its_cache() {
+    let dir = TempDir::new("limb_mesh");
+    let o = grip(&["demo", "sleeve-on-limb-mesh", "--frames", "12", "--out", dir.0.to_str().unwrap()]);
+    assert_ok(&o);
+    let scene = grip_cli::demo::scene("sleeve-on-limb-mesh").expect("scene");
+    let cache = scene.objects[0].point_cache.as_ref().expect("cache");
+    let limb = read_obj(&dir.0.join("limb_0012.obj")).expect("limb OBJ");
+    for (v, p) in limb.positions.iter().enumerate() {
+        assert!((0..3).all(|k| (p[k] - cache.positions(12)[3 * v + k]).abs() < 1e-12), "limb vertex {v}");
+    }
+    let rows = stats_with(&dir.0, &["sleeve_slip_on_limb", "intersecting_pairs", "intersecting_pairs_with_solids"]);
+    let slip = rows[12][12];
+    assert!(slip > 1e-3 && slip < 0.05, "slip {slip} m at frame 12");
+}

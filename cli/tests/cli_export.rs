@@ -26,6 +26,11 @@ fn demos() -> Vec<(String, Scene)> {
         let o = DemoOptions { resolution: Some(res), mu: Some(mu), ..Default::default() };
         out.push((format!("tube {res:?} mu {mu}"), scene_with("tube-cloth-bend", &o).expect("tube")));
     }
+    let tiny = DemoOptions { resolution: Some(Resolution::Tiny), ..Default::default() };
+    out.push((
+        "sleeve on a skinned limb mesh (point cache)".into(),
+        scene_with("sleeve-on-limb-mesh", &tiny).expect("limb"),
+    ));
     let mut exact = scene_with("pinch", &DemoOptions::default()).expect("pinch");
     exact.params.collider_mesh_contact = ColliderMeshContact::Exact;
     exact.params.contact_kernel = Kernel::Cubic;
