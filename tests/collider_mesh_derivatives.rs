@@ -163,8 +163,12 @@ fn jacobian_checks(p: &[[f64; 3]], t: &[[u32; 3]]) {
     let (p, t) = (p.to_vec(), t.to_vec());
     let topo = MeshTopology::new(&p, &t);
     let h = 0.01;
-    // The mesh moves and turns a little over the step: its corners have velocities.
-    let vel: Vec<[f64; 3]> = p.iter().map(|x| [0.05 - 0.3 * x[1], 0.02 + 0.3 * x[0], -0.01]).collect();
+    // The mesh moves, turns and deforms a little over the step: its corners have velocities of
+    // a non-rigid field.
+    let vel: Vec<[f64; 3]> = p
+        .iter()
+        .map(|x| [0.05 - 0.3 * x[1] + 2.0 * x[0] * x[2], 0.02 + 0.3 * x[0] - 1.5 * x[1] * x[1], -0.01 + 0.8 * x[0]])
+        .collect();
     let geom = MeshGeometry::new(&topo, p.clone(), vel);
     let all: Vec<u32> = (0..t.len() as u32).collect();
     let mut rng = Lcg(17);
