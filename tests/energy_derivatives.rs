@@ -66,20 +66,25 @@ fn random_triangle(rng: &mut Lcg) -> [[f64; 3]; 3] {
     std::array::from_fn(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)])
 }
 
+/// A random membrane of `model` with random E and ν, rest area above 0.05 m² (volume above
+/// 0.05e-3 m³ at 1 mm), and its rest corners.
+fn random_membrane(rng: &mut Lcg, model: MembraneModel) -> ([[f64; 3]; 3], MembraneTriangle) {
+    loop {
+        let p = random_triangle(rng);
+        let m = MembraneTriangle::new([0, 1, 2], p, rng.range(1e4, 1e7), rng.range(0.0, 0.49), 1e-3, model);
+        if let Some(m) = m.filter(|m| m.rest_volume >= 0.05e-3) {
+            return (p, m);
+        }
+    }
+}
+
 #[test]
 fn membrane_derivatives_match_finite_differences() {
     let mut rng = Lcg(3);
     for model in [MembraneModel::NeoHookean, MembraneModel::StVenantKirchhoff] {
         let mut done = 0;
         while done < 150 {
-            let p = random_triangle(&mut rng);
-            let Some(m) = MembraneTriangle::new([0, 1, 2], p, rng.range(1e4, 1e7), rng.range(0.0, 0.49), 1e-3, model)
-            else {
-                continue;
-            };
-            if m.rest_volume < 0.05e-3 {
-                continue;
-            }
+            let (p, m) = random_membrane(&mut rng, model);
             let x = perturb(&mut rng, &flat::<3, 9>(p), if done % 2 == 0 { 0.2 } else { 1.0 });
             let (ge, he) = fd_errors(&m, &x, 1e-6);
             assert!(ge < TOL && he < TOL, "{model:?} case {done}: {ge:e} {he:e}");
@@ -98,14 +103,7 @@ fn membrane_definite_hessian_is_psd_and_bounds_the_hessian() {
     for model in [MembraneModel::NeoHookean, MembraneModel::StVenantKirchhoff] {
         let mut done = 0;
         while done < 100 {
-            let p = random_triangle(&mut rng);
-            let Some(m) = MembraneTriangle::new([0, 1, 2], p, rng.range(1e4, 1e7), rng.range(0.0, 0.49), 1e-3, model)
-            else {
-                continue;
-            };
-            if m.rest_volume < 0.05e-3 {
-                continue;
-            }
+            let (p, m) = random_membrane(&mut rng, model);
             let x = perturb(&mut rng, &flat::<3, 9>(p), if done % 2 == 0 { 0.2 } else { 1.0 });
             let (exact, definite) = (m.hessian(&x), m.definite_hessian(&x));
             let scale = exact.norm();

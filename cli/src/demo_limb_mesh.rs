@@ -18,6 +18,7 @@ use super::demo::DemoOptions;
 use super::demo_tube::{limb_mesh, tube_cloth_bend, Resolution, BEND_DEGREES, BEND_SECONDS, HINGE_PIVOT, PIN_X};
 use grip::contact::FrictionCoupling;
 use grip::mesh::boundary::boundary_triangles;
+use grip::mesh::generate::without_unused_vertices;
 use grip::scene::description::{Elements, PointCache, Scene, SceneObject, SlipPair};
 use grip::{ColliderMeshContact, Material};
 
@@ -50,18 +51,8 @@ pub fn sleeve_on_limb_mesh(options: &DemoOptions) -> Result<Scene, String> {
     let (positions, tets) = limb_mesh(options.resolution.unwrap_or(Resolution::Low).limb_tets())?;
     let tets: Vec<[u32; 4]> = tets.chunks_exact(4).map(|t| [t[0], t[1], t[2], t[3]]).collect();
     let surface = boundary_triangles(&tets);
-    // Keep the surface's vertices only, renumbered in order of first use.
-    let mut index = vec![u32::MAX; positions.len() / 3];
-    let mut rest = Vec::new();
-    let mut triangles = Vec::with_capacity(3 * surface.len());
-    for v in surface.iter().flatten() {
-        let slot = &mut index[*v as usize];
-        if *slot == u32::MAX {
-            *slot = (rest.len() / 3) as u32;
-            rest.extend_from_slice(&positions[3 * *v as usize..3 * *v as usize + 3]);
-        }
-        triangles.push(*slot);
-    }
+    let flat: Vec<u32> = surface.iter().flatten().copied().collect();
+    let (rest, triangles) = without_unused_vertices(&positions, &flat);
     let frames = (0..=scene.frames).map(|k| skinned(&rest, k as f64 / scene.fps)).collect::<Vec<_>>();
     let mut limb = SceneObject::new("limb", frames[0].clone(), Elements::ColliderMesh(triangles), Material::default());
     limb.point_cache = Some(PointCache::new(frames));

@@ -158,25 +158,10 @@ impl Element<9> for MembraneTriangle {
         );
         autodiff::symmetrize(&mut dp_df);
         let dp_df = autodiff::project_psd(&dp_df);
-        // ∂F_k/∂x_b = g[b][k] I₃: F column k = Σ_a (x_{a+1} − x_0) D_m⁻¹[a][k].
+        // G = ∂F/∂x: F column k = Σ_a (x_{a+1} − x_0) D_m⁻¹[a][k], so ∂F_{k,r}/∂x_{b,r} = g[b][k].
         let m = &self.dm_inv;
         let g = [[-(m[(0, 0)] + m[(1, 0)]), -(m[(0, 1)] + m[(1, 1)])], [m[(0, 0)], m[(0, 1)]], [m[(1, 0)], m[(1, 1)]]];
-        let mut h = SMatrix::<f64, 9, 9>::zeros();
-        for (a, ga) in g.iter().enumerate() {
-            for (b, gb) in g.iter().enumerate() {
-                for r in 0..3 {
-                    for s in 0..3 {
-                        let mut sum = 0.0;
-                        for (k, gak) in ga.iter().enumerate() {
-                            for (l, gbl) in gb.iter().enumerate() {
-                                sum += gak * gbl * dp_df[(3 * k + r, 3 * l + s)];
-                            }
-                        }
-                        h[(3 * a + r, 3 * b + s)] = self.rest_volume * sum;
-                    }
-                }
-            }
-        }
-        h
+        let df_dx = SMatrix::<f64, 6, 9>::from_fn(|i, j| if i % 3 == j % 3 { g[j / 3][i / 3] } else { 0.0 });
+        df_dx.transpose() * dp_df * df_dx * self.rest_volume
     }
 }

@@ -147,8 +147,9 @@ impl MeshPoint {
     /// inside), signed as the closest patch's, and the patches' weights exp(−(|tₖ| − d₀)/τ): a
     /// smooth minimum across the concave edges between patches, where the exact minimum has a
     /// kink.
-    fn patch_parts<T: Real>(&self, x: V3<T>) -> Vec<(T, V3<T>, T)> {
-        let gaps: Vec<(T, V3<T>)> = self.patches.iter().map(|p| self.blended_gap(&self.blend(p, x))).collect();
+    /// `blends` are each patch's pieces as [`MeshPoint::blend`] gives them.
+    fn patch_parts<T: Real>(&self, blends: &[Vec<(T, V3<T>, T)>]) -> Vec<(T, V3<T>, T)> {
+        let gaps: Vec<(T, V3<T>)> = blends.iter().map(|b| self.blended_gap(b)).collect();
         if gaps.len() == 1 {
             return vec![(gaps[0].0, gaps[0].1, c(1.0))];
         }
@@ -167,16 +168,23 @@ impl MeshPoint {
 
     /// Σ wₖ fₖ / Σ wₖ over the patches of each patch's Σ wᵢ fᵢ / Σ wᵢ of per-piece vectors `f`.
     fn mean<T: Real>(&self, x: V3<T>, f: impl Fn(&FeatureGap) -> V3<T>) -> V3<T> {
-        let outer: Vec<T> = self.patch_parts(x).into_iter().map(|p| p.2).collect();
+        let blends = self.blends(x);
+        let outer: Vec<T> = self.patch_parts(&blends).into_iter().map(|p| p.2).collect();
         let means: Vec<V3<T>> = self
             .patches
             .iter()
-            .map(|pieces| {
-                let inner: Vec<T> = self.blend(pieces, x).into_iter().map(|p| p.2).collect();
+            .zip(&blends)
+            .map(|(pieces, blend)| {
+                let inner: Vec<T> = blend.iter().map(|p| p.2).collect();
                 weighted(&inner, |i| f(&pieces[i]))
             })
             .collect();
         weighted(&outer, |k| means[k])
+    }
+
+    /// Every patch's [`MeshPoint::blend`] at `x`.
+    fn blends<T: Real>(&self, x: V3<T>) -> Vec<Vec<(T, V3<T>, T)>> {
+        self.patches.iter().map(|p| self.blend(p, x)).collect()
     }
 }
 
@@ -195,7 +203,7 @@ fn weighted<T: Real>(weights: &[T], f: impl Fn(usize) -> V3<T>) -> V3<T> {
 
 impl GapField for MeshPoint {
     fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
-        self.blended_gap(&self.patch_parts(x))
+        self.blended_gap(&self.patch_parts(&self.blends(x)))
     }
 
     fn surface_velocity<T: Real>(&self, x: V3<T>) -> V3<T> {
