@@ -25,7 +25,22 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
 
-for t in "${targets[@]}"; do cargo +nightly fuzz build -O "$t" 2>&1 | tail -1; done
+# A nightly build that fails (a toolchain without sanitizer support, a full disk) is not a fuzz
+# finding: say why, with the build's last lines and the free disk, and run the stable replay.
+mkdir -p artifacts
+for t in "${targets[@]}"; do
+    build_log="artifacts/build-$t.log"
+    if cargo +nightly fuzz build -O "$t" >"$build_log" 2>&1; then
+        tail -1 "$build_log"
+    else
+        echo "fuzz: the nightly build of $t failed; its last lines:"
+        tail -40 "$build_log"
+        echo "fuzz: disk free: $(df -Ph . | awk 'NR==2 {print $4}')"
+        echo "fuzz: running the stable replay for ${seconds} s per target instead"
+        cd .. && GRIP_FUZZ_SECONDS="$seconds" cargo test --release --test fuzz_replay -- --nocapture
+        exit $?
+    fi
+done
 total_runs=0
 total_seconds=0
 status=0
