@@ -3,7 +3,8 @@
 //! sliding on a two-triangle incline stops where Coulomb says and as on the analytic plane, and
 //! cloths dropped on coarse proxies (an octagonal prism with fanned caps, the authors' tube)
 //! never end a frame deeper than the contact thickness inside the mesh, measured by brute-force
-//! distance and the generalized winding number.
+//! distance and the generalized winding number, nor with a cloth triangle cut by the proxy's
+//! sharp edges (exact triangle–triangle tests).
 //!
 //! Run with `cargo test --release --test collider_mesh_contact`.
 
@@ -11,6 +12,7 @@ use grip::analytic::incline::{stop, Incline, InclineSurface};
 use grip::contact::{FrictionCoupling, Shape, ShapeKind};
 use grip::mesh::closest_point::{closest_on_triangle, point_at};
 use grip::mesh::generate::grid_cloth;
+use grip::mesh::intersection::intersecting_pairs_between;
 use grip::mesh::shapes::{open_cylinder, prism};
 use grip::{ColliderMeshContact, Material, Solver, SolverParams};
 
@@ -151,18 +153,31 @@ fn deepest(points: &[[f64; 3]], tris: &[[u32; 3]], cloth: &[f64]) -> f64 {
 }
 
 /// Runs `frames` frames of 1/24 s, checking after each that no cloth vertex is deeper than the
-/// contact thickness inside the collider (by the oracle); returns the deepest signed distance
-/// and the Newton iterations.
-fn drop_on(s: &mut Solver, collider: (&[f64], &[u32]), cloth: u32, frames: usize, delta: f64) -> (f64, u32) {
+/// contact thickness inside the collider (by the oracle) and that no cloth triangle (of
+/// `cloth_triangles`) intersects a collider triangle: a sharp edge of the collider must not
+/// cut the cloth between its vertices. Returns the deepest signed distance and the Newton
+/// iterations.
+fn drop_on(
+    s: &mut Solver,
+    collider: (&[f64], &[u32]),
+    (cloth, cloth_triangles): (u32, &[u32]),
+    frames: usize,
+    delta: f64,
+) -> (f64, u32) {
     let points: Vec<[f64; 3]> = collider.0.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
     let tris: Vec<[u32; 3]> = collider.1.chunks(3).map(|t| [t[0], t[1], t[2]]).collect();
+    let cloth_tris: Vec<[u32; 3]> = cloth_triangles.chunks(3).map(|t| [t[0], t[1], t[2]]).collect();
     let (mut worst, mut newton) = (f64::INFINITY, 0);
     for f in 1..=frames {
         s.advance(1.0 / 24.0).unwrap_or_else(|e| panic!("frame {f}: {e}"));
         newton += s.report().newton_iterations;
-        let d = deepest(&points, &tris, s.positions(cloth).unwrap());
+        let x = s.positions(cloth).unwrap();
+        let d = deepest(&points, &tris, x);
         worst = worst.min(d);
         assert!(d > -delta, "frame {f}: a cloth vertex is {:.3e} m inside the mesh (δ = {delta})", -d);
+        let cloth_points: Vec<[f64; 3]> = x.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
+        let cut = intersecting_pairs_between(&cloth_points, &cloth_tris, &points, &tris);
+        assert!(cut.is_empty(), "frame {f}: {} cloth triangles cut by the collider, e.g. {:?}", cut.len(), cut[0]);
     }
     (worst, newton)
 }
@@ -184,7 +199,7 @@ fn cloth_drapes_over_a_low_poly_prism() {
     let (cp, ct) = flat_cloth(0.8, 32, 0.17);
     let cloth = s.add_shell(&cp, &ct, &Material { damping_alpha: 0.5, ..sleeve_cloth() }).unwrap();
     s.set_friction(cloth, proxy, 0.3).unwrap();
-    let (worst, newton) = drop_on(&mut s, (&p, &t), cloth, 12, params.contact_thickness);
+    let (worst, newton) = drop_on(&mut s, (&p, &t), (cloth, &ct), 12, params.contact_thickness);
     let low = s.positions(cloth).unwrap().chunks(3).map(|x| x[2]).fold(f64::INFINITY, f64::min);
     println!("prism: deepest signed distance {worst:.3e} m, {newton} Newton iterations, lowest cloth z {low:.3}");
     assert!(low < 0.0, "the cloth's sides must hang down past the prism's axis (lowest z {low})");
@@ -212,7 +227,7 @@ fn the_authors_tube_cloth_runs_48_frames() {
     let material = Material { bending_stiffness: 4.578754578754579e-5, ..sleeve_cloth() };
     let cloth_id = s.add_shell(&cloth.0, &cloth.1, &material).unwrap();
     s.set_friction(cloth_id, tube_id, 0.15).unwrap();
-    let (worst, newton) = drop_on(&mut s, (&tube.0, &tube.1), cloth_id, 48, params.contact_thickness);
+    let (worst, newton) = drop_on(&mut s, (&tube.0, &tube.1), (cloth_id, &cloth.1), 48, params.contact_thickness);
     println!("softy tube: deepest signed distance {worst:.3e} m, {newton} Newton iterations in 48 frames");
 }
 

@@ -5,6 +5,10 @@
 //! that vertex alone (the mesh is prescribed), so the Jacobian has only diagonal blocks and the
 //! pattern never grows.
 //!
+//! The simulated surfaces' edges meet the meshes' sharp convex edges too ([`ridge_pairs`]), so
+//! that a ridge cannot cut the cloth between two vertices; those pairs couple an edge's two
+//! vertices, whose block the elements already hold.
+//!
 //! Candidate triangles are gathered per vertex within δ + padding of a reference position and
 //! gathered again for a vertex that has moved more than half the padding from it, so no
 //! triangle entering the δ band is missed and the residual is always the exact one. Vertices
@@ -21,6 +25,11 @@ use nalgebra::Matrix3;
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;
+
+pub mod ridge_pairs;
+
+pub use ridge_pairs::ContactEdges;
+use ridge_pairs::RidgePairs;
 
 /// A potential contact: a simulated vertex against a collider mesh.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,6 +53,10 @@ pub struct StageMesh {
     pub start: MeshGeometry,
     /// The mesh at the end of the stage, with the corners' prescribed velocities.
     pub stage: MeshGeometry,
+    /// Global index of the mesh's first vertex.
+    pub first_vertex: u32,
+    /// The simulated surface edges that meet the mesh's ridges.
+    pub edges: Arc<ContactEdges>,
 }
 
 /// The contacts of the stage's vertices with its collider meshes.
@@ -61,6 +74,8 @@ pub struct MeshContactTerms<'a> {
     lagged: Vec<Option<LaggedFriction>>,
     /// Friction frozen by the last [`Term::freeze_friction`].
     frozen: Vec<Option<LaggedFriction>>,
+    /// The surface edges against the meshes' ridges.
+    ridges: RidgePairs,
     /// Jacobians hold each contact's normal ([`HeldNormal`]): the modified Newton Jacobian.
     definite: bool,
     /// How many times some vertex's candidates were gathered again.
@@ -128,15 +143,18 @@ impl<'a> MeshContactTerms<'a> {
             candidates: vec![Vec::new(); queries.len()],
             lagged,
             frozen: Vec::new(),
+            ridges: RidgePairs::new(meshes, &law, fixed, q_guess, padding)
+                .with_start(meshes, &law, fixed, q_start, padding),
             definite: false,
             refreshes: 0,
             seconds_search: started.elapsed().as_secs_f64(),
         };
         terms.gather(q_guess, true);
         log::debug!(
-            "collider meshes: {} of {} vertex queries near a triangle",
+            "collider meshes: {} of {} vertex queries near a triangle, {} edge–ridge pairs",
             terms.candidates.iter().filter(|c| !c.is_empty()).count(),
-            queries.len()
+            queries.len(),
+            terms.ridges.pairs().len()
         );
         terms
     }
@@ -169,6 +187,9 @@ impl<'a> MeshContactTerms<'a> {
                 self.candidates[k] = c;
                 any = true;
             }
+        }
+        if !all {
+            any |= self.ridges.gather(meshes, &self.law, fixed, q, self.padding);
         }
         if any && !all {
             self.refreshes += 1;
@@ -229,10 +250,13 @@ impl<'a> MeshContactTerms<'a> {
                 }
             }
         }
+        self.ridges.add_gradient(q, scale, out);
+        self.ridges.add_friction(&self.law, v, scale, out);
     }
 
     /// The smallest gap (m) of the free vertices at positions `q` among the queries with
-    /// candidates (∞ without any), and how many are within the contact thickness.
+    /// candidates, and of the surface edges at the ridges (∞ without any), and how many
+    /// vertices are within the contact thickness.
     pub fn gap_summary(&self, q: &[f64]) -> (f64, u32) {
         let gaps: Vec<f64> = (0..self.queries.len())
             .into_par_iter()
@@ -244,7 +268,7 @@ impl<'a> MeshContactTerms<'a> {
                 MeshPoint::at(&mesh.topology, &mesh.stage, &self.candidates[k], x, tau).map(|p| p.gap(x).0)
             })
             .collect();
-        let deepest = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+        let deepest = gaps.iter().copied().fold(self.ridges.smallest_gap(q, self.law.kappa), f64::min);
         (deepest, gaps.iter().filter(|&&d| d < self.law.delta).count() as u32)
     }
 }
@@ -276,7 +300,7 @@ impl Term for MeshContactTerms<'_> {
                 e
             })
             .collect();
-        terms.iter().sum()
+        terms.iter().sum::<f64>() + self.ridges.energy(q) + self.ridges.friction_potential(&self.law, v, stage.h)
     }
 
     fn freeze_friction(&mut self, q: &[f64]) {
@@ -298,8 +322,8 @@ impl Term for MeshContactTerms<'_> {
         self.definite = definite;
     }
 
-    /// −h dF/dv into the vertices' diagonal blocks, along x = q̂ + h v; with the normal held
-    /// when definite.
+    /// −h dF/dv into the vertices' diagonal blocks, along x = q̂ + h v, with the normal held
+    /// when definite; h² ∇²W of the ridge pairs into the edges' blocks.
     fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], v: &[f64], jac: &mut [f64]) -> u32 {
         self.ensure_fresh(q);
         let blocks: Vec<Option<Matrix3<f64>>> = (0..self.queries.len())
@@ -329,6 +353,8 @@ impl Term for MeshContactTerms<'_> {
                 }
             }
         }
-        0
+        let (h, pattern, fixed) = (stage.h, &stage.layout.pattern, stage.fixed);
+        self.ridges.add_hessian(q, h * h, self.definite, pattern, fixed, jac)
+            + self.ridges.add_friction_jacobian(&self.law, v, h, pattern, fixed, jac)
     }
 }

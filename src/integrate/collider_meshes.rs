@@ -3,7 +3,7 @@
 //! stage's sweep of the mesh (refitted, not rebuilt) before the stage's contact terms are made.
 
 use super::call::Substepper;
-use crate::assemble::mesh_contact_terms::{MeshQuery, StageMesh};
+use crate::assemble::mesh_contact_terms::{ContactEdges, MeshQuery, StageMesh};
 use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
 use crate::model::{Model, ObjectKind};
 use std::sync::Arc;
@@ -19,6 +19,8 @@ pub(crate) struct MeshOverCall {
     topology: Arc<MeshTopology>,
     /// Its search tree, once a stage has swept it.
     search: Option<Arc<MeshSearch>>,
+    /// The simulated surface edges, which meet its ridges.
+    edges: Arc<ContactEdges>,
 }
 
 /// The collider meshes of a call and the potential contacts with them.
@@ -39,6 +41,7 @@ impl ColliderMeshesOverCall {
         let vertices = model.contact_vertices();
         let mut meshes = Vec::new();
         let mut queries = Vec::new();
+        let rest: Arc<Vec<f64>> = Arc::new(model.rest.iter().flatten().copied().collect());
         for o in model.objects.iter().filter(|o| o.kind == ObjectKind::ColliderMesh) {
             let Some(topology) = o.mesh_topology.clone() else { continue };
             let mesh = meshes.len() as u32;
@@ -52,6 +55,7 @@ impl ColliderMeshesOverCall {
                 vertex_count: o.vertex_count,
                 topology,
                 search: None,
+                edges: Arc::new(ContactEdges::of_model(model, o.id, rest.clone())),
             });
         }
         (!meshes.is_empty() && !queries.is_empty()).then_some(Self { meshes, queries, padding })
@@ -80,7 +84,14 @@ impl ColliderMeshesOverCall {
                     }
                     None => m.search.insert(Arc::new(MeshSearch::new(&m.topology, &start, &stage))).clone(),
                 };
-                StageMesh { topology: m.topology.clone(), search, start, stage }
+                StageMesh {
+                    topology: m.topology.clone(),
+                    search,
+                    start,
+                    stage,
+                    first_vertex: m.first_vertex as u32,
+                    edges: m.edges.clone(),
+                }
             })
             .collect()
     }

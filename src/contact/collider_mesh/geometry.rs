@@ -4,6 +4,7 @@
 //! The mesh is kinematic, so all of it is constant over a stage's Newton iterations.
 
 use super::patches::convex_patches;
+use super::ridges::Ridges;
 use super::topology::MeshTopology;
 use crate::math::real::{add, cross, dot, sub, unit};
 use crate::mesh::bvh::Aabb;
@@ -37,6 +38,8 @@ pub struct MeshGeometry {
     pub vertex_normals: Vec<[f64; 3]>,
     /// Per triangle, its convex patch ([`super::patches::convex_patches`]).
     pub patches: Vec<u32>,
+    /// Its sharp convex edges, which simulated edges meet too ([`super::ridges`]).
+    pub ridges: Ridges,
 }
 
 impl MeshGeometry {
@@ -60,7 +63,8 @@ impl MeshGeometry {
         let sums = angle_weighted_normals(&welded_faces, positions.len(), |v| positions[v as usize]);
         let vertex_normals = topology.welded.iter().map(|&w| sums[w as usize]).collect();
         let patches = convex_patches(topology, &positions, &face_normals);
-        Self { positions, velocities, face_normals, edge_normals, vertex_normals, patches }
+        let ridges = Ridges::new(topology, &positions, &face_normals);
+        Self { positions, velocities, face_normals, edge_normals, vertex_normals, patches, ridges }
     }
 
     /// The corners of triangle `t` (m).

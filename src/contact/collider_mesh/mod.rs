@@ -8,6 +8,7 @@
 //! - [`topology`]: welded connectivity and closedness, built once per mesh;
 //! - [`geometry`]: the mesh at one stage, with face normals and angle-weighted pseudonormals;
 //! - [`patches`]: its convex patches at that stage, split along concave edges;
+//! - [`ridges`]: its sharp convex edges at that stage, where simulated edges meet the mesh;
 //! - [`search`]: a bounding-volume hierarchy over the triangles swept over the substep;
 //! - [`feature`]: the signed distance to one triangle's face, edge or corner;
 //! - [`point`]: one vertex's gap, normal and surface velocity as a
@@ -18,6 +19,7 @@ pub mod feature;
 pub mod geometry;
 pub mod patches;
 pub mod point;
+pub mod ridges;
 pub mod search;
 pub mod topology;
 
