@@ -28,7 +28,7 @@ pub(crate) const RIDGE_START: f64 = 5.0 * std::f64::consts::PI / 180.0;
 /// Turning angle (rad) from which an edge carries the full ridge penalty: 10°.
 pub(crate) const RIDGE_FULL: f64 = 10.0 * std::f64::consts::PI / 180.0;
 
-/// One convex edge of a collider mesh turning by more than [`RIDGE_START`].
+/// One convex edge of a collider mesh turning by more than `RIDGE_START` (5°).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ridge {
     /// Its end corners (object-local vertex indices, as the first triangle lists them).
@@ -58,7 +58,7 @@ pub(crate) fn weight(turning: f64) -> f64 {
 impl Ridges {
     /// The ridges of `topology` with corners at `positions` (m) and unit `face_normals`: edges
     /// shared by exactly two triangles, convex (the far corner of each triangle lies below the
-    /// other's plane) and turning by θ = acos(n₁ · n₂) > [`RIDGE_START`].
+    /// other's plane) and turning by θ = acos(n₁ · n₂) > `RIDGE_START` (5°).
     pub fn new(topology: &MeshTopology, positions: &[[f64; 3]], face_normals: &[[f64; 3]]) -> Self {
         let n = topology.triangles.len();
         let mut list = Vec::new();
