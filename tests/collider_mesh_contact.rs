@@ -266,7 +266,8 @@ fn skinned_limb(rest: &[f64], t: f64) -> Vec<f64> {
 
 /// A sleeve on a limb that is a deforming collider mesh (moved vertex by vertex every frame, as
 /// a host's skinned mesh is): through half the bend no sleeve vertex ends a frame deeper than δ
-/// inside the limb at that frame (by the oracle), and the sleeve's forearm end rides along.
+/// inside the limb at that frame (by the oracle), no sleeve triangle intersects a limb
+/// triangle, and the sleeve's forearm end rides along.
 #[test]
 fn a_sleeve_rides_on_a_bending_skinned_limb_mesh() {
     let params = SolverParams {
@@ -285,6 +286,7 @@ fn a_sleeve_rides_on_a_bending_skinned_limb_mesh() {
     let sleeve = s.add_shell(&sp, &st, &Material { bending_stiffness: 4.6e-5, ..sleeve_cloth() }).unwrap();
     s.set_friction(sleeve, limb, 0.2).unwrap();
     let tri3: Vec<[u32; 3]> = tris.chunks(3).map(|t| [t[0], t[1], t[2]]).collect();
+    let sleeve_tris: Vec<[u32; 3]> = st.chunks(3).map(|t| [t[0], t[1], t[2]]).collect();
     let mut worst = f64::INFINITY;
     for f in 1..=12 {
         let now = skinned_limb(&rest, f as f64 / 24.0);
@@ -294,6 +296,9 @@ fn a_sleeve_rides_on_a_bending_skinned_limb_mesh() {
         let d = deepest(&points, &tri3, s.positions(sleeve).unwrap());
         worst = worst.min(d);
         assert!(d > -params.contact_thickness, "frame {f}: a sleeve vertex is {:.3e} m inside the limb", -d);
+        let sleeve_points: Vec<[f64; 3]> = s.positions(sleeve).unwrap().chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
+        let cut = intersecting_pairs_between(&sleeve_points, &sleeve_tris, &points, &tri3);
+        assert!(cut.is_empty(), "frame {f}: {} sleeve triangles cut by the limb, e.g. {:?}", cut.len(), cut[0]);
     }
     // At 12 frames the forearm has turned 45°: the sleeve's end ring (x = 0.12 at rest) must have
     // risen with it by more than half of what a ring turned rigidly about the pivot would,

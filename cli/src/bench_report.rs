@@ -41,9 +41,16 @@ const SCENES: [(&str, Option<usize>); 10] = [
     ("twisted-cylinder", Some(4)),
 ];
 
-/// The collider-mesh demos and their analytic twins, each at its own frame count.
-const COLLIDER_SCENES: [&str; 5] =
-    ["cloth-on-proxy", "cloth-on-cylinder", "sphere-and-floor", "sphere-and-floor-analytic", "dense-collider"];
+/// The collider-mesh demos and their analytic twins, each at its own frame count, and the
+/// sleeve on the skinned limb mesh.
+const COLLIDER_SCENES: [&str; 6] = [
+    "cloth-on-proxy",
+    "cloth-on-cylinder",
+    "sphere-and-floor",
+    "sphere-and-floor-analytic",
+    "dense-collider",
+    "sleeve-on-limb-mesh",
+];
 
 /// One child run: the table it belongs to, its label there and its `grip bench` arguments.
 pub(crate) struct Run {

@@ -286,8 +286,9 @@ pub(crate) fn markdown(
          each beside the analytic collider of the same shape (`grip demo --list` describes them): a \
          low-poly octagonal proxy with fanned caps against a cylinder of its circumradius, a UV-sphere \
          mesh and a two-triangle floor against an analytic sphere and plane (10 substeps a frame), \
-         and a UV sphere of 101,760 triangles, where the contact search is the third share of the \
-         split.\n"
+         a UV sphere of 101,760 triangles, where the contact search is the third share of the \
+         split, and the tube cloth bend's sleeve on its limb as a skinned collider mesh (low \
+         resolution, μ = 0.2, lagged friction).\n"
     );
     timing_table(&mut o, "scene", &of(Section::Colliders), false);
     if !not_adopted.is_empty() {

@@ -10,12 +10,14 @@
 //!
 //! θ = atan2((n_A × n_B)·ê, n_A·n_B) with n_A = (x1−x0)×(x2−x0), n_B = (x3−x0)×(x1−x0): zero for a
 //! flat hinge, smooth through ±π/2 and large rotations. Its gradient is the closed form of
-//! Bridson et al. 2003 (§4.1). A hinge whose triangle has collapsed (area below 10⁻⁸ of rest) or
-//! whose edge has vanished exerts no bending force: no NaN for any input.
+//! Bridson et al. 2003 (§4.1), and its Hessian that form differentiated by hand. A hinge whose
+//! triangle has collapsed (area below 10⁻⁸ of rest) or whose edge has vanished exerts no bending
+//! force: no NaN for any input.
 
 use super::Element;
+use crate::math::autodiff;
 use crate::math::real::{c, cross, dot, scale, set_vertex, sub, vertex, Real};
-use nalgebra::{SMatrix, SVector, Vector3};
+use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 
 /// Relative area below which a hinge triangle counts as collapsed.
 const COLLAPSED_AREA_RATIO: f64 = 1e-8;
@@ -33,8 +35,9 @@ pub struct BendingHinge {
     rest_sq: [f64; 3],
 }
 
-/// Signed dihedral angle of a hinge (rad), or `None` if it is collapsed relative to `reference`.
-fn angle(x: &[f64; 12], reference: Option<&[f64; 3]>) -> Option<f64> {
+/// The hinge's edge e = x1 − x0 and normals n_A, n_B, or `None` if it is collapsed relative to
+/// `reference` (squared rest |n_A|, |n_B|, |e|), or, without one, degenerate.
+fn frame(x: &[f64; 12], reference: Option<&[f64; 3]>) -> Option<[[f64; 3]; 3]> {
     let (x0, x1, x2, x3) = (vertex(x, 0), vertex(x, 1), vertex(x, 2), vertex(x, 3));
     let e = sub(x1, x0);
     let na = cross(e, sub(x2, x0));
@@ -44,10 +47,13 @@ fn angle(x: &[f64; 12], reference: Option<&[f64; 3]>) -> Option<f64> {
         Some(r) => (0..3).any(|i| !(sq[i] > COLLAPSED_AREA_RATIO * COLLAPSED_AREA_RATIO * r[i])),
         None => sq.iter().any(|&s| !(s > 0.0)),
     };
-    if collapsed {
-        return None;
-    }
-    let y = dot(cross(na, nb), e) / sq[2].sqrt();
+    (!collapsed).then_some([e, na, nb])
+}
+
+/// Signed dihedral angle of a hinge (rad), or `None` if it is collapsed relative to `reference`.
+fn angle(x: &[f64; 12], reference: Option<&[f64; 3]>) -> Option<f64> {
+    let [e, na, nb] = frame(x, reference)?;
+    let y = dot(cross(na, nb), e) / dot(e, e).sqrt();
     Some(y.atan2(dot(na, nb)))
 }
 
@@ -109,6 +115,19 @@ impl Element<12> for BendingHinge {
         g
     }
 
+    /// ∇²W = 2k′(∇θ∇θᵀ + (θ − θ̄)∇²θ) in closed form (`BendingHinge::angle_hessian`): the
+    /// same matrix as the AD Jacobian of the gradient (tests/energy_derivatives.rs), at about a
+    /// fifth of its cost; zero for a collapsed hinge.
+    fn hessian(&self, x: &[f64; 12]) -> SMatrix<f64, 12, 12> {
+        match self.angle_hessian(x) {
+            Some((theta, dtheta, d2theta)) => {
+                let g = SVector::<f64, 12>::from(dtheta);
+                (g * g.transpose() + d2theta * self.angle_change(theta)) * (2.0 * self.weight)
+            }
+            None => SMatrix::zeros(),
+        }
+    }
+
     /// Gauss–Newton: 2k′ ∂θ/∂x ∂θ/∂xᵀ, the Hessian without its (θ − θ̄)∂²θ/∂x² term (positive
     /// semi-definite by construction, and no eigendecomposition; for the modified Newton
     /// Jacobian, `crate::solve::newton`).
@@ -143,7 +162,7 @@ impl BendingHinge {
     #[allow(clippy::type_complexity)]
     fn bridson_modes<T: Real>(&self, x: &[T; 12]) -> Option<(T, [[T; 3]; 4], T)> {
         let xr: [f64; 12] = x.map(|v| v.re());
-        angle(&xr, Some(&self.rest_sq))?;
+        frame(&xr, Some(&self.rest_sq))?;
         let (x0, x1, x2, x3) = (vertex(x, 0), vertex(x, 1), vertex(x, 2), vertex(x, 3));
         let e = sub(x1, x0);
         let na = cross(e, sub(x2, x0));
@@ -158,5 +177,64 @@ impl BendingHinge {
         let g0 = [0, 1, 2].map(|k| ua[k] * dot(sub(x2, x1), ehat) + ub[k] * dot(sub(x3, x1), ehat));
         let g1 = [0, 1, 2].map(|k| -(ua[k] * dot(sub(x2, x0), ehat) + ub[k] * dot(sub(x3, x0), ehat)));
         Some((theta, [g0, g1, ua, ub], elen))
+    }
+
+    /// θ, ∂θ/∂x and ∂²θ/∂x² in closed form; `None` for a collapsed hinge.
+    ///
+    /// With e = x1 − x0, a = x2 − x0, b = x3 − x0, n_A = e × a, n_B = b × e, u_T = n_T/|n_T|²,
+    /// L = |e| and α_T = (x_T − x0)·ê (the opposite vertex's position along the edge), the
+    /// Bridson gradient reads ∂θ/∂x_i = Σ_T c_{T,i} u_T with the scalar weights
+    /// c_A = (L − α_A, α_A, −L, 0), c_B = (L − α_B, α_B, 0, −L) on (x0, x1, x2, x3). Its
+    /// derivative, block by block, is
+    /// ∂²θ/∂x_i∂x_j = Σ_T u_T (∂c_{T,i}/∂x_j)ᵀ + c_{T,i} (I − 2 n̂_T n̂_Tᵀ)/|n_T|² ∂n_T/∂x_j,
+    /// with ∂L/∂x1 = −∂L/∂x0 = ê, ∂α_T/∂x_T = ê, ∂α_T/∂x1 = t⊥/L, ∂α_T/∂x0 = −ê − t⊥/L
+    /// (t⊥ the part of a or b normal to e), ∂n_A/∂(x0, x1, x2) = ([a]× − [e]×, −[a]×, [e]×)
+    /// and ∂n_B/∂(x0, x1, x3) = ([e]× − [b]×, [b]×, −[e]×).
+    #[allow(clippy::type_complexity)]
+    fn angle_hessian(&self, x: &[f64; 12]) -> Option<(f64, [f64; 12], SMatrix<f64, 12, 12>)> {
+        let (theta, dtheta) = self.angle_gradient(x)?;
+        let p = |i: usize| Vector3::new(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+        let e = p(1) - p(0);
+        let length = e.norm();
+        let ehat = e / length;
+        let zero = Matrix3::zeros();
+        let mut h = SMatrix::<f64, 12, 12>::zeros();
+        // Triangle A (opposite vertex 2) and triangle B (opposite vertex 3).
+        for (opposite, side) in [(2usize, 1.0f64), (3, -1.0)] {
+            let t = p(opposite) - p(0);
+            // n_A = e × a; n_B = b × e = −(e × b).
+            let n = e.cross(&t) * side;
+            let n2 = n.norm_squared();
+            let u = n / n2;
+            let m = (Matrix3::identity() - n * n.transpose() * (2.0 / n2)) / n2;
+            let (ex, tx) = (e.cross_matrix() * side, t.cross_matrix() * side);
+            // ∂n_T/∂x_j for j = 0..3.
+            let mut dn = [tx - ex, -tx, zero, zero];
+            dn[opposite] = ex;
+            let alpha = t.dot(&ehat);
+            let t_perp = (t - ehat * alpha) / length;
+            // ∂α_T/∂x_j and ∂L/∂x_j.
+            let mut dalpha = [-ehat - t_perp, t_perp, Vector3::zeros(), Vector3::zeros()];
+            dalpha[opposite] = ehat;
+            let dlength = [-ehat, ehat, Vector3::zeros(), Vector3::zeros()];
+            // c_T and ∂c_T,i/∂x_j.
+            let mut coef = [length - alpha, alpha, 0.0, 0.0];
+            coef[opposite] = -length;
+            let dcoef = |i: usize, j: usize| match i {
+                0 => dlength[j] - dalpha[j],
+                1 => dalpha[j],
+                k if k == opposite => -dlength[j],
+                _ => Vector3::zeros(),
+            };
+            for i in [0, 1, opposite] {
+                for j in 0..4 {
+                    let block = u * dcoef(i, j).transpose() + m * dn[j] * coef[i];
+                    let mut view = h.fixed_view_mut::<3, 3>(3 * i, 3 * j);
+                    view += block;
+                }
+            }
+        }
+        autodiff::symmetrize(&mut h);
+        Some((theta, dtheta, h))
     }
 }

@@ -144,6 +144,15 @@ fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: 
     out
 }
 
+/// Whether either end of an edge at `x` moved more than half the `padding` (m) from where its
+/// candidates were gathered, `reference`: beyond that a ridge outside the gather's reach could
+/// have come within δ.
+fn moved_beyond(x: &[f64; 6], reference: &[f64; 6], padding: f64) -> bool {
+    let limit = 0.25 * padding * padding;
+    // Written as "not within" so that a non-finite position counts as moved.
+    (0..2).any(|end| !((0..3).map(|i| (x[3 * end + i] - reference[3 * end + i]).powi(2)).sum::<f64>() <= limit))
+}
+
 impl RidgePairs {
     /// The pairs of every edge of `meshes`' contact edges (the first mesh's list: every mesh
     /// holds the same edges) not wholly `fixed`, around `q` (m), with `padding` (m).
@@ -175,7 +184,6 @@ impl RidgePairs {
             return self;
         }
         let edges = &meshes[0].edges.edges;
-        let limit = 0.25 * padding * padding;
         let at_start: Vec<Vec<FrozenPairFriction>> = (0..edges.len())
             .into_par_iter()
             .map(|k| {
@@ -184,10 +192,8 @@ impl RidgePairs {
                     return Vec::new();
                 }
                 let x: [f64; 6] = gather::<6>(&e, q_start);
-                let moved =
-                    |end: usize| (0..3).map(|i| (x[3 * end + i] - self.reference[k][3 * end + i]).powi(2)).sum::<f64>();
                 let fresh;
-                let candidates = if moved(0) <= limit && moved(1) <= limit {
+                let candidates = if !moved_beyond(&x, &self.reference[k], padding) {
                     &self.per_edge[k]
                 } else {
                     fresh = pairs_of(k, meshes, law, q_start, law.delta);
@@ -211,7 +217,6 @@ impl RidgePairs {
         if !meshes.iter().any(|m| !m.stage.ridges.list.is_empty()) {
             return false;
         }
-        let limit = 0.25 * padding * padding;
         let reach = law.delta + padding;
         let reference = &self.reference;
         let fresh: Vec<Option<([f64; 6], Vec<SelfContactPair>)>> = (0..edges.len())
@@ -222,9 +227,7 @@ impl RidgePairs {
                     return None;
                 }
                 let x: [f64; 6] = gather::<6>(&e, q);
-                let moved =
-                    |end: usize| (0..3).map(|i| (x[3 * end + i] - reference[k][3 * end + i]).powi(2)).sum::<f64>();
-                if moved(0) <= limit && moved(1) <= limit {
+                if !moved_beyond(&x, &reference[k], padding) {
                     return None;
                 }
                 Some((x, pairs_of(k, meshes, law, q, reach)))
