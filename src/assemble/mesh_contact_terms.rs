@@ -150,12 +150,15 @@ impl<'a> MeshContactTerms<'a> {
             seconds_search: started.elapsed().as_secs_f64(),
         };
         terms.gather(q_guess, true);
-        log::debug!(
-            "collider meshes: {} of {} vertex queries near a triangle, {} edge–ridge pairs",
-            terms.candidates.iter().filter(|c| !c.is_empty()).count(),
-            queries.len(),
-            terms.ridges.pairs().len()
-        );
+        if log::log_enabled!(log::Level::Debug) {
+            log::debug!(
+                "collider meshes: {} of {} vertex queries near a triangle, {} edge–ridge pairs (smallest gap {:.3e} m at the guess)",
+                terms.candidates.iter().filter(|c| !c.is_empty()).count(),
+                queries.len(),
+                terms.ridges.pairs().len(),
+                terms.ridges.smallest_gap(q_guess, 0.0)
+            );
+        }
         terms
     }
 

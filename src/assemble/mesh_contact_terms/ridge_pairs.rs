@@ -135,8 +135,14 @@ fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: 
                 ..SelfContactPair::edge_edge(EdgeEdge { edges: [edge, corners] }, weighted, &mesh.edges.rest)
             };
             // The signed gap: a ridge that already cuts through the edge deeper than the reach
-            // (a chord sagging below it) is kept, and pushed back out.
-            if pair.distance(&gather::<12>(&pair.vertices, q)) < reach {
+            // (a chord sagging below it) is kept, and pushed back out. The ridges come from
+            // every triangle near the edge, and a large triangle's far ridge puts an edge
+            // beyond it inside its wedge (a box's far top edge, for an edge hanging down the
+            // near side): a cut is no deeper than the edge is long, since with both ends
+            // outside a wedge of interior angle α the chord sags at most L / (2 tan(α/2)) into
+            // it, below L for α above 53°.
+            let gap = pair.distance(&gather::<12>(&pair.vertices, q));
+            if gap < reach && -gap <= 2.0 * half + reach {
                 out.push(pair);
             }
         }
