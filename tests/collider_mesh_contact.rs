@@ -239,6 +239,28 @@ fn cloth_folds_over_the_edges_of_a_box() {
     assert!(low < 0.15, "the cloth's sides must fold down over the box's edges (lowest z {low})");
 }
 
+/// The same cloth dropped onto the box's corner, off the grid (no cloth vertex above the
+/// corner): the corner meets the cloth triangle over it, which vertex and ridge contact alone
+/// let it poke through (6 cut triangle pairs from frame 2).
+#[test]
+fn cloth_drops_onto_the_corner_of_a_box() {
+    let params = SolverParams {
+        time_step: 1.0 / 240.0,
+        contact_thickness: 2e-3,
+        collider_mesh_contact: ColliderMeshContact::Exact,
+        ..Default::default()
+    };
+    let mut s = Solver::new(&params).unwrap();
+    let (p, t) = box_mesh(0.2);
+    let solid = s.add_collider_mesh(&p, &t).unwrap();
+    let (cp, ct) = flat_cloth(0.6, 24, 0.215);
+    let shifted: Vec<f64> = cp.chunks(3).flat_map(|x| [x[0] + 0.2123, x[1] + 0.2071, x[2]]).collect();
+    let cloth = s.add_shell(&shifted, &ct, &Material { damping_alpha: 0.5, ..sleeve_cloth() }).unwrap();
+    s.set_friction(cloth, solid, 0.3).unwrap();
+    let (worst, newton) = drop_on(&mut s, (&p, &t), (cloth, &ct), 12, params.contact_thickness);
+    println!("box corner: deepest signed distance {worst:.3e} m, {newton} Newton iterations");
+}
+
 /// The authors' tube-cloth meshes (`data/softy-tube`: a coarse cylinder with 11-gon caps
 /// fanned into thin triangles, wound inwards, and a 900-vertex cloth over it) run their 48
 /// frames, and no cloth vertex ends a frame deeper than δ inside the tube.

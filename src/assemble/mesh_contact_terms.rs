@@ -6,8 +6,10 @@
 //! pattern never grows.
 //!
 //! The simulated surfaces' edges meet the meshes' sharp convex edges too ([`ridge_pairs`]), so
-//! that a ridge cannot cut the cloth between two vertices; those pairs couple an edge's two
-//! vertices, whose block the elements already hold.
+//! that a ridge cannot cut the cloth between two vertices, and their triangles the meshes'
+//! sharp corners ([`corner_pairs`]), so that a corner cannot poke through a triangle's middle;
+//! those pairs couple a primitive's own vertices, whose block the elements already hold
+//! ([`feature_pairs`]).
 //!
 //! Candidate triangles are gathered per vertex within δ + padding of a reference position and
 //! gathered again for a vertex that has moved more than half the padding from it, so no
@@ -26,10 +28,13 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;
 
+pub mod corner_pairs;
+pub mod feature_pairs;
 pub mod ridge_pairs;
 
-pub use ridge_pairs::ContactEdges;
+use corner_pairs::CornerPairs;
 use ridge_pairs::RidgePairs;
+pub use ridge_pairs::SurfacePrimitives;
 
 /// A potential contact: a simulated vertex against a collider mesh.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,8 +60,8 @@ pub struct StageMesh {
     pub stage: MeshGeometry,
     /// Global index of the mesh's first vertex.
     pub first_vertex: u32,
-    /// The simulated surface edges that meet the mesh's ridges.
-    pub edges: Arc<ContactEdges>,
+    /// The simulated surface edges and triangles that meet the mesh's ridges and corners.
+    pub surface: Arc<SurfacePrimitives>,
 }
 
 /// The contacts of the stage's vertices with its collider meshes.
@@ -76,6 +81,8 @@ pub struct MeshContactTerms<'a> {
     frozen: Vec<Option<LaggedFriction>>,
     /// The surface edges against the meshes' ridges.
     ridges: RidgePairs,
+    /// The surface triangles against the meshes' corners.
+    corners: CornerPairs,
     /// Jacobians hold each contact's normal ([`HeldNormal`]): the modified Newton Jacobian.
     definite: bool,
     /// How many times some vertex's candidates were gathered again.
@@ -145,6 +152,8 @@ impl<'a> MeshContactTerms<'a> {
             frozen: Vec::new(),
             ridges: RidgePairs::new(meshes, &law, fixed, q_guess, padding)
                 .with_start(meshes, &law, fixed, q_start, padding),
+            corners: CornerPairs::new(meshes, &law, fixed, q_guess, padding)
+                .with_start(meshes, &law, fixed, q_start, padding),
             definite: false,
             refreshes: 0,
             seconds_search: started.elapsed().as_secs_f64(),
@@ -152,11 +161,13 @@ impl<'a> MeshContactTerms<'a> {
         terms.gather(q_guess, true);
         if log::log_enabled!(log::Level::Debug) {
             log::debug!(
-                "collider meshes: {} of {} vertex queries near a triangle, {} edge–ridge pairs (smallest gap {:.3e} m at the guess)",
+                "collider meshes: {} of {} vertex queries near a triangle, {} edge–ridge pairs and {} triangle–corner pairs (smallest gaps {:.3e} and {:.3e} m at the guess)",
                 terms.candidates.iter().filter(|c| !c.is_empty()).count(),
                 queries.len(),
                 terms.ridges.pairs().len(),
-                terms.ridges.smallest_gap(q_guess, 0.0)
+                terms.corners.pairs().len(),
+                terms.ridges.smallest_gap(q_guess, 0.0),
+                terms.corners.smallest_gap(q_guess, 0.0)
             );
         }
         terms
@@ -193,6 +204,7 @@ impl<'a> MeshContactTerms<'a> {
         }
         if !all {
             any |= self.ridges.gather(meshes, &self.law, fixed, q, self.padding);
+            any |= self.corners.gather(meshes, &self.law, fixed, q, self.padding);
         }
         if any && !all {
             self.refreshes += 1;
@@ -255,10 +267,13 @@ impl<'a> MeshContactTerms<'a> {
         }
         self.ridges.add_gradient(q, scale, out);
         self.ridges.add_friction(&self.law, v, scale, out);
+        self.corners.add_gradient(q, scale, out);
+        self.corners.add_friction(&self.law, v, scale, out);
     }
 
     /// The smallest gap (m) of the free vertices at positions `q` among the queries with
-    /// candidates, and of the surface edges at the ridges (∞ without any), and how many
+    /// candidates, and of the surface edges at the ridges and triangles at the corners (∞
+    /// without any), and how many
     /// vertices are within the contact thickness.
     pub fn gap_summary(&self, q: &[f64]) -> (f64, u32) {
         let gaps: Vec<f64> = (0..self.queries.len())
@@ -271,7 +286,8 @@ impl<'a> MeshContactTerms<'a> {
                 MeshPoint::at(&mesh.topology, &mesh.stage, &self.candidates[k], x, tau).map(|p| p.gap(x).0)
             })
             .collect();
-        let deepest = gaps.iter().copied().fold(self.ridges.smallest_gap(q, self.law.kappa), f64::min);
+        let features = self.ridges.smallest_gap(q, self.law.kappa).min(self.corners.smallest_gap(q, self.law.kappa));
+        let deepest = gaps.iter().copied().fold(features, f64::min);
         (deepest, gaps.iter().filter(|&&d| d < self.law.delta).count() as u32)
     }
 }
@@ -303,7 +319,11 @@ impl Term for MeshContactTerms<'_> {
                 e
             })
             .collect();
-        terms.iter().sum::<f64>() + self.ridges.energy(q) + self.ridges.friction_potential(&self.law, v, stage.h)
+        terms.iter().sum::<f64>()
+            + self.ridges.energy(q)
+            + self.ridges.friction_potential(&self.law, v, stage.h)
+            + self.corners.energy(q)
+            + self.corners.friction_potential(&self.law, v, stage.h)
     }
 
     fn freeze_friction(&mut self, q: &[f64]) {
@@ -326,7 +346,8 @@ impl Term for MeshContactTerms<'_> {
     }
 
     /// −h dF/dv into the vertices' diagonal blocks, along x = q̂ + h v, with the normal held
-    /// when definite; h² ∇²W of the ridge pairs into the edges' blocks.
+    /// when definite; h² ∇²W of the ridge and corner pairs into the edges' and triangles'
+    /// blocks.
     fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], v: &[f64], jac: &mut [f64]) -> u32 {
         self.ensure_fresh(q);
         let blocks: Vec<Option<Matrix3<f64>>> = (0..self.queries.len())
@@ -359,5 +380,7 @@ impl Term for MeshContactTerms<'_> {
         let (h, pattern, fixed) = (stage.h, &stage.layout.pattern, stage.fixed);
         self.ridges.add_hessian(q, h * h, self.definite, pattern, fixed, jac)
             + self.ridges.add_friction_jacobian(&self.law, v, h, pattern, fixed, jac)
+            + self.corners.add_hessian(q, h * h, self.definite, pattern, fixed, jac)
+            + self.corners.add_friction_jacobian(&self.law, v, h, pattern, fixed, jac)
     }
 }

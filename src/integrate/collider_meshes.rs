@@ -3,7 +3,7 @@
 //! stage's sweep of the mesh (refitted, not rebuilt) before the stage's contact terms are made.
 
 use super::call::Substepper;
-use crate::assemble::mesh_contact_terms::{ContactEdges, MeshQuery, StageMesh};
+use crate::assemble::mesh_contact_terms::{MeshQuery, StageMesh, SurfacePrimitives};
 use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
 use crate::model::{Model, ObjectKind};
 use std::sync::Arc;
@@ -19,8 +19,8 @@ pub(crate) struct MeshOverCall {
     topology: Arc<MeshTopology>,
     /// Its search tree, once a stage has swept it.
     search: Option<Arc<MeshSearch>>,
-    /// The simulated surface edges, which meet its ridges.
-    edges: Arc<ContactEdges>,
+    /// The simulated surface edges and triangles, which meet its ridges and corners.
+    surface: Arc<SurfacePrimitives>,
 }
 
 /// The collider meshes of a call and the potential contacts with them.
@@ -55,7 +55,7 @@ impl ColliderMeshesOverCall {
                 vertex_count: o.vertex_count,
                 topology,
                 search: None,
-                edges: Arc::new(ContactEdges::of_model(model, o.id, rest.clone())),
+                surface: Arc::new(SurfacePrimitives::of_model(model, o.id, rest.clone())),
             });
         }
         (!meshes.is_empty() && !queries.is_empty()).then_some(Self { meshes, queries, padding })
@@ -90,7 +90,7 @@ impl ColliderMeshesOverCall {
                     start,
                     stage,
                     first_vertex: m.first_vertex as u32,
-                    edges: m.edges.clone(),
+                    surface: m.surface.clone(),
                 }
             })
             .collect()

@@ -3,6 +3,7 @@
 //! (Bærentzen & Aanæs 2005), and the feature of a set of candidate triangles closest to a point.
 //! The mesh is kinematic, so all of it is constant over a stage's Newton iterations.
 
+use super::corners::Corners;
 use super::patches::convex_patches;
 use super::ridges::Ridges;
 use super::topology::MeshTopology;
@@ -40,6 +41,8 @@ pub struct MeshGeometry {
     pub patches: Vec<u32>,
     /// Its sharp convex edges, which simulated edges meet too ([`super::ridges`]).
     pub ridges: Ridges,
+    /// Its sharp convex corners, which simulated triangles meet too ([`super::corners`]).
+    pub corners: Corners,
 }
 
 impl MeshGeometry {
@@ -61,10 +64,11 @@ impl MeshGeometry {
             .collect();
         let welded_faces: Vec<[u32; 3]> = tris.iter().map(|t| t.map(|v| topology.welded[v as usize])).collect();
         let sums = angle_weighted_normals(&welded_faces, positions.len(), |v| positions[v as usize]);
-        let vertex_normals = topology.welded.iter().map(|&w| sums[w as usize]).collect();
+        let vertex_normals: Vec<[f64; 3]> = topology.welded.iter().map(|&w| sums[w as usize]).collect();
         let patches = convex_patches(topology, &positions, &face_normals);
         let ridges = Ridges::new(topology, &positions, &face_normals);
-        Self { positions, velocities, face_normals, edge_normals, vertex_normals, patches, ridges }
+        let corners = Corners::new(topology, &positions, &ridges, &vertex_normals, &face_normals);
+        Self { positions, velocities, face_normals, edge_normals, vertex_normals, patches, ridges, corners }
     }
 
     /// The corners of triangle `t` (m).

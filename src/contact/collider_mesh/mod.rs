@@ -9,12 +9,14 @@
 //! - [`geometry`]: the mesh at one stage, with face normals and angle-weighted pseudonormals;
 //! - [`patches`]: its convex patches at that stage, split along concave edges;
 //! - [`ridges`]: its sharp convex edges at that stage, where simulated edges meet the mesh;
+//! - [`corners`]: its sharp convex vertices, where simulated triangles meet the mesh;
 //! - [`search`]: a bounding-volume hierarchy over the triangles swept over the substep;
 //! - [`feature`]: the signed distance to one triangle's face, edge or corner;
 //! - [`point`]: one vertex's gap, normal and surface velocity as a
 //!   [`crate::contact::collider::vertex::GapField`], blended across medial surfaces and across
 //!   the patches' concave edges.
 
+pub mod corners;
 pub mod feature;
 pub mod geometry;
 pub mod patches;
