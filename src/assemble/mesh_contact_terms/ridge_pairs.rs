@@ -82,8 +82,9 @@ impl Features<2> for RidgeFeatures {
         !mesh.stage.ridges.list.is_empty()
     }
 
-    /// The ridge pairs of edge `k` at positions `q` (m): every ridge of `meshes` whose signed gap
-    /// to the edge is below `reach` (m).
+    /// The ridge pairs of edge `k` at positions `q` (m): every ridge of `meshes` within `reach`
+    /// (m) of the edge, in front of it or cutting it (deeper only where the edge crosses over
+    /// the ridge, see below).
     fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: f64) -> Vec<SelfContactPair> {
         let edge = meshes[0].surface.edges[k];
         let [a, b] = edge.map(|v| [0, 1, 2].map(|k| q[3 * v as usize + k]));
