@@ -145,18 +145,10 @@ fn smoothstep(x: f64, start: f64, full: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::contact::collider_mesh::{MeshGeometry, MeshTopology};
+    use crate::contact::collider_mesh::still_mesh as geometry;
 
-    fn geometry(points: &[f64], triangles: &[u32]) -> (MeshTopology, MeshGeometry) {
-        let p = crate::mesh::triples(points);
-        let topology = MeshTopology::new(&p, &crate::mesh::triangle_list(triangles));
-        let n = p.len();
-        let geometry = MeshGeometry::new(&topology, p, vec![[0.0; 3]; n]);
-        (topology, geometry)
-    }
-
-    /// An octagonal prism with fan caps has its 16 rim vertices as full corners, pointing out
-    /// along the side and the cap at once; the two fan centres are none.
+    /// An octagonal prism with fanned caps has its 16 vertices, all on the rims, as full
+    /// corners, each pointing out along the side and the cap at once.
     #[test]
     fn a_prism_has_its_rim_vertices_as_corners() {
         let (p, t) = crate::mesh::shapes::prism(0.1, -0.5, 0.5, 8);

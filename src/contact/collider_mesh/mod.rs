@@ -30,3 +30,13 @@ pub use point::MeshPoint;
 pub(crate) use point::BLEND_FRACTION;
 pub use search::MeshSearch;
 pub use topology::MeshTopology;
+
+/// A mesh at rest for unit tests: its topology and its geometry at `points` (flat, m), still.
+#[cfg(test)]
+pub(crate) fn still_mesh(points: &[f64], triangles: &[u32]) -> (MeshTopology, MeshGeometry) {
+    let p = crate::mesh::triples(points);
+    let topology = MeshTopology::new(&p, &crate::mesh::triangle_list(triangles));
+    let n = p.len();
+    let geometry = MeshGeometry::new(&topology, p, vec![[0.0; 3]; n]);
+    (topology, geometry)
+}

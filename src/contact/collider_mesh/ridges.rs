@@ -124,15 +124,7 @@ fn convex(topology: &MeshTopology, positions: &[[f64; 3]], normals: &[[f64; 3]],
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::collider_mesh::MeshGeometry;
-
-    fn geometry(points: &[f64], triangles: &[u32]) -> (MeshTopology, MeshGeometry) {
-        let p = crate::mesh::triples(points);
-        let topology = MeshTopology::new(&p, &crate::mesh::triangle_list(triangles));
-        let n = p.len();
-        let geometry = MeshGeometry::new(&topology, p, vec![[0.0; 3]; n]);
-        (topology, geometry)
-    }
+    use crate::contact::collider_mesh::still_mesh as geometry;
 
     /// An octagonal prism with fan caps: its 8 side edges (45°) and 16 cap rims (90°) are full
     /// ridges; the fans' spokes (flat) and the side faces' diagonals (flat) are none.
