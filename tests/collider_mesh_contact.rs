@@ -182,17 +182,22 @@ fn drop_on(
     (worst, newton)
 }
 
+/// The solver of the cloth drops onto proxies: 1/240 s steps, δ = 2 mm, exact distance.
+fn drop_params() -> SolverParams {
+    SolverParams {
+        time_step: 1.0 / 240.0,
+        contact_thickness: 2e-3,
+        collider_mesh_contact: ColliderMeshContact::Exact,
+        ..Default::default()
+    }
+}
+
 /// The low-poly proxy: a 33 × 33 cloth (1089 vertices) dropped across an octagonal
 /// prism with fanned caps (long thin side triangles, larger than the cloth's edges) drapes over
 /// it without a vertex ending a frame deeper than δ inside.
 #[test]
 fn cloth_drapes_over_a_low_poly_prism() {
-    let params = SolverParams {
-        time_step: 1.0 / 240.0,
-        contact_thickness: 2e-3,
-        collider_mesh_contact: ColliderMeshContact::Exact,
-        ..Default::default()
-    };
+    let params = drop_params();
     let mut s = Solver::new(&params).unwrap();
     let (p, t) = prism(0.15, -0.5, 0.5, 8);
     let proxy = s.add_collider_mesh(&p, &t).unwrap();
@@ -219,12 +224,7 @@ fn box_mesh(h: f64) -> (Vec<f64>, Vec<u32>) {
 /// axis, through `drop_on`'s checks for 12 frames; returns the deepest signed distance, the
 /// Newton iterations and the lowest cloth height (m).
 fn drop_cloth_on_a_box(shift: [f64; 2]) -> (f64, u32, f64) {
-    let params = SolverParams {
-        time_step: 1.0 / 240.0,
-        contact_thickness: 2e-3,
-        collider_mesh_contact: ColliderMeshContact::Exact,
-        ..Default::default()
-    };
+    let params = drop_params();
     let mut s = Solver::new(&params).unwrap();
     let (p, t) = box_mesh(0.2);
     let solid = s.add_collider_mesh(&p, &t).unwrap();

@@ -83,20 +83,10 @@ impl Features<3> for CornerFeatures {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assemble::mesh_contact_terms::feature_pairs::test_law as law;
     use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
-    use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
     use crate::energy::Element;
     use std::sync::Arc;
-
-    fn law() -> ContactLaw {
-        ContactLaw {
-            kappa: 1e4,
-            delta: 0.005,
-            epsilon: 1e-3,
-            smoothing: FrictionSmoothing::Quadratic,
-            coupling: FrictionCoupling::Implicit,
-        }
-    }
 
     /// An octagonal prism (vertices 0–15) and a 2 cm triangle (vertices 16–18) across the
     /// pseudonormal of its first corner, centred `height` (m) out along it, with the corner's

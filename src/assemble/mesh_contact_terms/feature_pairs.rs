@@ -312,3 +312,16 @@ impl<F: Features<N>, const N: usize, const S: usize> FeaturePairs<F, N, S> {
             .fold(f64::INFINITY, f64::min)
     }
 }
+
+/// The contact law of the feature pairs' unit tests: κ = 10⁴ N/m², δ = 5 mm, ε = 1 mm/s.
+#[cfg(test)]
+pub(super) fn test_law() -> ContactLaw {
+    use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
+    ContactLaw {
+        kappa: 1e4,
+        delta: 0.005,
+        epsilon: 1e-3,
+        smoothing: FrictionSmoothing::Quadratic,
+        coupling: FrictionCoupling::Implicit,
+    }
+}

@@ -131,19 +131,9 @@ impl Features<2> for RidgeFeatures {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assemble::mesh_contact_terms::feature_pairs::test_law as law;
     use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
-    use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
     use crate::energy::Element;
-
-    fn law() -> ContactLaw {
-        ContactLaw {
-            kappa: 1e4,
-            delta: 0.005,
-            epsilon: 1e-3,
-            smoothing: FrictionSmoothing::Quadratic,
-            coupling: FrictionCoupling::Implicit,
-        }
-    }
 
     /// An octagonal prism along x (r = 0.1 m, a ridge on top at y = 0.1) as vertices 0–15 and
     /// one edge (vertices 16, 17) across its top ridge at height `y`, the edge 0.06 m long.
