@@ -10,8 +10,9 @@
 
 use grip::analytic::incline::{stop, Incline, InclineSurface};
 use grip::contact::{FrictionCoupling, Shape, ShapeKind};
+use grip::mesh::boundary::boundary_triangles;
 use grip::mesh::closest_point::{closest_on_triangle, point_at};
-use grip::mesh::generate::grid_cloth;
+use grip::mesh::generate::{box_tets, grid_cloth};
 use grip::mesh::intersection::intersecting_pairs_between;
 use grip::mesh::shapes::{open_cylinder, prism};
 use grip::{ColliderMeshContact, Material, Solver, SolverParams};
@@ -255,6 +256,100 @@ fn cloth_folds_over_the_edges_of_a_box() {
 fn cloth_drops_onto_the_corner_of_a_box() {
     let (worst, newton, _) = drop_cloth_on_a_box([0.2123, 0.2071]);
     println!("box corner: deepest signed distance {worst:.3e} m, {newton} Newton iterations");
+}
+
+/// Drops a 0.6 m cloth (25 × 25 vertices) 1.5 cm above an open sheet (a 0.5 × 1 m table top
+/// of two triangles at z = 0, its rim along x = 0), a quarter of it over the rim, with friction
+/// `mu`, for 24 frames: no cloth triangle cut by the sheet and no cloth vertex through it
+/// (below z = 0 over the sheet) in any frame. Returns how far the cloth's back edge moved
+/// towards the rim (m) and the Newton iterations.
+fn drape_over_a_rim(mu: f64) -> (f64, u32) {
+    let params = drop_params();
+    let mut s = Solver::new(&params).unwrap();
+    let p = vec![-0.5, -0.5, 0.0, 0.0, -0.5, 0.0, 0.0, 0.5, 0.0, -0.5, 0.5, 0.0];
+    let t = vec![0, 1, 2, 0, 2, 3];
+    let sheet = s.add_collider_mesh(&p, &t).unwrap();
+    let (cp, ct) = flat_cloth(0.6, 24, 0.015);
+    let shifted: Vec<f64> = cp.chunks(3).flat_map(|x| [x[0] - 0.1377, x[1] + 0.0071, x[2]]).collect();
+    let back = |x: &[f64]| x.chunks(3).map(|x| x[0]).fold(f64::INFINITY, f64::min);
+    let cloth = s.add_shell(&shifted, &ct, &Material { damping_alpha: 0.5, ..sleeve_cloth() }).unwrap();
+    s.set_friction(cloth, sheet, mu).unwrap();
+    let points: Vec<[f64; 3]> = p.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
+    let tris = [[0, 1, 2], [0, 2, 3]];
+    let cloth_tris: Vec<[u32; 3]> = ct.chunks(3).map(|t| [t[0], t[1], t[2]]).collect();
+    let mut newton = 0;
+    for f in 1..=24 {
+        s.advance(1.0 / 24.0).unwrap_or_else(|e| panic!("μ = {mu}, frame {f}: {e}"));
+        newton += s.report().newton_iterations;
+        let x = s.positions(cloth).unwrap();
+        let through = x.chunks(3).filter(|x| x[0] < -1e-3 && x[0] > -0.5 && x[1].abs() < 0.5 && x[2] < 0.0).count();
+        assert_eq!(through, 0, "μ = {mu}, frame {f}: cloth vertices through the sheet");
+        let cloth_points: Vec<[f64; 3]> = x.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
+        let cut = intersecting_pairs_between(&cloth_points, &cloth_tris, &points, &tris);
+        assert!(
+            cut.is_empty(),
+            "μ = {mu}, frame {f}: {} cloth triangles cut by the sheet, e.g. {:?}",
+            cut.len(),
+            cut[0]
+        );
+    }
+    (back(s.positions(cloth).unwrap()) - back(&shifted), newton)
+}
+
+/// A cloth a quarter over a table top's rim (an open sheet's boundary) stays or slides off as
+/// Coulomb says: the hanging quarter's weight W/4 against the friction of the three quarters on
+/// the top, μ · 3W/4, raised by the capstan factor e^{μπ/2} of the 90° turn over the rim at
+/// most. μ = 0.5 holds (0.375 W > W/4); μ = 0.1 cannot (0.075 W · e^{0.05π} = 0.088 W < W/4).
+/// Without the rim as a ridge, it cut 48 cloth triangles the frame the cloth landed.
+#[test]
+fn a_cloth_over_a_table_tops_rim_stays_or_slides_as_coulomb_says() {
+    let (held, newton_held) = drape_over_a_rim(0.5);
+    let (slid, newton_slid) = drape_over_a_rim(0.1);
+    println!("rim: the back edge moved {held:.4} m at μ 0.5 ({newton_held} Newton iterations), {slid:.4} m at μ 0.1 ({newton_slid})");
+    assert!(held.abs() < 0.01, "μ = 0.5 holds the cloth on the top: moved {held} m");
+    assert!(slid > 0.05, "μ = 0.1 lets the hanging quarter pull the cloth over the rim: moved {slid} m");
+}
+
+/// A rubber cube (0.2 m, 2 × 2 × 2 cells of tets, E = 1 MPa) dropped 5 mm onto an open sheet
+/// (a 1 m floor of two triangles) a quarter over its rim, as Blender's soft-body cube on a grid
+/// floor: the rim runs under the middle of the cube's bottom triangles, and neither cuts them
+/// nor lets a vertex through; the centre of mass is over the top, so the cube rests there.
+#[test]
+fn a_soft_cube_rests_across_the_rim_of_a_floor() {
+    let params = drop_params();
+    let mut s = Solver::new(&params).unwrap();
+    let p = vec![-0.5, -0.5, 0.0, 0.5, -0.5, 0.0, 0.5, 0.5, 0.0, -0.5, 0.5, 0.0];
+    let t = vec![0, 1, 2, 0, 2, 3];
+    let floor = s.add_collider_mesh(&p, &t).unwrap();
+    let (cp, tets) = box_tets([0.2, 0.2, 0.2], [2, 2, 2], [0.35, -0.1, 0.005]);
+    let rubber = Material {
+        density: 1100.0,
+        youngs_modulus: 1e6,
+        poisson_ratio: 0.45,
+        damping_beta: 1e-3,
+        ..Default::default()
+    };
+    let cube = s.add_solid(&cp, &tets, &rubber).unwrap();
+    s.set_friction(cube, floor, 0.5).unwrap();
+    let tet_list: Vec<[u32; 4]> = tets.chunks(4).map(|t| [t[0], t[1], t[2], t[3]]).collect();
+    let faces = boundary_triangles(&tet_list);
+    let points: Vec<[f64; 3]> = p.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
+    let tris = [[0, 1, 2], [0, 2, 3]];
+    let centre = |x: &[f64]| [0, 1, 2].map(|k| x.chunks(3).map(|x| x[k]).sum::<f64>() / (x.len() / 3) as f64);
+    let mut newton = 0;
+    for f in 1..=12 {
+        s.advance(1.0 / 24.0).unwrap_or_else(|e| panic!("frame {f}: {e}"));
+        newton += s.report().newton_iterations;
+        let x = s.positions(cube).unwrap();
+        let through = x.chunks(3).filter(|x| x[0] < 0.499 && x[2] < 0.0).count();
+        assert_eq!(through, 0, "frame {f}: cube vertices through the floor");
+        let cube_points: Vec<[f64; 3]> = x.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
+        let cut = intersecting_pairs_between(&cube_points, &faces, &points, &tris);
+        assert!(cut.is_empty(), "frame {f}: {} cube triangles cut by the floor, e.g. {:?}", cut.len(), cut[0]);
+    }
+    let c = centre(s.positions(cube).unwrap());
+    println!("soft cube on the rim: centre {c:.4?} m after 12 frames, {newton} Newton iterations");
+    assert!((c[0] - 0.45).abs() < 0.01 && c[2] > 0.095, "the cube rests where it landed: centre {c:?}");
 }
 
 /// The authors' tube-cloth meshes (`data/softy-tube`: a coarse cylinder with 11-gon caps

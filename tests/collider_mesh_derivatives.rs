@@ -245,3 +245,83 @@ fn the_gap_is_smooth_across_a_concave_edge() {
     assert!(exact > 0.05, "the exact minimum's normal should jump across the bisector ({exact})");
     assert!(blended < 0.005, "the blended normal turns by {blended} in one µm step");
 }
+
+/// An open square sheet of side 0.2 m at z = 0 (2 × 2 cells, 8 triangles, facing +z) bounds
+/// the solid below it, walled at its rim: the brute-force signed distance to the prism
+/// {z < 0, |x| < 0.1, |y| < 0.1}, which these points near the rim (away from its corners)
+/// check the gap against: −min(depth, distance to the wall) below the sheet, the distance to
+/// the wall below and beyond the rim, the distance to the rim above it. Its gradient is the
+/// normal, it is 1-Lipschitz through the face's plane and the walls, and the force Jacobian
+/// matches central differences there.
+#[test]
+fn an_open_sheet_is_walled_at_its_rim() {
+    let half = 0.1;
+    let p: Vec<[f64; 3]> =
+        (0..9).map(|i| [-half + half * (i % 3) as f64, -half + half * (i / 3) as f64, 0.0]).collect();
+    let t: Vec<[u32; 3]> = (0..4)
+        .flat_map(|c| {
+            let a = (c % 2 + 3 * (c / 2)) as u32;
+            [[a, a + 1, a + 4], [a, a + 4, a + 3]]
+        })
+        .collect();
+    let topo = MeshTopology::new(&p, &t);
+    assert!(!topo.closed);
+    let vel = vec![[0.02, -0.01, 0.0]; p.len()];
+    let geom = MeshGeometry::new(&topo, p.clone(), vel);
+    let all: Vec<u32> = (0..t.len() as u32).collect();
+    let oracle = |x: [f64; 3]| {
+        let (ox, oy) = (x[0].abs() - half, x[1].abs() - half);
+        if x[2] < 0.0 && ox < 0.0 && oy < 0.0 {
+            -(-x[2]).min(-ox).min(-oy)
+        } else {
+            (ox.max(0.0).powi(2) + oy.max(0.0).powi(2) + x[2].max(0.0).powi(2)).sqrt()
+        }
+    };
+    let law = law(FrictionSmoothing::Quadratic, FrictionCoupling::Implicit);
+    let mut rng = Lcg(23);
+    let mut checked = [0; 3];
+    for trial in 0..3000 {
+        // A point on the rim (along x at y = ±0.1, or along y at x = ±0.1), up to 0.09 m from
+        // the corners, moved up to δ in any direction.
+        let along = rng.range(-0.09, 0.09);
+        let side = if rng.uniform() < 0.5 { -half } else { half };
+        let on = if trial % 2 == 0 { [along, side, 0.0] } else { [side, along, 0.0] };
+        let x: [f64; 3] = std::array::from_fn(|k| on[k] + rng.range(-1.0, 1.0) * law.delta);
+        let point = MeshPoint::at(&topo, &geom, &all, x, TAU).unwrap();
+        let (d, n) = point.gap(x);
+        let exact = oracle(x);
+        assert!((d - exact).abs() <= 3.0 * TAU, "gap {d} vs the walled distance {exact} at {x:?}");
+        let region = if x[2] >= 0.0 {
+            0
+        } else if exact < 0.0 {
+            1
+        } else {
+            2
+        };
+        checked[region] += 1;
+        let dual: [DualSVec64<3>; 3] = std::array::from_fn(|i| {
+            DualSVec64::new(x[i], Derivative::derivative_generic(nalgebra::Const::<3>, nalgebra::U1, i))
+        });
+        let g = point.gap(dual).0.eps.unwrap_generic(nalgebra::Const::<3>, nalgebra::U1);
+        assert!((0..3).all(|k| (g[k] - n[k]).abs() < 1e-9), "∇d {g:?} vs n {n:?} at {x:?}");
+        let dx = [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)].map(|v| v * 1e-6);
+        let y: [f64; 3] = std::array::from_fn(|k| x[k] + dx[k]);
+        let (dy, _) = MeshPoint::at(&topo, &geom, &all, y, TAU).unwrap().gap(y);
+        let step = dx.iter().map(|v| v * v).sum::<f64>().sqrt();
+        assert!((dy - d).abs() <= step * (1.0 + 1e-6) + 1e-15, "gap jumps near {x:?}: {d} to {dy}");
+        if d < law.delta && trial % 5 == 0 {
+            let (h, mu) = (0.01, 0.6);
+            let v: [f64; 3] = std::array::from_fn(|_| rng.range(-1.0, 1.0) * 3.0 * law.epsilon);
+            let x_start: [f64; 3] = std::array::from_fn(|k| x[k] - h * v[k]);
+            let (_, jac) = force_and_jacobian_along(&law, &point, mu, None, x_start, v, h);
+            let eval = |v: [f64; 3]| {
+                let x: [f64; 3] = std::array::from_fn(|k| x_start[k] + h * v[k]);
+                force(&law, &point, mu, None, x, v)
+            };
+            let context = || format!("open sheet at {x:?}");
+            assert_jacobian_by_differences(eval, v, |k, i| jac[(k, i)], 1e-5 * law.epsilon, 1e-5, context);
+        }
+    }
+    println!("points above the plane, under the sheet, beside the wall: {checked:?}");
+    assert!(checked.iter().all(|&c| c > 300), "{checked:?}");
+}

@@ -2,8 +2,10 @@
 //! ([`crate::contact::collider_mesh::ridges`]): the edge–edge penalty of self-contact,
 //! W = w m(|e₀ × e₁|²) b(g) (paper Eq. 3 on the edge–edge gap, with IPC's parallel-edge mollifier
 //! m, [`crate::contact::self_contact`]), where g is signed by the ridge's two faces
-//! ([`SolidSide`]) and w is the ridge's weight for its angle. It keeps a sharp proxy edge from
-//! cutting the cloth between two vertices that both rest on its faces.
+//! ([`SolidSide`]; an open mesh's rim by its face and its end), and w is the ridge's weight for
+//! its angle.
+//! It keeps a sharp proxy edge, or a table top's rim, from cutting the cloth between two
+//! vertices that both rest on its faces.
 //!
 //! A taut cloth over a prism touches it at the ridges alone, so the pairs carry the smoothed
 //! Coulomb friction of self-contact pairs too (paper Eq. 8, 16;

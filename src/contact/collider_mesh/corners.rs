@@ -14,7 +14,9 @@
 //! flat), on a vertex along a straight ridge (the faceted side of a cylinder, whose ridges do
 //! not turn there and hold the cloth already) and on a 32-segment UV sphere's vertices (under
 //! 10° sharp), whose faceting cannot poke through a cloth triangle that its ridges and vertex
-//! contact already hold.
+//! contact already hold. An open mesh's rim vertex where the rim turns (a table top's corner)
+//! is a full corner, whose normal leans out over the rim: the unit sum of its pseudonormal and
+//! its rim ridges' end normals (`super::ridges`).
 
 use super::ridges::Ridges;
 use super::MeshTopology;
@@ -64,6 +66,7 @@ impl Corners {
         // away from it.
         let mut largest = vec![[0.0f64; 2]; n];
         let mut directions: Vec<Vec<[f64; 3]>> = vec![Vec::new(); n];
+        let mut rim_ends: Vec<Vec<[f64; 3]>> = vec![Vec::new(); n];
         for r in &ridges.list {
             for (end, other) in [(r.corners[0], r.corners[1]), (r.corners[1], r.corners[0])] {
                 let v = topology.welded[end as usize] as usize;
@@ -72,6 +75,9 @@ impl Corners {
                     *w = [r.weight, w[0]];
                 } else if r.weight > w[1] {
                     w[1] = r.weight;
+                }
+                if r.rim {
+                    rim_ends[v].push(r.normals[1]);
                 }
                 let d = sub(positions[other as usize], positions[end as usize]);
                 let length = dot(d, d).sqrt();
@@ -101,7 +107,9 @@ impl Corners {
         let mut of_welded = vec![u32::MAX; n];
         for v in 0..n {
             let Some(normal) = unit[v] else { continue };
-            let sharpness = lowest_cosine[v].clamp(-1.0, 1.0).acos();
+            // A rim is a knife edge, as sharp as a vertex can be, whatever its faces' normals.
+            let rim = topology.rim[v];
+            let sharpness = if rim { std::f64::consts::PI } else { lowest_cosine[v].clamp(-1.0, 1.0).acos() };
             // Two ridges through v turn by π − their angle: 0 along a straight ridge.
             let d = &directions[v];
             let turn = (0..d.len())
@@ -117,6 +125,7 @@ impl Corners {
                 continue;
             }
             of_welded[v] = list.len() as u32;
+            let normal = if rim { rim_normal(normal, &rim_ends[v]) } else { normal };
             list.push(Corner { vertex: v as u32, normal, weight });
         }
         let of_vertex = topology.welded.iter().map(|&w| of_welded[w as usize]).collect();
@@ -137,6 +146,18 @@ impl Corners {
     }
 }
 
+/// The normal of a rim corner of unit pseudonormal `normal` and rim ends' unit normals `ends`:
+/// the unit sum of all, or `normal` where they cancel.
+fn rim_normal(normal: [f64; 3], ends: &[[f64; 3]]) -> [f64; 3] {
+    let sum = ends.iter().fold(normal, |s, m| [s[0] + m[0], s[1] + m[1], s[2] + m[2]]);
+    let length = dot(sum, sum).sqrt();
+    if length > 1e-9 {
+        scale(1.0 / length, sum)
+    } else {
+        normal
+    }
+}
+
 /// The smoothstep of `x` from `start` (0) to `full` (1).
 fn smoothstep(x: f64, start: f64, full: f64) -> f64 {
     let s = ((x - start) / (full - start)).clamp(0.0, 1.0);
@@ -146,6 +167,7 @@ fn smoothstep(x: f64, start: f64, full: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use crate::contact::collider_mesh::still_mesh as geometry;
+    use crate::math::real::dot;
 
     /// An octagonal prism with fanned caps has its 16 vertices, all on the rims, as full
     /// corners, each pointing out along the side and the cap at once.
@@ -164,19 +186,44 @@ mod tests {
         }
     }
 
-    /// A flat grid has no corner; nor do a fine sphere, whose edges turn by less than 5°, a
-    /// 32-segment one, whose edges are full ridges (11.25°) but whose vertices are blunt, and
-    /// an open 8-sided cylinder, whose side vertices lie along straight 45° ridges.
+    /// A fine sphere has no corner, whose edges turn by less than 5°, nor a 32-segment one,
+    /// whose edges are full ridges (11.25°) but whose vertices are blunt; an open 8-sided
+    /// cylinder has none along its straight 45° side ridges, only where its rims turn.
     #[test]
-    fn flat_and_smooth_meshes_have_none() {
+    fn smooth_meshes_and_straight_ridges_have_none() {
         let (p, t) = crate::mesh::shapes::open_cylinder(0.1, -0.5, 0.5, 8, 6);
-        let (_, g) = geometry(&p, &t);
-        assert!(!g.ridges.list.is_empty() && g.corners.list.is_empty(), "{:?}", g.corners.list);
+        let (topology, g) = geometry(&p, &t);
+        assert!(g.ridges.list.iter().any(|r| !r.rim));
+        assert_eq!(g.corners.list.len(), 16, "{:?}", g.corners.list);
+        assert!(g.corners.list.iter().all(|c| topology.rim[c.vertex as usize] && c.weight == 1.0));
         for segments in [32, 128] {
             let (p, t) = crate::mesh::shapes::uv_sphere(0.3, segments, segments / 2);
             assert!(geometry(&p, &t).1.corners.list.is_empty(), "{segments} segments");
         }
+    }
+
+    /// A flat 4 × 4 grid, an open sheet, has its rim as ridges, each between the face and an
+    /// end facing out across the rim, and its four corners, where the rim turns by 90°, as
+    /// corners whose normals lean out over both rims; the vertices along its straight sides
+    /// are none.
+    #[test]
+    fn an_open_sheet_has_its_rim_and_its_four_corners() {
         let (p, t) = crate::mesh::generate::grid_cloth(1.0, 1.0, 4, 4);
-        assert!(geometry(&p, &t).1.corners.list.is_empty());
+        let (_, g) = geometry(&p, &t);
+        assert_eq!(g.ridges.list.len(), 16, "{:?}", g.ridges.list);
+        for r in &g.ridges.list {
+            let [a, b] = r.corners.map(|v| g.positions[v as usize]);
+            let middle = [0, 1, 2].map(|k| 0.5 * (a[k] + b[k]) - [0.0, 0.0, -0.5][k]);
+            let [face, end] = r.normals;
+            assert!(r.rim && r.weight == 1.0 && face[1].abs() == 1.0, "{r:?}");
+            assert!(end[1] == 0.0 && dot(end, middle) > 0.49, "the end faces out: {r:?}");
+        }
+        assert_eq!(g.corners.list.len(), 4, "{:?}", g.corners.list);
+        for c in &g.corners.list {
+            let x = g.positions[c.vertex as usize];
+            assert!(x[0].abs() == 0.5 && (x[2] == 0.0 || x[2] == -1.0), "{c:?} at {x:?}");
+            let out = [x[0], 0.0, x[2] + 0.5];
+            assert!((c.normal[1].abs() - 3f64.sqrt().recip()).abs() < 1e-12 && dot(c.normal, out) > 0.0, "{c:?}");
+        }
     }
 }

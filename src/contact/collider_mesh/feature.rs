@@ -7,9 +7,23 @@
 //!
 //! The sign σ is the side of the feature's angle-weighted pseudonormal (Bærentzen & Aanæs
 //! 2005): −1 inside a closed mesh, and behind an open one (a floor or a wall, whose winding
-//! says which side is free). An open mesh's rim is unsigned (σ = +1): a cloth hanging over a
-//! table's edge, below the top, is beside the table, not in it. The corner weights of the
-//! closest point give the surface velocity and the interpolated (Phong) normal there.
+//! says which side is free). The corner weights of the closest point give the surface velocity
+//! and the interpolated (Phong) normal there.
+//!
+//! An open mesh bounds the solid behind it, walled at its rim by each rim edge's *end*: the
+//! plane through the edge along the face's normal, of outward unit normal m (in the face's
+//! plane, away from the face; `super::ridges`). Near a rim triangle the gap is the signed
+//! distance to that wedge, the same the rim's ridge pairs use:
+//! - behind the face: d = max(n·(x − a), mₑ·(x − pₑ)) over the rim edges e through the
+//!   triangle's corners (its own among them), whose walls bound a convex rim: a point that
+//!   slips under a table top's edge is as deep as its distance to the wall, not to the top (a
+//!   cloth hanging at the rim would otherwise jump from 0 to the full hanging depth);
+//! - at a rim edge or corner, in front of the face's plane: the unsigned distance |u|;
+//! - at a rim edge or corner, behind the face's plane: d = max over those rim ends of
+//!   mₑ·(x − pₑ), the distance to the wall, which is |u| where the two meet (continuous
+//!   through the face's plane) and holds a cloth hanging beside the rim off the wall by the
+//!   contact layer. The wall is there all the way down: to pass under a table top, give the
+//!   table as a closed mesh.
 
 use super::geometry::{ClosestFeature, MeshGeometry};
 use super::topology::MeshTopology;
@@ -25,8 +39,11 @@ pub struct FeatureGap {
     pseudonormal: [f64; 3],
     /// Unit pseudonormals of the triangle's corners, for the interpolated normal.
     corner_normals: [[f64; 3]; 3],
-    /// The feature is on an open mesh's rim: its distance is unsigned.
+    /// The feature is on an open mesh's rim: its gap is to the rim's wedge.
     rim: bool,
+    /// The rim edges through the triangle's corners (its own among them), up to two a corner:
+    /// a point on each and its end's outward unit normal m.
+    ends: [Option<([f64; 3], [f64; 3])>; 6],
 }
 
 impl FeatureGap {
@@ -39,8 +56,16 @@ impl FeatureGap {
             Feature::Edge(k) => topology.neighbours[t][k].is_none(),
             Feature::Vertex(k) => topology.rim[corner_ids[k] as usize],
         };
+        let corners = geometry.corners(topology, closest.triangle);
+        let ridges = &geometry.ridges;
+        let ends = std::array::from_fn(|i| {
+            let corner = topology.welded[corner_ids[i / 2] as usize] as usize;
+            let ridge = ridges.list.get(*ridges.rim_at_vertex.get(corner)?.get(i % 2)? as usize)?;
+            Some((geometry.positions[ridge.corners[0] as usize], ridge.normals[1]))
+        });
         Self {
-            corners: geometry.corners(topology, closest.triangle),
+            corners,
+            ends,
             velocities: corner_ids.map(|v| geometry.velocities[v as usize]),
             feature: closest.feature,
             pseudonormal: unit(geometry.pseudonormal(topology, closest)),
@@ -87,14 +112,38 @@ impl FeatureGap {
         self.feature == Feature::Face
     }
 
+    /// The largest of `gap` (with `normal`) and the signed distances mₑ·(x − pₑ) to the rim
+    /// ends through the triangle's corners, with its gradient: the distance to the wedge of a
+    /// convex rim, which a point's nearest wall alone decides.
+    fn walled<T: Real>(&self, x: V3<T>, gap: T, normal: V3<T>) -> (T, V3<T>) {
+        self.ends.iter().flatten().fold((gap, normal), |(d, n), (p, m)| {
+            let s = dot(m.map(c::<T>), sub(x, p.map(c::<T>)));
+            if s.re() > d.re() {
+                (s, m.map(c::<T>))
+            } else {
+                (d, n)
+            }
+        })
+    }
+
     /// Signed gap d (m) at `x` and its gradient ∇d (a unit vector).
     pub fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
         let (u, _) = self.offset(x);
+        let [a, b, cc] = self.corners;
+        let face_normal = unit(cross(sub(b, a), sub(cc, a)));
         if self.feature == Feature::Face {
             // d = n·(x − a) with n the unit face normal: linear, and smooth through 0.
-            let [a, b, cc] = self.corners;
-            let normal = unit(cross(sub(b, a), sub(cc, a))).map(c::<T>);
-            return (dot(normal, u), normal);
+            let normal = face_normal.map(c::<T>);
+            let d = dot(normal, u);
+            return if d.re() < 0.0 { self.walled(x, d, normal) } else { (d, normal) };
+        }
+        if self.rim && dot(u.map(|k| k.re()), face_normal) < 0.0 {
+            // Behind the face's plane at the rim: the distance to the wall under it.
+            let start = (c::<T>(f64::NEG_INFINITY), face_normal.map(c::<T>));
+            let (d, n) = self.walled(x, start.0, start.1);
+            if d.re() > f64::NEG_INFINITY {
+                return (d, n);
+            }
         }
         let sigma = if !self.rim && dot(u.map(|k| k.re()), self.pseudonormal) < 0.0 { -1.0 } else { 1.0 };
         let r = dot(u, u).sqrt();
