@@ -288,7 +288,7 @@ pub(crate) fn markdown(
          mesh and a two-triangle floor against an analytic sphere and plane (10 substeps a frame), \
          a UV sphere of 101,760 triangles, where the contact search is the third share of the \
          split, and the tube cloth bend's sleeve on its limb as a skinned collider mesh (low \
-         resolution, μ = 0.2, lagged friction).\n"
+         resolution, μ = 0.2, fully implicit friction).\n"
     );
     timing_table(&mut o, "scene", &of(Section::Colliders), false);
     if !not_adopted.is_empty() {

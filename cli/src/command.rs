@@ -64,7 +64,7 @@ struct ContactOptions {
     /// incline, pinch: solver time step (s) [default: 0.01]
     #[arg(long = "h", value_name = "S")]
     h: Option<f64>,
-    /// incline, pinch: friction coupling [default: implicit]
+    /// incline, pinch, sleeve-on-limb-mesh: friction coupling [default: implicit]
     #[arg(long, value_name = "MODE", value_parser = ["implicit", "lagged"])]
     coupling: Option<String>,
 }

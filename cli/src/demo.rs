@@ -67,7 +67,7 @@ pub(crate) const DEMOS: [(&str, &str); 17] = [
     (
         "sleeve-on-limb-mesh",
         "tube-cloth-bend's sleeve on its limb as a skinned collider mesh (1490 triangles, a point cache per frame) \
-         bent 90 deg in 1 s, lagged friction [--res --mu]",
+         bent 90 deg in 1 s [--res --mu --coupling]",
     ),
 ];
 
@@ -106,7 +106,8 @@ fn accepted(name: &str) -> &'static [&'static str] {
     match name {
         "incline" => &["angle", "mu", "v0", "h", "coupling"],
         "pinch" => &["mu", "h", "coupling"],
-        "tube-cloth-bend" | "sleeve-on-limb-mesh" => &["mu", "res"],
+        "tube-cloth-bend" => &["mu", "res"],
+        "sleeve-on-limb-mesh" => &["mu", "res", "coupling"],
         _ => &[],
     }
 }
@@ -134,7 +135,8 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
                     if ok.is_empty() { "none of them".to_string() } else { format!("only --{}", ok.join(", --")) };
                 return Err(format!(
                     "demo \"{name}\" does not use --{flag} (--angle, --mu, --v0, --h and --coupling apply to \
-                     incline and pinch, --mu and --res to tube-cloth-bend and sleeve-on-limb-mesh; {name} takes {uses})"
+                     incline and pinch, --mu and --res to tube-cloth-bend and sleeve-on-limb-mesh, --coupling to \
+                     sleeve-on-limb-mesh too; {name} takes {uses})"
                 ));
             }
             if !x.is_finite() {
