@@ -348,7 +348,7 @@ typedef struct GripSolverParams {
     // (`grip_solver_add_collider_mesh`). `GRIP_COLLIDER_MESH_CONTACT_EXACT`: the exact signed
     // distance to the mesh's triangles; `GRIP_COLLIDER_MESH_CONTACT_IMPLICIT`: the mesh's
     // implicit surface (kernel radius `contact_radius_multiplier` × the triangle size, weight
-    // function `contact_kernel`). Default `GRIP_COLLIDER_MESH_CONTACT_IMPLICIT`.
+    // function `contact_kernel`). Default `GRIP_COLLIDER_MESH_CONTACT_EXACT`.
     uint32_t collider_mesh_contact;
     // One of `GRIP_PRECONDITIONER_*`: the preconditioner of the iterative linear solver.
     // Default `GRIP_PRECONDITIONER_CHOLESKY`.

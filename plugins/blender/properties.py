@@ -112,13 +112,14 @@ INTEGRATORS = [("BACKWARD_EULER", "Backward Euler", "Implicit, fully coupled fri
 LINEAR_SOLVERS = [("DIRECT_LU", "Direct LU", "Damped Newton with a sparse LU factorisation",
                    grip.LINEAR_SOLVER_DIRECT_LU)]
 COLLIDER_CONTACTS = [
-    ("SMOOTH", "Smooth Surface",
-     "Colliders become a smooth implicit surface fitted to their faces (best for dense, smooth meshes)",
-     grip.COLLIDER_MESH_CONTACT_IMPLICIT),
     ("EXACT", "Exact Distance",
-     "Cloth meets the collider's own faces, edges and corners at the contact thickness, whatever the "
-     "triangles' size or shape (low-poly proxies, large flat faces)",
+     "Cloth meets the collider's own faces, edges, corners and open rims at the contact thickness, "
+     "whatever the triangles' size or shape (low-poly proxies, large flat faces)",
      grip.COLLIDER_MESH_CONTACT_EXACT),
+    ("SMOOTH", "Smooth Surface",
+     "Colliders become a smooth implicit surface fitted to their faces (dense, smooth meshes only: "
+     "it blends across a coarse mesh's faces)",
+     grip.COLLIDER_MESH_CONTACT_IMPLICIT),
 ]
 
 
@@ -131,7 +132,7 @@ class GripSceneSettings(bpy.types.PropertyGroup):
                           description="Time steps per frame (time step = frame duration / substeps)")
     integrator: EnumProperty(name="Integrator", items=INTEGRATORS, default="BACKWARD_EULER")
     linear_solver: EnumProperty(name="Solver", items=LINEAR_SOLVERS, default="DIRECT_LU")
-    collider_contact: EnumProperty(name="Collider Contact", items=COLLIDER_CONTACTS, default="SMOOTH",
+    collider_contact: EnumProperty(name="Collider Contact", items=COLLIDER_CONTACTS, default="EXACT",
                                    description="How cloth and soft bodies meet collider meshes")
     contact_thickness: FloatProperty(name="Contact Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6,
                                      default=0.003, precision=4,

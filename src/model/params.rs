@@ -31,13 +31,15 @@ pub enum Integrator {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ColliderMeshContact {
     /// The exact signed distance to the mesh's triangles (`crate::contact::collider_mesh`):
-    /// the same contact whatever the tessellation (coarse proxies, long thin triangles, fans).
-    /// Vertices only: a solid's face resting across an open mesh's rim, or a sharp collider
-    /// edge between two cloth vertices, is not yet held.
+    /// the same contact whatever the tessellation (coarse proxies, long thin triangles, fans,
+    /// sharp edges and corners, open sheets and their rims). The default. A shell that starts
+    /// several δ inside a coarse mesh may not come out (a sleeve 5δ inside a 16-gon limb
+    /// fails its first step): start outside, or use `Implicit` for such a start.
+    #[default]
     Exact,
     /// The MLS implicit surface of the mesh, of kernel radius `contact_radius_multiplier` × the
-    /// triangle size and weight function `contact_kernel`.
-    #[default]
+    /// triangle size and weight function `contact_kernel`: smooth, but it blends across a
+    /// coarse mesh's triangles (a low-poly proxy's potential spans the whole body).
     Implicit,
 }
 
@@ -99,7 +101,7 @@ pub struct SolverParams {
     /// The weight function of the implicit contact surfaces. Default near-interpolating.
     pub contact_kernel: Kernel,
     /// How simulated vertices contact collider meshes: the exact signed distance to their
-    /// triangles, or their implicit surface. Default implicit.
+    /// triangles, or their implicit surface. Default exact.
     pub collider_mesh_contact: ColliderMeshContact,
     /// The preconditioner of the iterative linear solver. Default sparse Cholesky.
     pub preconditioner: PreconditionerKind,
@@ -150,7 +152,7 @@ impl Default for SolverParams {
             max_contact_retries: 8,
             contact_radius_multiplier: 2.0,
             contact_kernel: Kernel::Interpolating,
-            collider_mesh_contact: ColliderMeshContact::Implicit,
+            collider_mesh_contact: ColliderMeshContact::Exact,
             preconditioner: PreconditionerKind::Cholesky,
             max_linear_iterations: 500,
             forcing_max: 0.5,

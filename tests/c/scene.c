@@ -119,7 +119,7 @@ void test_versions(void) {
     CHECK(p.gravity[0] == 0.0 && p.gravity[1] == 0.0 && p.gravity[2] == -9.81);
     CHECK(p.max_newton_iterations >= 1 && p.residual_tolerance > 0 && p.residual_tolerance < 1);
     CHECK(p.linear_solver == GRIP_LINEAR_SOLVER_DIRECT_LU && p.integrator == GRIP_INTEGRATOR_BACKWARD_EULER);
-    CHECK(p.collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_IMPLICIT);
+    CHECK(p.collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_EXACT);
     GripMaterial m = grip_material_default();
     CHECK(m.struct_tag == GRIP_MATERIAL_TAG);
     CHECK(m.density > 0 && m.youngs_modulus > 0 && m.thickness > 0 && m.poisson_ratio < 0.5);

@@ -221,8 +221,8 @@ TEST(parameters_follow_the_c_defaults) {
     CHECK(p.friction_epsilon == c.friction_epsilon && p.residual_tolerance == c.residual_tolerance);
     CHECK(p.max_newton_iterations == c.max_newton_iterations);
     CHECK(p.collider_mesh_contact == c.collider_mesh_contact &&
-          p.collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_IMPLICIT);
-    CHECK(solver_params(p).collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_IMPLICIT);
+          p.collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_EXACT);
+    CHECK(solver_params(p).collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_EXACT);
     CHECK(p.shell.density == m.density && p.shell.youngs_modulus == m.youngs_modulus);
     CHECK(p.shell.thickness == m.thickness && p.shell.bending_stiffness == m.bending_stiffness);
 
@@ -239,8 +239,8 @@ TEST(parameters_follow_the_c_defaults) {
     CHECK(q != p);
     q = p;
     CHECK(q == p);
-    q.collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_EXACT; // a change restarts the simulation
-    CHECK(q != p && solver_params(q).collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_EXACT);
+    q.collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_IMPLICIT; // a change restarts the simulation
+    CHECK(q != p && solver_params(q).collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_IMPLICIT);
     q = p;
     q.substeps = 0;
     CHECK_THROWS(SopError, solver_params(q), "Substeps must be at least 1");

@@ -192,7 +192,9 @@ class Cooks(unittest.TestCase):
     def test_collider_contact_menu_index_is_the_c_value(self):
         c = grip.load().solver_params()
         self.assertEqual(self.params["collidercontact"], c.collider_mesh_contact)
-        self.assertEqual(gh.solver_params(self.params)["collider_mesh_contact"], grip.COLLIDER_MESH_CONTACT_IMPLICIT)
+        self.assertEqual(gh.solver_params(self.params)["collider_mesh_contact"], grip.COLLIDER_MESH_CONTACT_EXACT)
+        smooth = dict(self.params, collidercontact=1)  # menu item 1: "smooth"
+        self.assertEqual(gh.solver_params(smooth)["collider_mesh_contact"], grip.COLLIDER_MESH_CONTACT_IMPLICIT)
         exact = dict(self.params, collidercontact=0, contactthickness=0.002)  # menu item 0: "exact"
         self.assertEqual(gh.solver_params(exact)["collider_mesh_contact"], grip.COLLIDER_MESH_CONTACT_EXACT)
         g, ground = cloth(5, 0.002), cloth(2, 0.0)  # the ground: one 3 m quad, two large flat triangles

@@ -110,7 +110,7 @@ class Loading(unittest.TestCase):
         self.assertAlmostEqual(params.time_step, 1.0 / 240.0, places=15)
         self.assertEqual(list(params.gravity), [0.0, 0.0, -9.81])
         self.assertEqual(params.struct_tag, grip.GripSolverParams.from_buffer_copy(params).struct_tag)
-        self.assertEqual(params.collider_mesh_contact, grip.COLLIDER_MESH_CONTACT_IMPLICIT)
+        self.assertEqual(params.collider_mesh_contact, grip.COLLIDER_MESH_CONTACT_EXACT)
         self.assertTrue(material.density > 0 and material.thickness > 0)
         self.assertEqual(lib.shape().kind, grip.SHAPE_PLANE)
 

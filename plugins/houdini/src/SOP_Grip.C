@@ -77,7 +77,7 @@ static const char *theDsFile = R"THEDSFILE(
         parm { name "selfcontact" cppname "SelfContact" label "Self Contact" type toggle default { "0" } }
         parm { name "selfcontactthickness" cppname "SelfContactThickness" label "Self Contact Thickness" type float default { "0.001" } range { 0! 0.05 } disablewhen "{ selfcontact == 0 }" }
         parm { name "colliderwinding" cppname "ColliderWinding" label "Collider Front Faces" type ordinal default { "0" } menu { "clockwise" "Houdini (Clockwise)" "counterclockwise" "Counter-Clockwise" } }
-        parm { name "collidercontact" cppname "ColliderContact" label "Collider Contact" type ordinal default { "1" } menu { "exact" "Exact Distance" "smooth" "Smooth Surface" } }
+        parm { name "collidercontact" cppname "ColliderContact" label "Collider Contact" type ordinal default { "0" } menu { "exact" "Exact Distance" "smooth" "Smooth Surface" } }
     }
     groupsimple {
         name    "objects_folder"

@@ -45,11 +45,11 @@ struct SopParameters {
     bool self_contact = false;           ///< shells repel themselves and each other
     double self_contact_thickness = 0;   ///< δ_s [m] of self-contact
     /// How shells and solids meet input 2's collider meshes (Collider Contact):
-    /// GRIP_COLLIDER_MESH_CONTACT_IMPLICIT ("Smooth Surface"), an MLS implicit surface fitted to
-    /// the triangles; GRIP_COLLIDER_MESH_CONTACT_EXACT ("Exact Distance"), the mesh's own faces,
-    /// edges and corners at the contact thickness whatever the triangles' size or shape
-    /// (low-poly proxies, large flat faces).
-    std::uint32_t collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_IMPLICIT;
+    /// GRIP_COLLIDER_MESH_CONTACT_EXACT ("Exact Distance", the default), the mesh's own faces,
+    /// edges, corners and open rims at the contact thickness whatever the triangles' size or
+    /// shape (low-poly proxies, large flat faces); GRIP_COLLIDER_MESH_CONTACT_IMPLICIT
+    /// ("Smooth Surface"), an MLS implicit surface fitted to the triangles.
+    std::uint32_t collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_EXACT;
     MaterialParameters shell;            ///< material of every shell
     MaterialParameters solid;            ///< material of every solid
     std::string type_attribute;          ///< primitive string attribute: "solid" / "shell"
