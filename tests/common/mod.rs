@@ -2,6 +2,7 @@
 //! finite-difference checks of element derivatives.
 #![allow(dead_code)]
 
+pub mod collider_meshes;
 pub mod scenes;
 pub mod stage_checks;
 
