@@ -14,7 +14,7 @@ use grip::mesh::shapes::uv_sphere;
 use grip::{Material, Solver};
 
 mod common;
-use common::collider_meshes::{drop_params, flat_cloth, signed_distance};
+use common::collider_meshes::{drop_params, flat_cloth, sheet, signed_distance};
 use common::sleeve_cloth;
 
 /// Drops a 0.6 m cloth (25 × 25 vertices) 1.5 cm above an open sheet (a 0.5 × 1 m table top
@@ -25,8 +25,7 @@ use common::sleeve_cloth;
 fn drape_over_a_rim(mu: f64) -> (f64, u32) {
     let params = drop_params();
     let mut s = Solver::new(&params).unwrap();
-    let p = vec![-0.5, -0.5, 0.0, 0.0, -0.5, 0.0, 0.0, 0.5, 0.0, -0.5, 0.5, 0.0];
-    let t = vec![0, 1, 2, 0, 2, 3];
+    let (p, t) = sheet(-0.5, 0.0, -0.5, 0.5, 0.0);
     let sheet = s.add_collider_mesh(&p, &t).unwrap();
     let (cp, ct) = flat_cloth(0.6, 24, 0.015);
     let shifted: Vec<f64> = cp.chunks(3).flat_map(|x| [x[0] - 0.1377, x[1] + 0.0071, x[2]]).collect();
@@ -77,8 +76,7 @@ fn a_cloth_over_a_table_tops_rim_stays_or_slides_as_coulomb_says() {
 fn a_soft_cube_rests_across_the_rim_of_a_floor() {
     let params = drop_params();
     let mut s = Solver::new(&params).unwrap();
-    let p = vec![-0.5, -0.5, 0.0, 0.5, -0.5, 0.0, 0.5, 0.5, 0.0, -0.5, 0.5, 0.0];
-    let t = vec![0, 1, 2, 0, 2, 3];
+    let (p, t) = sheet(-0.5, 0.5, -0.5, 0.5, 0.0);
     let floor = s.add_collider_mesh(&p, &t).unwrap();
     let (cp, tets) = box_tets([0.2, 0.2, 0.2], [2, 2, 2], [0.35, -0.1, 0.005]);
     let rubber = Material {
@@ -141,8 +139,8 @@ fn cloth_drapes_over_a_uv_sphere_onto_a_floor_mesh() {
     let mut s = Solver::new(&params).unwrap();
     let (sp, st) = uv_sphere(0.5, 32, 16);
     let sphere = s.add_collider_mesh(&sp, &st).unwrap();
-    let fp = vec![-2.0, -2.0, -0.5, 2.0, -2.0, -0.5, 2.0, 2.0, -0.5, -2.0, 2.0, -0.5];
-    let floor = s.add_collider_mesh(&fp, &[0, 1, 2, 0, 2, 3]).unwrap();
+    let (fp, ft) = sheet(-2.0, 2.0, -2.0, 2.0, -0.5);
+    let floor = s.add_collider_mesh(&fp, &ft).unwrap();
     let (cp, ct) = flat_cloth(1.6, 20, 0.6);
     let cloth = s.add_shell(&cp, &ct, &Material { damping_alpha: 0.5, ..sleeve_cloth() }).unwrap();
     s.set_friction(cloth, sphere, 0.4).unwrap();

@@ -48,3 +48,9 @@ pub fn drop_params() -> SolverParams {
         ..Default::default()
     }
 }
+
+/// A horizontal rectangle [`x0`, `x1`] × [`y0`, `y1`] at height `z` (m) of two triangles facing
+/// +z: an open sheet (a floor, a table top).
+pub fn sheet(x0: f64, x1: f64, y0: f64, y1: f64, z: f64) -> (Vec<f64>, Vec<u32>) {
+    (vec![x0, y0, z, x1, y0, z, x1, y1, z, x0, y1, z], vec![0, 1, 2, 0, 2, 3])
+}

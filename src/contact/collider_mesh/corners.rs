@@ -66,7 +66,6 @@ impl Corners {
         // away from it.
         let mut largest = vec![[0.0f64; 2]; n];
         let mut directions: Vec<Vec<[f64; 3]>> = vec![Vec::new(); n];
-        let mut rim_ends: Vec<Vec<[f64; 3]>> = vec![Vec::new(); n];
         for r in &ridges.list {
             for (end, other) in [(r.corners[0], r.corners[1]), (r.corners[1], r.corners[0])] {
                 let v = topology.welded[end as usize] as usize;
@@ -75,9 +74,6 @@ impl Corners {
                     *w = [r.weight, w[0]];
                 } else if r.weight > w[1] {
                     w[1] = r.weight;
-                }
-                if r.rim {
-                    rim_ends[v].push(r.normals[1]);
                 }
                 let d = sub(positions[other as usize], positions[end as usize]);
                 let length = dot(d, d).sqrt();
@@ -125,7 +121,7 @@ impl Corners {
                 continue;
             }
             of_welded[v] = list.len() as u32;
-            let normal = if rim { rim_normal(normal, &rim_ends[v]) } else { normal };
+            let normal = if rim { rim_normal(normal, ridges, v) } else { normal };
             list.push(Corner { vertex: v as u32, normal, weight });
         }
         let of_vertex = topology.welded.iter().map(|&w| of_welded[w as usize]).collect();
@@ -146,10 +142,11 @@ impl Corners {
     }
 }
 
-/// The normal of a rim corner of unit pseudonormal `normal` and rim ends' unit normals `ends`:
-/// the unit sum of all, or `normal` where they cancel.
-fn rim_normal(normal: [f64; 3], ends: &[[f64; 3]]) -> [f64; 3] {
-    let sum = ends.iter().fold(normal, |s, m| [s[0] + m[0], s[1] + m[1], s[2] + m[2]]);
+/// The normal of the rim corner at welded vertex `v` of unit pseudonormal `normal`: the unit
+/// sum of it and the end normals of the rim ridges through it, or `normal` where they cancel.
+fn rim_normal(normal: [f64; 3], ridges: &Ridges, v: usize) -> [f64; 3] {
+    let ends = ridges.rim_at_vertex[v].iter().filter_map(|&r| ridges.list.get(r as usize)).map(|r| r.normals[1]);
+    let sum = ends.fold(normal, |s, m| [s[0] + m[0], s[1] + m[1], s[2] + m[2]]);
     let length = dot(sum, sum).sqrt();
     if length > 1e-9 {
         scale(1.0 / length, sum)

@@ -129,17 +129,19 @@ impl FeatureGap {
     /// Signed gap d (m) at `x` and its gradient ∇d (a unit vector).
     pub fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
         let (u, _) = self.offset(x);
-        let [a, b, cc] = self.corners;
-        let face_normal = unit(cross(sub(b, a), sub(cc, a)));
+        let face_normal = || {
+            let [a, b, cc] = self.corners;
+            unit(cross(sub(b, a), sub(cc, a)))
+        };
         if self.feature == Feature::Face {
             // d = n·(x − a) with n the unit face normal: linear, and smooth through 0.
-            let normal = face_normal.map(c::<T>);
+            let normal = face_normal().map(c::<T>);
             let d = dot(normal, u);
             return if d.re() < 0.0 { self.walled(x, d, normal) } else { (d, normal) };
         }
-        if self.rim && dot(u.map(|k| k.re()), face_normal) < 0.0 {
+        if self.rim && dot(u.map(|k| k.re()), face_normal()) < 0.0 {
             // Behind the face's plane at the rim: the distance to the wall under it.
-            let start = (c::<T>(f64::NEG_INFINITY), face_normal.map(c::<T>));
+            let start = (c::<T>(f64::NEG_INFINITY), face_normal().map(c::<T>));
             let (d, n) = self.walled(x, start.0, start.1);
             if d.re() > f64::NEG_INFINITY {
                 return (d, n);
