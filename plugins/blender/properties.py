@@ -64,18 +64,18 @@ class GripObjectSettings(bpy.types.PropertyGroup):
     role: EnumProperty(name="Role", items=ROLES, default="NONE")
     preset: EnumProperty(name="Material", items=PRESETS, default="COTTON", update=_apply_preset,
                          description="Fill the material fields from a preset")
-    density: FloatProperty(name="Density (kg/m³)", min=1e-3, soft_max=5000.0, default=_COTTON["density"],
+    density: FloatProperty(name="Density (kg/m³)", min=1.0, max=1e5, soft_max=5000.0, default=_COTTON["density"],
                            description="Mass per volume [kg/m³]; cloth weighs density × thickness per m²")
-    youngs_modulus: FloatProperty(name="Young's Modulus (Pa)", min=1.0, default=_COTTON["youngs_modulus"],
+    youngs_modulus: FloatProperty(name="Young's Modulus (Pa)", min=1.0, max=1e12, default=_COTTON["youngs_modulus"],
                                   description="Stretch stiffness [Pa]")
-    poisson_ratio: FloatProperty(name="Poisson Ratio", min=-0.99, max=0.49, default=_COTTON["poisson_ratio"],
+    poisson_ratio: FloatProperty(name="Poisson Ratio", min=-0.9, max=0.49, default=_COTTON["poisson_ratio"],
                                  description="Lateral contraction under stretch (dimensionless)")
-    thickness: FloatProperty(name="Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6, precision=5,
+    thickness: FloatProperty(name="Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6, max=1.0, precision=5,
                              default=_COTTON["thickness"], description="Cloth thickness (mass and stiffness)")
-    bending_stiffness: FloatProperty(name="Bending (N·m)", min=0.0, precision=8,
+    bending_stiffness: FloatProperty(name="Bending (N·m)", min=0.0, max=100.0, precision=8,
                                      default=_COTTON["bending_stiffness"],
                                      description="Cloth bending stiffness: the plate modulus D [N·m]")
-    damping: FloatProperty(name="Damping (s)", min=0.0, precision=5, default=_COTTON["damping_beta"],
+    damping: FloatProperty(name="Damping (s)", min=0.0, max=0.1, precision=5, default=_COTTON["damping_beta"],
                            description="Rayleigh stiffness damping β [s]")
     friction: FloatProperty(name="Friction", min=0.0, max=100.0, default=0.4,
                             description="Coulomb friction coefficient μ; a pair uses the geometric mean "

@@ -52,7 +52,9 @@ pub extern "C" fn grip_solver_destroy(solver: *mut GripSolver) {
 
 /// Adds a tet solid: `vertex_count` rest positions (`3 × vertex_count` doubles (m)) and
 /// `tet_count` tets (`4 × tet_count` indices, positively oriented: det[x1−x0, x2−x0, x3−x0] > 0).
-/// Writes the new object's id to `*out_id`.
+/// Writes the new object's id to `*out_id`. A sliver tet, whose smallest height is below 1e-6 of
+/// its longest edge, is refused by index (`GRIP_STATUS_INVALID_MESH`): its stiffness, growing as
+/// the inverse of that ratio, would make every later step fail.
 ///
 /// # Safety
 /// Arrays must hold the stated number of elements; `material` and `out_id` must be valid.
@@ -76,7 +78,9 @@ pub unsafe extern "C" fn grip_solver_add_solid(
 }
 
 /// Adds a triangle shell (cloth): `vertex_count` rest positions (m) and `triangle_count`
-/// triangles (`3 × triangle_count` indices). Writes the new object's id to `*out_id`.
+/// triangles (`3 × triangle_count` indices). Writes the new object's id to `*out_id`. A sliver
+/// triangle, whose smallest height is below 1e-6 of its longest edge, is refused by index
+/// (`GRIP_STATUS_INVALID_MESH`), as `grip_solver_add_solid` refuses sliver tets.
 ///
 /// # Safety
 /// As `grip_solver_add_solid`.

@@ -172,7 +172,8 @@ impl Model {
         out
     }
 
-    /// Adds a tet solid; returns its id. Rejects inverted or flat tets by index.
+    /// Adds a tet solid; returns its id. Rejects inverted tets and tets thinner than
+    /// [`MIN_ELEMENT_THICKNESS`](mesh::validate::MIN_ELEMENT_THICKNESS), by index.
     pub fn add_solid(&mut self, positions: &[f64], tets: &[u32], material: &Material) -> Result<u32> {
         material.validate(false)?;
         let rest = mesh::validate_positions(positions)?;
@@ -182,6 +183,7 @@ impl Model {
         let mut mass = vec![0.0; rest.len()];
         for (e, t) in local.iter().enumerate() {
             let x = t.map(|v| rest[v as usize]);
+            thick_enough("tet", e, t, mesh::validate::tet_thickness(x))?;
             let el = NeoHookeanTet::new(t.map(|v| v + base), x, material.youngs_modulus, material.poisson_ratio)
                 .ok_or_else(|| Error::mesh(format!("tet {e} {t:?} is inverted or has (near-)zero volume")))?;
             for &v in t {
@@ -195,7 +197,8 @@ impl Model {
         Ok(self.objects.last().map(|o| o.id).unwrap_or(0))
     }
 
-    /// Adds a triangle shell; returns its id. Rejects zero-area triangles by index.
+    /// Adds a triangle shell; returns its id. Rejects triangles thinner than
+    /// [`MIN_ELEMENT_THICKNESS`](mesh::validate::MIN_ELEMENT_THICKNESS), by index.
     pub fn add_shell(&mut self, positions: &[f64], triangles: &[u32], material: &Material) -> Result<u32> {
         material.validate(true)?;
         let model = material.membrane_model;
@@ -206,6 +209,7 @@ impl Model {
         let mut mass = vec![0.0; rest.len()];
         for (e, t) in local.iter().enumerate() {
             let x = t.map(|v| rest[v as usize]);
+            thick_enough("triangle", e, t, mesh::validate::triangle_thickness(x))?;
             let el = MembraneTriangle::new(
                 t.map(|v| v + base),
                 x,
@@ -293,4 +297,19 @@ impl Model {
         self.objects.push(object);
         self.friction.add_body(kind == ObjectKind::Shell);
     }
+}
+
+/// Refuses element `e` (`kind` "triangle" or "tet") whose smallest height over longest edge,
+/// `thickness`, is below [`mesh::validate::MIN_ELEMENT_THICKNESS`]: its stiffness, growing as
+/// 1/thickness, would make every later step of the whole solver fail.
+fn thick_enough<const N: usize>(kind: &str, e: usize, t: &[u32; N], thickness: f64) -> Result<()> {
+    let min = mesh::validate::MIN_ELEMENT_THICKNESS;
+    if thickness >= min {
+        return Ok(());
+    }
+    let measure = if N == 4 { "volume" } else { "area" };
+    Err(Error::mesh(format!(
+        "{kind} {e} {t:?} is a sliver of (near-)zero {measure}: its smallest height is {thickness:.3e} of its longest edge, below the \
+         accepted {min:e} (remove or merge it, e.g. Blender's Merge by Distance or Degenerate Dissolve)"
+    )))
 }

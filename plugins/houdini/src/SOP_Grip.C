@@ -90,7 +90,7 @@ static const char *theDsFile = R"THEDSFILE(
     groupsimple {
         name    "shell_folder"
         label   "Shell Material"
-        parm { name "shelldensity" cppname "ShellDensity" label "Density" type float default { "300" } range { 0! 2000 } }
+        parm { name "shelldensity" cppname "ShellDensity" label "Density" type float default { "300" } range { 1! 2000 } }
         parm { name "shellyoung" cppname "ShellYoung" label "Young's Modulus" type log default { "1000000" } range { 1000 1e+09 } }
         parm { name "shellpoisson" cppname "ShellPoisson" label "Poisson Ratio" type float default { "0.3" } range { 0 0.49 } }
         parm { name "shellthickness" cppname "ShellThickness" label "Thickness" type float default { "0.001" } range { 0! 0.01 } }
@@ -102,7 +102,7 @@ static const char *theDsFile = R"THEDSFILE(
     groupsimple {
         name    "solid_folder"
         label   "Solid Material"
-        parm { name "soliddensity" cppname "SolidDensity" label "Density" type float default { "1100" } range { 0! 3000 } }
+        parm { name "soliddensity" cppname "SolidDensity" label "Density" type float default { "1100" } range { 1! 3000 } }
         parm { name "solidyoung" cppname "SolidYoung" label "Young's Modulus" type log default { "1000000" } range { 1000 1e+09 } }
         parm { name "solidpoisson" cppname "SolidPoisson" label "Poisson Ratio" type float default { "0.45" } range { 0 0.49 } }
         parm { name "soliddampingalpha" cppname "SolidDampingAlpha" label "Mass Damping" type float default { "0" } range { 0! 10 } }
