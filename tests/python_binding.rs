@@ -1,8 +1,10 @@
 //! The Python binding (`plugins/python/grip`) outside Blender, in a venv holding only numpy
 //! (`.venv-python`, created on first use from PyPI): `tests/python/test_binding.py` against this
 //! build's cdylib, `tests/python/test_bad_input.py` (the bad-input matrix of
-//! `tests/bad_input/cases.txt`), `tests/python/test_header_mirror.py` against `include/grip.h`, and the
-//! one-liner `python -c "import grip; ..."` that builds a shell, advances and reads it back.
+//! `tests/bad_input/cases.txt`), `tests/python/test_argument_checks.py` (every public function's
+//! arguments checked before ctypes sees them), `tests/python/test_header_mirror.py` against
+//! `include/grip.h`, and the one-liner `python -c "import grip; ..."` that builds a shell, advances
+//! and reads it back.
 //!
 //! Run with `cargo test --release --test python_binding`.
 
@@ -46,6 +48,12 @@ fn binding_unit_tests() {
 fn binding_refuses_every_bad_input() {
     let text = run_python(&python(), &["tests/python/test_bad_input.py"]);
     assert!(text.contains("\nOK") && text.contains("bad-input cases through the Python binding"), "{text}");
+}
+
+#[test]
+fn binding_checks_every_argument() {
+    let text = run_python(&python(), &["tests/python/test_argument_checks.py"]);
+    assert!(text.contains("\nOK") && text.contains("argument-check cases"), "{text}");
 }
 
 #[test]

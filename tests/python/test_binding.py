@@ -181,8 +181,12 @@ class Errors(unittest.TestCase):
         tris = np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]], dtype=np.uint32)
         closed = self.solver.add_shell(xyz, tris)
         self.solver.set_volume_penalty(closed, grip.VOLUME_IDEAL_GAS, 1.0 / 202650.0, 101325.0)
-        with self.assertRaises(grip.InvalidArgumentError):
+        # An unknown model is refused by the binding (it knows the VOLUME_* codes) and, called
+        # directly, by the library.
+        with self.assertRaisesRegex(ValueError, "model"):
             self.solver.set_volume_penalty(closed, 7, 1e-5, 0.0)
+        with self.assertRaises(grip.InvalidArgumentError):
+            grip.load(LIB).call("grip_solver_set_volume_penalty", self.solver._handle, closed, 7, 1e-5, 0.0)
         self.solver.set_volume_penalty(closed, grip.VOLUME_NONE)
 
     def test_bad_mesh_raises_and_changes_nothing(self):

@@ -1,5 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""Exceptions raised by the binding: one class per ``GripStatus``, all subclasses of GripError."""
+"""Exceptions raised by the binding: one class per ``GripStatus``, all subclasses of GripError.
+
+Arguments are checked in Python before any C call (:mod:`grip.checks`) and refused with the
+built-in exceptions, whose message starts with the parameter's name: ``TypeError`` for a value of
+the wrong type (a float, bool or str for an integer; bytes or None for a str; a complex, object,
+string or bool array for real numbers), ``ValueError`` for one the C type cannot hold (an integer
+outside ``uint32_t`` or ``size_t``, an unknown enum code, a NUL in a string, a wrong shape). A
+value the C type holds but the library refuses raises the GripError of its status."""
 
 from . import _structs as s
 

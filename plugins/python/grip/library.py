@@ -6,7 +6,7 @@ import os
 import sys
 import threading
 
-from . import _structs
+from . import _structs, checks
 from ._signatures import PENDING, SIGNATURES, STATUS
 from .errors import GripError, LibraryError, error_for_status
 
@@ -25,12 +25,13 @@ def library_file_name():
 
 def find_library(path=None):
     """Path of the library to load: ``path`` (a file, or a folder holding it), else the
-    ``GRIP_LIBRARY`` environment variable, else the file inside or next to this package."""
+    ``GRIP_LIBRARY`` environment variable, else the file inside or next to this package.
+    ``path`` is a str or ``os.PathLike`` (TypeError otherwise)."""
     name = library_file_name()
+    path = checks.path(path, "path", optional=True)
     if path is None:
         path = os.environ.get("GRIP_LIBRARY") or None
     if path is not None:
-        path = os.fspath(path)
         if os.path.isdir(path):
             path = os.path.join(path, name)
         if not os.path.isfile(path):
@@ -49,6 +50,7 @@ def find_library(path=None):
 
 def load(path=None):
     """The :class:`Library` at :func:`find_library` ``(path)``, loaded and checked once per file."""
+    path = checks.path(path, "path", optional=True)
     resolved = os.path.realpath(find_library(path))
     with _LOCK:
         lib = _LOADED.get(resolved)
@@ -58,6 +60,14 @@ def load(path=None):
         return lib
 
 
+def _resolve(library, name="library"):
+    """``library`` if it is a :class:`Library`, else :func:`load` of it as a path (None: the
+    default); a parameter of another type raises TypeError naming ``name``."""
+    if isinstance(library, Library):
+        return library
+    return load(checks.path(library, name, optional=True))
+
+
 class Library:
     """A loaded grip library whose ABI version and struct sizes match this binding. Every C
     function is declared once (``argtypes``/``restype``); the ones returning ``GripStatus`` raise
@@ -65,7 +75,7 @@ class Library:
     constructing this directly, so each file is loaded once."""
 
     def __init__(self, path):
-        self.path = os.fspath(path)
+        self.path = checks.path(path, "path")
         try:
             self._dll = ctypes.CDLL(self.path)
         except OSError as e:
@@ -138,11 +148,14 @@ class Library:
             raise LibraryError(f"{self.path} struct layouts differ from this binding: {'; '.join(wrong)}")
 
     def has(self, name):
-        """True if the library exports the C function ``name``."""
+        """True if the library exports the C function ``name`` (a str)."""
+        checks.text(name, "name")
         return name in self._functions
 
     def function(self, name):
-        """The declared C function ``name``; raises GripError if this library lacks it."""
+        """The declared C function ``name`` (a str); raises GripError if this library lacks it.
+        Calling it directly skips the checks of :meth:`call`."""
+        checks.text(name, "name")
         try:
             return self._functions[name]
         except KeyError:
@@ -151,40 +164,46 @@ class Library:
             ) from None
 
     def call(self, name, *args):
-        """Calls the C function ``name`` (status checked when it returns ``GripStatus``)."""
-        return self.function(name)(*args)
+        """Calls the C function ``name`` (status checked when it returns ``GripStatus``) with
+        ``args`` as ctypes takes them. An int that a ``uint32_t`` or ``size_t`` argument cannot
+        hold, or bytes with a NUL for a string, raise ValueError; an argument ctypes refuses
+        raises TypeError; both name the argument's position."""
+        fn = self.function(name)
+        checks.c_arguments(name, fn.argtypes, args)
+        try:
+            return fn(*args)
+        except ctypes.ArgumentError as e:
+            raise TypeError(f"{name} {e}") from None
 
     def last_error(self):
         """``grip_last_error()`` of the calling thread ("" after a successful call)."""
         return self.call("grip_last_error").decode("utf-8", "replace")
 
     def solver_params(self, **fields):
-        """``grip_solver_params_default()`` with ``fields`` overridden (SI units, see grip.h)."""
+        """``grip_solver_params_default()`` with ``fields`` overridden (SI units, see grip.h),
+        each checked for its field's C type (:func:`grip.checks.field`)."""
         return _override(self.call("grip_solver_params_default"), fields)
 
     def material(self, **fields):
-        """``grip_material_default()`` with ``fields`` overridden (SI units, see grip.h)."""
+        """``grip_material_default()`` with ``fields`` overridden (SI units, see grip.h), each
+        checked for its field's C type."""
         return _override(self.call("grip_material_default"), fields)
 
     def shape(self, **fields):
-        """``grip_shape_default()`` with ``fields`` overridden (metres, see grip.h)."""
+        """``grip_shape_default()`` with ``fields`` overridden (metres, see grip.h), each checked
+        for its field's C type."""
         return _override(self.call("grip_shape_default"), fields)
 
 
 def _override(struct, fields):
-    """Sets fields of a ctypes struct by name; an unknown name raises (ctypes would silently add
-    a Python attribute) and ``struct_tag`` is refused (the library checks it)."""
+    """Sets fields of a ctypes struct by name, each value checked for its field first
+    (:func:`grip.checks.field`: ctypes itself would wrap an out-of-range integer). An unknown
+    name raises TypeError (ctypes would silently add a Python attribute) and ``struct_tag`` is
+    refused (the library checks it)."""
     known = {name: ctype for name, ctype in struct._fields_}
     for name, value in fields.items():
         if name not in known or name == "struct_tag":
             settable = ", ".join(n for n in known if n != "struct_tag")
             raise TypeError(f"{type(struct).__name__} has no settable field {name!r} (fields: {settable})")
-        ctype = known[name]
-        if issubclass(ctype, ctypes.Array):
-            values = list(value)
-            if len(values) != ctype._length_:
-                raise ValueError(f"{name} takes {ctype._length_} values, got {len(values)}")
-            setattr(struct, name, ctype(*values))
-        else:
-            setattr(struct, name, value)
+        setattr(struct, name, checks.field(name, known[name], value))
     return struct

@@ -11,6 +11,8 @@ for denim), far below the plate value E·t³/12 because yarns slide. Solids (rub
 bulk values.
 """
 
+from . import checks
+
 #: name -> (label, description, GripMaterial fields).
 MATERIAL_PRESETS = {
     "COTTON": ("Cotton", "Woven cotton shirting, 150 g/m²", dict(
@@ -38,5 +40,7 @@ MATERIAL_PRESETS = {
 
 
 def preset_fields(name):
-    """The ``GripMaterial`` fields of preset ``name`` (case-insensitive); KeyError if unknown."""
+    """The ``GripMaterial`` fields of preset ``name`` (a str, case-insensitive); KeyError if
+    unknown, TypeError if not a str."""
+    checks.text(name, "name")
     return dict(MATERIAL_PRESETS[name.upper()][2])

@@ -5,13 +5,15 @@ the way ``grip run`` runs it."""
 import ctypes
 import os
 
-from .library import Library, load
+from . import checks
+from .library import _resolve
 from .solver import Solver
 
 
 class SceneSolver(Solver):
     """The solver of the scene file at ``path`` (``docs/scene-file.md``; mesh paths in it are
-    relative to it), with every :class:`Solver` method. Units are SI (m, kg, s).
+    relative to it; a str or ``os.PathLike``), with every :class:`Solver` method. Units are SI
+    (m, kg, s).
 
     :meth:`advance_frame` runs frame k as ``grip run`` does: the scene's colliders, collider
     meshes and pin groups move to their poses at the end of frame k, then the solver advances
@@ -19,11 +21,12 @@ class SceneSolver(Solver):
     A failed call raises a :class:`GripError` subclass and leaves the solver as it was."""
 
     def __init__(self, path, *, library=None):
-        self.library = library if isinstance(library, Library) else load(library)
+        path = checks.path(path, "path")
+        self.library = _resolve(library)
         self.params = None
         self._handle = None
         handle = ctypes.c_void_p()
-        self.library.call("grip_scene_load", os.fsencode(os.fspath(path)), ctypes.byref(handle))
+        self.library.call("grip_scene_load", os.fsencode(path), ctypes.byref(handle))
         self._handle = handle
 
     @property
@@ -54,6 +57,6 @@ class SceneSolver(Solver):
         return out
 
     def advance_frame(self, frame, progress=None):
-        """Simulates frame ``frame`` (1 to :attr:`frame_count`). See :meth:`Solver.advance` for
-        ``progress``."""
-        self._run("grip_scene_advance_frame", int(frame), progress)
+        """Simulates frame ``frame`` (an integer, 1 to :attr:`frame_count`). See
+        :meth:`Solver.advance` for ``progress``."""
+        self._run("grip_scene_advance_frame", checks.size(frame, "frame"), progress)

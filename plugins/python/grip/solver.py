@@ -5,10 +5,12 @@ import ctypes
 
 import numpy as np
 
-from . import arrays
-from ._structs import GripProgressFn, GripSolverParams, GripStepReport
+from . import arrays, checks
+from ._structs import GripMaterial, GripProgressFn, GripShape, GripSolverParams, GripStepReport
 from .errors import CancelledError, GripError
-from .library import Library, _override, load
+from .library import _override, _resolve
+
+_VOLUME_MODELS = checks.constants("VOLUME_")
 
 
 class Solver:
@@ -17,10 +19,13 @@ class Solver:
     ``params`` is a :class:`GripSolverParams` (from ``library.solver_params()``); keyword
     arguments override its fields, e.g. ``Solver(time_step=1/480, contact_thickness=0.002)``.
     ``library`` is a :class:`Library`, a path, or None for :func:`grip.load`'s default.
-    A failed call raises a :class:`GripError` subclass and leaves the solver as it was."""
+    A failed call raises a :class:`GripError` subclass and leaves the solver as it was.
+    Arguments are checked before any C call (:mod:`grip.checks`): a wrong type raises
+    TypeError, a value the C type cannot hold ValueError, each naming the parameter."""
 
     def __init__(self, params=None, *, library=None, **overrides):
-        self.library = library if isinstance(library, Library) else load(library)
+        checks.instance(params, "params", GripSolverParams, optional=True)
+        self.library = _resolve(library)
         if params is None:
             params = self.library.solver_params(**overrides)
         else:
@@ -70,6 +75,7 @@ class Solver:
     # -- building the scene -----------------------------------------------------------------
 
     def _material(self, material, fields):
+        checks.instance(material, "material", GripMaterial, optional=True)
         if material is None:
             return self.library.material(**fields)
         return _override(type(material).from_buffer_copy(material), fields)
@@ -98,6 +104,7 @@ class Solver:
 
     def add_collider_shape(self, shape=None, **shape_fields):
         """Adds a kinematic analytic collider (``library.shape(kind=..., ...)``). Returns its id."""
+        checks.instance(shape, "shape", GripShape, optional=True)
         if shape is None:
             shape = self.library.shape(**shape_fields)
         else:
@@ -109,9 +116,8 @@ class Solver:
     def set_collider_transform(self, collider, matrix):
         """Pose an analytic collider reaches at the end of the next step/advance: a rigid 4×4
         ``matrix`` in the usual layout (translation [m] in the last column)."""
-        m = np.asarray(matrix, dtype=np.float64)
-        if m.shape != (4, 4):
-            raise ValueError(f"matrix: expected shape (4, 4), got {m.shape}")
+        collider = checks.object_id(collider, "collider")
+        m = arrays.matrix(matrix, "matrix", 4, 4)
         column_major = np.ascontiguousarray(m.T).reshape(16)
         self._call("grip_solver_set_collider_transform", collider, arrays.double_ptr(column_major))
 
@@ -128,6 +134,7 @@ class Solver:
     def set_collider_positions(self, collider, positions):
         """Vertex positions [m] a mesh collider reaches at the end of the next step/advance
         (interpolated over the substeps)."""
+        collider = checks.object_id(collider, "collider")
         x = arrays.vectors(positions, "positions")
         self._call("grip_solver_set_collider_positions", collider, arrays.double_ptr(x), len(x))
 
@@ -136,16 +143,18 @@ class Solver:
         pair without :meth:`set_friction` override takes the geometric mean of its two bodies'
         μ; a body without its own μ counts as the pair's default (0 between two shells, else the
         ``default_friction`` parameter)."""
-        self._call("grip_solver_set_object_friction", body, float(mu))
+        self._call("grip_solver_set_object_friction", checks.object_id(body, "body"), checks.real(mu, "mu"))
 
     def set_friction(self, a, b, mu):
         """Friction coefficient μ (dimensionless, 0 ≤ μ ≤ 100) between objects/colliders ``a``
         and ``b`` (``a == b``: an object with itself), overriding their own μ."""
-        self._call("grip_solver_set_friction", a, b, float(mu))
+        self._call("grip_solver_set_friction", checks.object_id(a, "a"), checks.object_id(b, "b"),
+                   checks.real(mu, "mu"))
 
     def friction(self, a, b):
         """The friction coefficient μ (dimensionless) that contact between objects/colliders ``a``
         and ``b`` uses, as resolved from their own μ, the overrides and the defaults."""
+        a, b = checks.object_id(a, "a"), checks.object_id(b, "b")
         mu = ctypes.c_double()
         self._call("grip_solver_get_friction", a, b, ctypes.byref(mu))
         return mu.value
@@ -154,44 +163,50 @@ class Solver:
         """Volume-change penalty of a solid or closed shell (paper §3.4): ``model`` one of
         ``VOLUME_*`` (``VOLUME_NONE`` removes it), compression coefficient κ_v [1/Pa], over-pressure
         [Pa] at the rest volume (the volume now)."""
-        self._call("grip_solver_set_volume_penalty", obj, int(model), float(compression_coefficient),
-                   float(pressure))
+        self._call("grip_solver_set_volume_penalty", checks.object_id(obj, "obj"),
+                   checks.enum(model, "model", _VOLUME_MODELS),
+                   checks.real(compression_coefficient, "compression_coefficient"), checks.real(pressure, "pressure"))
 
     def set_vertex_attribute(self, obj, name, values):
-        """Sets a per-vertex attribute (``values`` of shape (n,) or (n, k)); see grip.h for the
-        names: "velocity" [m/s], "position" [m], "pinned" (nonzero = pinned), "target" [m],
-        "pin_stiffness" [N/m]."""
-        arr = np.asarray(values, dtype=np.float64)
+        """Sets a per-vertex attribute (real ``values`` of shape (n,) or (n, k)); see grip.h for
+        the names: "velocity" [m/s], "position" [m], "pinned" (nonzero = pinned; bools too),
+        "target" [m], "pin_stiffness" [N/m]."""
+        obj = checks.object_id(obj, "obj")
+        key = checks.text(name, "name")
+        arr = checks.real_array(values, "values", allow_bool=name == "pinned")
         if arr.ndim == 1:
-            arr = arrays.scalars(arr, name)
-            n, k = arr.shape[0], 1
+            arr = arrays.scalars(arr, "values")
         elif arr.ndim == 2:
-            arr = arrays.vectors(arr, name, arr.shape[1])
-            n, k = arr.shape
+            arr = arrays.vectors(arr, "values", arr.shape[1])
         else:
-            raise ValueError(f"{name}: expected shape (n,) or (n, k), got {arr.shape}")
-        self._call("grip_solver_set_vertex_attribute", obj, name.encode("utf-8"), arrays.double_ptr(arr), n, k)
+            raise ValueError(f"values: expected shape (n,) or (n, k), got {arr.shape}")
+        self._set_attribute(obj, key, arr)
+
+    def _set_attribute(self, obj, key, arr):
+        """Sets attribute ``key`` (bytes) of a checked id ``obj`` to a checked float64 array."""
+        n, k = (arr.shape[0], 1) if arr.ndim == 1 else arr.shape
+        self._call("grip_solver_set_vertex_attribute", obj, key, arrays.double_ptr(arr), n, k)
 
     def set_pinned(self, obj, pinned):
-        """Pins the vertices where ``pinned`` (n,) is true/nonzero and frees the others."""
-        self.set_vertex_attribute(obj, "pinned", np.asarray(pinned).astype(np.float64))
+        """Pins the vertices where ``pinned`` (n,) (bools or numbers) is true/nonzero and frees
+        the others."""
+        self._set_attribute(checks.object_id(obj, "obj"), b"pinned", arrays.scalars(pinned, "pinned", allow_bool=True))
 
     def set_targets(self, obj, positions):
         """Where the pinned vertices of ``obj`` must be at the end of the next step/advance [m];
         rows of free vertices are ignored."""
-        self.set_vertex_attribute(obj, "target", arrays.vectors(positions, "target"))
+        self._set_attribute(checks.object_id(obj, "obj"), b"target", arrays.vectors(positions, "positions"))
 
     def set_pin_stiffness(self, obj, stiffness):
         """Soft pins: a spring of ``stiffness`` (n,) [N/m, 0..1e9] pulls each vertex toward its
         anchor, which starts where the vertex is now and follows its targets; 0 removes it."""
-        self.set_vertex_attribute(obj, "pin_stiffness", arrays.scalars(np.asarray(stiffness, dtype=np.float64),
-                                                                       "stiffness"))
+        self._set_attribute(checks.object_id(obj, "obj"), b"pin_stiffness", arrays.scalars(stiffness, "stiffness"))
 
     # -- stepping ---------------------------------------------------------------------------
 
     def step(self, dt, progress=None):
         """One implicit step of ``dt`` seconds. See :meth:`advance` for ``progress``."""
-        self._run("grip_solver_step", float(dt), progress)
+        self._run("grip_solver_step", checks.real(dt, "dt"), progress)
 
     def advance(self, duration, progress=None):
         """Advances ``duration`` seconds in substeps of at most ``params.time_step``.
@@ -199,9 +214,10 @@ class Solver:
         Newton iterations and after each substep; returning True cancels it
         (:class:`CancelledError`, solver unchanged). An exception raised by ``progress`` cancels
         the call and is re-raised."""
-        self._run("grip_solver_advance", float(duration), progress)
+        self._run("grip_solver_advance", checks.real(duration, "duration"), progress)
 
     def _run(self, name, seconds, progress):
+        checks.callback(progress, "progress")
         if progress is None:
             self._call(name, seconds)
             return
@@ -230,12 +246,14 @@ class Solver:
 
     def vertex_count(self, obj):
         """Number of vertices of object ``obj``."""
+        obj = checks.object_id(obj, "obj")
         n = ctypes.c_size_t()
         self._call("grip_solver_vertex_count", obj, ctypes.byref(n))
         return n.value
 
     def positions(self, obj, out=None):
         """Current positions [m] of ``obj`` as (n, 3) float64, written into ``out`` if given."""
+        obj = checks.object_id(obj, "obj")
         n = self.vertex_count(obj)
         arr = arrays.output(out, n, 3, "positions")
         self._call("grip_solver_get_positions", obj, arrays.double_ptr(arr), n)
@@ -243,6 +261,7 @@ class Solver:
 
     def velocities(self, obj, out=None):
         """Current velocities [m/s] of ``obj`` as (n, 3) float64, written into ``out`` if given."""
+        obj = checks.object_id(obj, "obj")
         n = self.vertex_count(obj)
         arr = arrays.output(out, n, 3, "velocities")
         self._call("grip_solver_get_velocities", obj, arrays.double_ptr(arr), n)

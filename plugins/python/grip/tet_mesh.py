@@ -5,25 +5,29 @@ import ctypes
 
 import numpy as np
 
-from . import arrays
+from . import arrays, checks
 from .errors import GripError
-from .library import Library, load
+from .library import Library, _resolve
 
 
 class TetMesh:
     """Tetrahedra filling a closed triangle surface, made by :func:`tetrahedralize`. The arrays
     are copied out once (``positions`` (n, 3) [m], ``tets`` (m, 4) uint32, positively oriented,
-    ready for :meth:`Solver.add_solid`); ``close()`` or a ``with`` block frees the native mesh."""
+    ready for :meth:`Solver.add_solid`); ``close()`` or a ``with`` block frees the native mesh.
+    The constructor takes the :class:`Library` and the ``ctypes.c_void_p`` handle that
+    ``grip_tetrahedralize`` returned, and owns the handle once it returns."""
 
     def __init__(self, library, handle):
-        self.library = library
-        self._handle = handle
+        self.library = checks.instance(library, "library", Library)
+        self._handle = None
+        checks.instance(handle, "handle", ctypes.c_void_p)
         nv, nt = ctypes.c_size_t(), ctypes.c_size_t()
         library.call("grip_tet_mesh_sizes", handle, ctypes.byref(nv), ctypes.byref(nt))
         self.positions = np.empty((nv.value, 3), dtype=np.float64)
         self.tets = np.empty((nt.value, 4), dtype=np.uint32)
         library.call("grip_tet_mesh_get", handle, arrays.double_ptr(self.positions), nv.value,
                      arrays.u32_ptr(self.tets), nt.value)
+        self._handle = handle
 
     def close(self):
         """Frees the native mesh (the numpy arrays stay valid). Calling it again is fine."""
@@ -53,14 +57,15 @@ class TetMesh:
 
 def tetrahedralize(positions, triangles, cell_size, library=None):
     """Tet-meshes the closed, manifold triangle surface (``positions`` (n, 3) [m], ``triangles``
-    (m, 3), outward-facing) with tets of about ``cell_size`` metres. Returns a :class:`TetMesh`;
-    an open or non-manifold surface raises :class:`InvalidMeshError`."""
-    lib = library if isinstance(library, Library) else load(library)
+    (m, 3), outward-facing) with tets of about ``cell_size`` metres (a real number). Returns a
+    :class:`TetMesh`; an open or non-manifold surface raises :class:`InvalidMeshError`."""
     x = arrays.vectors(positions, "positions")
     t = arrays.indices(triangles, "triangles", 3)
+    cell_size = checks.real(cell_size, "cell_size")
+    lib = _resolve(library)
     handle = ctypes.c_void_p()
     lib.call("grip_tetrahedralize", arrays.double_ptr(x), len(x), arrays.u32_ptr(t), len(t),
-             float(cell_size), ctypes.byref(handle))
+             cell_size, ctypes.byref(handle))
     if not handle.value:
         raise GripError("grip_tetrahedralize returned no mesh", function="grip_tetrahedralize")
     try:
