@@ -44,12 +44,7 @@ def indices(values, name, per_element):
     """``values`` as a C-contiguous uint32 array of shape (m, per_element). Integers of another
     dtype are range-checked before conversion (a negative index must not wrap around); bool,
     float (even integral), complex, object and string dtypes raise TypeError."""
-    try:
-        arr = np.asarray(values)
-    except ValueError as e:
-        raise ValueError(f"{name}: not a rectangular array of indices ({e})") from None
-    except TypeError as e:
-        raise TypeError(f"{name}: not an array of indices ({e})") from None
+    arr = checks.as_array(values, name, "indices")
     if arr.dtype != np.uint32:
         if arr.size and arr.dtype.kind not in "iu":
             raise TypeError(f"{name}: indices must be integers, got dtype {arr.dtype}")

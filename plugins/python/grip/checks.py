@@ -116,17 +116,23 @@ def real(value, name):
         raise ValueError(f"{name} is too large for a double: {value!r:.60}") from None
 
 
+def as_array(values, name, what):
+    """``np.asarray(values)``; a ragged or unconvertible input raises ValueError or TypeError
+    naming ``name`` and ``what`` the array should hold."""
+    try:
+        return np.asarray(values)
+    except ValueError as e:
+        raise ValueError(f"{name}: not a rectangular array of {what} ({e})") from None
+    except TypeError as e:
+        raise TypeError(f"{name}: not an array of {what} ({e})") from None
+
+
 def real_array(values, name, allow_bool=False):
     """``values`` (an array or nested sequence of numbers) as a float64 array of any shape,
     without a copy when it already is one. Integer and float dtypes convert; a bool dtype only
     if ``allow_bool``; complex, object, string, bytes, datetime and structured dtypes raise
     TypeError before numpy could drop an imaginary part or parse a string."""
-    try:
-        arr = np.asarray(values)
-    except ValueError as e:
-        raise ValueError(f"{name}: not a rectangular array of numbers ({e})") from None
-    except TypeError as e:
-        raise TypeError(f"{name}: not an array of numbers ({e})") from None
+    arr = as_array(values, name, "numbers")
     kinds = _REAL_KINDS + ("b" if allow_bool else "")
     if arr.dtype.kind not in kinds:
         expected = "real numbers or bools" if allow_bool else "real numbers"
