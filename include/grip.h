@@ -161,17 +161,6 @@
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
 #define GRIP_ABI_VERSION 5
 
-// Smallest relative thickness of an accepted shell triangle or solid tet: its smallest height
-// over its longest edge. Thinner elements carry no area or volume worth simulating, yet their
-// stiffness grows as 1/thickness: at 1e-11 (triangles) and 1e-10 (tets) a cloth holding one
-// fails every step with a singular Jacobian or a stalled line search. 1e-6 (a 1 µm high
-// triangle on a 1 m edge) keeps a factor of 100 to the thinnest elements that still step.
-#define MIN_ELEMENT_THICKNESS 1e-6
-
-// Largest specific modulus E/ρ (m²/s²): a wave speed √(E/ρ) of 31.6 km/s, above any real
-// material's (diamond: 17 km/s).
-#define SPECIFIC_MODULUS_MAX 1e9
-
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -404,7 +393,7 @@ typedef struct GripMaterial {
     // Young's modulus E in Pa, in [1, 1e12], with E / density at most 1e9 m²/s² (a wave speed
     // of 31.6 km/s, above any real material's). Default 1e6 Pa.
     double youngs_modulus;
-    // Poisson ratio ν, in [−0.9, 0.4999]. Default 0.3.
+    // Poisson ratio ν, in [−0.5, 0.4999]. Default 0.3.
     double poisson_ratio;
     // Shell thickness in m, in [1e-6, 1] (ignored for solids). Default 0.001 m.
     double thickness;
@@ -446,7 +435,7 @@ extern "C" {
 //   follows the vertex's targets; 0 removes it; a hard pin takes precedence.
 //
 // `vertex_count` must equal the object's vertex count. Every value must be finite, positions
-// and targets within ±1e9 m; a refused call changes nothing.
+// and targets within ±1e5 m; a refused call changes nothing.
 //
 // # Safety
 // `name` must be NUL-terminated; `values` must hold `vertex_count × components` doubles.

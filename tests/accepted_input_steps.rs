@@ -26,7 +26,7 @@ fn over_a_sphere() -> Solver {
 /// A 0.3 m cloth of 6 × 6 quads, flat at height 0.23 m over the sphere.
 fn cloth() -> (Vec<f64>, Vec<u32>) {
     let (p, t) = grid_cloth(0.3, 0.3, 6, 6);
-    (p.chunks_exact(3).flat_map(|v| [v[0] - 0.15, v[2] + 0.15, 0.23]).collect(), t)
+    (p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.15, 0.23]).collect(), t)
 }
 
 /// A 0.2 m cube of six tets, 1 cm above the sphere.
@@ -154,7 +154,8 @@ fn cube_with_a_sliver(thickness: f64) -> (Vec<f64>, Vec<u32>) {
     let positive = {
         let d = |i: usize| [0, 1, 2].map(|c| x[i][c] - x[0][c]);
         let (a, b, c) = (d(1), d(2), d(3));
-        a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]) > 0.0
+        a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])
+            > 0.0
     };
     t.extend(if positive { [4, 5, 6, 7] } else { [4, 6, 5, 7] });
     (p, t)

@@ -68,7 +68,7 @@ class GripObjectSettings(bpy.types.PropertyGroup):
                            description="Mass per volume [kg/m³]; cloth weighs density × thickness per m²")
     youngs_modulus: FloatProperty(name="Young's Modulus (Pa)", min=1.0, max=1e12, default=_COTTON["youngs_modulus"],
                                   description="Stretch stiffness [Pa]")
-    poisson_ratio: FloatProperty(name="Poisson Ratio", min=-0.9, max=0.49, default=_COTTON["poisson_ratio"],
+    poisson_ratio: FloatProperty(name="Poisson Ratio", min=-0.5, max=0.49, default=_COTTON["poisson_ratio"],
                                  description="Lateral contraction under stretch (dimensionless)")
     thickness: FloatProperty(name="Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6, max=1.0, precision=5,
                              default=_COTTON["thickness"], description="Cloth thickness (mass and stiffness)")

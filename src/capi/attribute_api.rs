@@ -19,7 +19,7 @@ use std::ffi::c_char;
 ///   follows the vertex's targets; 0 removes it; a hard pin takes precedence.
 ///
 /// `vertex_count` must equal the object's vertex count. Every value must be finite, positions
-/// and targets within ±1e9 m; a refused call changes nothing.
+/// and targets within ±1e5 m; a refused call changes nothing.
 ///
 /// # Safety
 /// `name` must be NUL-terminated; `values` must hold `vertex_count × components` doubles.

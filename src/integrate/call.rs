@@ -99,6 +99,15 @@ pub(crate) struct CallState<'a> {
     pub acceleration: Vec<f64>,
     /// The state one substep back (BDF2), updated with every accepted substep.
     pub history: Option<StepHistory>,
+    /// The next substep starts with a vertex inside a collider or a mesh: it is taken by
+    /// backward Euler, whatever the integrator, since the others use the force at the start of
+    /// the step explicitly and the penalty there is far beyond the contact thickness's.
+    pub recovering: bool,
+    /// The call started inside a collider or a mesh (`super::separation`): every substep is
+    /// taken by backward Euler and may be halved [`RECOVERY_HALVINGS`] more times than
+    /// `params.max_substep_halvings`, since the separated state holds elastic energy far beyond
+    /// a step's usual.
+    pub recovery_call: bool,
 }
 
 /// Where a call reports.
@@ -108,6 +117,12 @@ pub(crate) struct CallOutput<'a> {
     /// Statistics and warnings of the call.
     pub report: &'a mut StepReport,
 }
+
+/// Extra halvings a substep of a call that started inside a collider may take (to h/1024 with
+/// the default 4).
+///
+/// cbindgen:ignore
+pub const RECOVERY_HALVINGS: u32 = 6;
 
 /// One call's substeps: its context, its state and its output.
 pub(crate) struct Substepper<'a> {

@@ -32,6 +32,10 @@ pub(crate) struct ColliderMeshesOverCall {
     pub queries: Vec<MeshQuery>,
     /// Candidate search padding (m).
     pub padding: f64,
+    /// The meshes meet the contact vertices only, not the edges and triangles between them:
+    /// for a call whose vertices started inside a mesh and were moved out
+    /// (`super::separation`), since the edges between them may still pass through it.
+    pub vertices_only: bool,
 }
 
 impl ColliderMeshesOverCall {
@@ -58,13 +62,14 @@ impl ColliderMeshesOverCall {
                 surface: Arc::new(SurfacePrimitives::of_model(model, o.id, rest.clone())),
             });
         }
-        (!meshes.is_empty() && !queries.is_empty()).then_some(Self { meshes, queries, padding })
+        (!meshes.is_empty() && !queries.is_empty()).then_some(Self { meshes, queries, padding, vertices_only: false })
     }
 
     /// Every mesh over one stage: at `q_start` (m) at the substep's start, and at
     /// `q_hat + h v_fixed` (m) at the stage's end, with the corners' prescribed velocities
     /// `v_fixed` (m/s).
     pub(crate) fn stage(&mut self, q_start: &[f64], q_hat: &[f64], h: f64, v_fixed: &[f64]) -> Vec<StageMesh> {
+        let vertices_only = self.vertices_only;
         self.meshes
             .iter_mut()
             .map(|m| {
@@ -90,7 +95,7 @@ impl ColliderMeshesOverCall {
                     start,
                     stage,
                     first_vertex: m.first_vertex as u32,
-                    surface: m.surface.clone(),
+                    surface: if vertices_only { Arc::new(SurfacePrimitives::default()) } else { m.surface.clone() },
                 }
             })
             .collect()

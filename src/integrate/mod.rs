@@ -15,6 +15,7 @@ pub mod report;
 pub mod retries;
 pub mod schemes;
 pub mod self_contact;
+pub mod separation;
 pub mod stages;
 pub mod warnings;
 

@@ -6,7 +6,7 @@
 //! Newton stalled with shells touching, and with a stiffer κ_b while it ends with new crossings
 //! of shells and solids' faces.
 
-use super::call::Substepper;
+use super::call::{Substepper, RECOVERY_HALVINGS};
 use super::newton_stage::MAX_CONTACT_STIFFNESS;
 use super::report::Warnings;
 use super::stages::{StageFailure, Substep};
@@ -16,11 +16,18 @@ use crate::integrate::schemes::StepHistory;
 use crate::model::params::Integrator;
 
 impl Substepper<'_> {
+    /// How many times a substep may be halved: `params.max_substep_halvings`, and
+    /// [`RECOVERY_HALVINGS`] more in a call that started inside a collider.
+    fn halvings(&self) -> u32 {
+        let extra = if self.state.recovery_call { RECOVERY_HALVINGS } else { 0 };
+        self.ctx.params.max_substep_halvings + extra
+    }
+
     /// Integrates `(q, v)` over fractions `[f0, f1]` of the call, `h` seconds, halving on failure.
     /// On error `(q, v)` are unspecified (the caller discards them).
     pub fn interval(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64, depth: u32) -> Result<()> {
         match self.try_substep(q, v, f0, f1, h) {
-            Err(Error::NotConverged(_)) if depth < self.ctx.params.max_substep_halvings => {
+            Err(Error::NotConverged(_)) if depth < self.halvings() => {
                 self.out.report.substep_halvings += 1;
                 self.out.report.warnings |= Warnings::SUBSTEP_HALVED;
                 let mid = 0.5 * (f0 + f1);
@@ -133,6 +140,7 @@ impl Substepper<'_> {
                 }
                 _ => {
                     let (deepest, active) = step.gaps.unwrap_or((f64::INFINITY, 0));
+                    self.state.recovering = deepest < 0.0;
                     self.out.report.deepest_gap = deepest;
                     self.out.report.active_contacts = active;
                     self.out.report.add_substep(&step.stats);

@@ -15,6 +15,7 @@ use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
 use crate::integrate::schemes::{bdf2_coefficients, dirk_stages, needs_start_force};
+use crate::model::params::Integrator;
 use crate::solve::NewtonStats;
 
 /// One substep: the fractions [f0, f1] of the call it covers, its length h (s), and the pinned
@@ -145,7 +146,12 @@ impl Substepper<'_> {
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let damping = DampingMatrices::new(self.ctx.model, q);
-        let Some(stages) = dirk_stages(self.ctx.params.integrator) else {
+        let integrator = if self.state.recovering || self.state.recovery_call {
+            Integrator::BackwardEuler
+        } else {
+            self.ctx.params.integrator
+        };
+        let Some(stages) = dirk_stages(integrator) else {
             let history = self.state.history.as_ref().filter(|s| s.q.len() == q.len());
             let stage = match history.and_then(|s| bdf2_coefficients(h, s.h).map(|c| (c, s))) {
                 Some(((c0, c1, h_eff), past)) => {

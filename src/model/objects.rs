@@ -251,14 +251,16 @@ impl Model {
                 return Err(Error::mesh(format!("collider triangle {e} {t:?} has (near-)zero area")));
             }
         }
+        // A closed mesh wound inwards is turned outwards here, for the implicit surface too.
+        let topology = crate::contact::collider_mesh::MeshTopology::new(&rest, &local);
         let object = Object {
             id: self.next_id(),
             kind: ObjectKind::ColliderMesh,
             first_vertex: self.vertex_count(),
             vertex_count: rest.len(),
             material: Material::default(),
-            mesh_topology: Some(std::sync::Arc::new(crate::contact::collider_mesh::MeshTopology::new(&rest, &local))),
-            surface: local,
+            surface: topology.triangles.clone(),
+            mesh_topology: Some(std::sync::Arc::new(topology)),
         };
         self.alpha.extend(std::iter::repeat_n(0.0, rest.len()));
         self.mass.extend(std::iter::repeat_n(0.0, rest.len()));

@@ -32,9 +32,8 @@ pub enum Integrator {
 pub enum ColliderMeshContact {
     /// The exact signed distance to the mesh's triangles (`crate::contact::collider_mesh`):
     /// the same contact whatever the tessellation (coarse proxies, long thin triangles, fans,
-    /// sharp edges and corners, open sheets and their rims). The default. A shell that starts
-    /// several δ inside a coarse mesh may not come out (a sleeve 5δ inside a 16-gon limb
-    /// fails its first step): start outside, or use `Implicit` for such a start.
+    /// sharp edges and corners, open sheets and their rims). The default. Vertices that start
+    /// a call inside the mesh are moved out first (`crate::integrate::separation`).
     #[default]
     Exact,
     /// The MLS implicit surface of the mesh, of kernel radius `contact_radius_multiplier` × the

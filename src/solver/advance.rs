@@ -2,17 +2,15 @@
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
 //! the state and commits only when every substep converged.
 
+use super::substeps::CallStart;
 use super::{progress, ProgressFn, Solver, StepReport};
 use crate::assemble::contact_terms::ContactPair;
 use crate::assemble::{element_terms, SystemLayout};
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::error::{Error, Result};
-use crate::integrate::call::{
-    CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper, SurfacesOverCall,
-};
-use crate::integrate::collider_meshes::ColliderMeshesOverCall;
+use crate::integrate::call::CallEnd;
 use crate::integrate::report::Warnings;
-use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
+use crate::integrate::separation;
 use crate::integrate::warnings;
 use crate::model::{ColliderMeshContact, SolverParams};
 use crate::model::{Model, ObjectKind};
@@ -189,61 +187,62 @@ impl Solver {
         };
         let kernel = self.params.contact_kernel;
         report_initial_state(self, report, &pairs, &surfaces, &queries, kappa, kernel, padding);
-        let collider_meshes =
-            exact_meshes.then(|| ColliderMeshesOverCall::new(&self.model, self.params.contact_thickness)).flatten();
-        let self_mesh = self_contact::mesh(&self.model, &self.params);
-        let self_over = self_mesh.as_ref().map(|m| {
-            let kappa_s = self
-                .self_contact_stiffness
-                .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params));
-            let law = self.params.self_contact_law(kappa_s);
-            SelfContactOverCall {
-                mesh: m,
-                law,
-                solid: self_contact::solid(law, self.shell_solid_stiffness),
-                padding: self_contact::padding(m, self.params.self_contact_thickness),
-                crossed: None,
+        let (mut q_start, mut v_start) = (self.q.clone(), self.v.clone());
+        let mut out_of_meshes = 0;
+        if report.initial_penetrations > 0 || exact_meshes {
+            let shapes: Vec<_> = self.model.colliders.iter().map(|c| c.shape).collect();
+            let moved = separation::separate(
+                &self.model,
+                &shapes,
+                &self.collider_pose,
+                exact_meshes,
+                &self.pinned,
+                self.params.contact_thickness,
+                padding,
+                &mut q_start,
+                &mut v_start,
+            );
+            out_of_meshes = moved.out_of_meshes;
+            if moved.vertices > 0 {
+                report.warnings |= Warnings::INITIAL_PENETRATION;
+                report.initial_penetrations = report.initial_penetrations.max(moved.vertices);
+                report.initial_deepest_gap = report.initial_deepest_gap.min(moved.deepest);
+                log::warn!(
+                    "{} vertices started inside a collider (deepest {:.3e} m): moved out to {} contact thicknesses",
+                    moved.vertices,
+                    moved.deepest,
+                    separation::CLEARANCE
+                );
             }
-        });
-        let Solver {
-            params,
-            model,
-            q,
-            v,
-            pinned,
-            target,
-            layout,
-            collider_pose,
-            collider_target,
-            acceleration,
-            history,
-            ..
-        } = &mut *self;
-        let (params, model): (&SolverParams, &Model) = (params, model);
-        let ctx = CallContext {
-            model,
-            params,
-            settings: params.newton_settings(),
-            pinned,
-            target,
-            q_begin: q,
-            colliders: CollidersOverCall {
-                shapes: model.colliders.iter().map(|c| c.shape).collect(),
-                poses: collider_pose,
-                targets: collider_target,
-                pairs: &pairs,
-            },
-            surfaces: SurfacesOverCall { surfaces: &surfaces, queries: &queries, kernel, padding },
+        }
+        let start = CallStart {
+            pairs,
+            surfaces,
+            queries,
+            kernel,
+            padding,
+            kappa,
+            exact_meshes,
+            q: q_start,
+            v: v_start,
+            inside: report.initial_deepest_gap < 0.0,
         };
-        let state = CallState {
-            system: layout,
-            contact_law: params.contact_law(kappa),
-            self_contact: self_over,
-            collider_meshes,
-            acceleration: acceleration.clone(),
-            history: history.clone(),
-        };
-        Substepper { ctx, state, out: CallOutput { progress, report } }.run(v, substeps, h)
+        let mut progress = progress;
+        match self.substeps(&start, false, substeps, h, progress.as_deref_mut(), report) {
+            // Vertices moved out of a mesh that swallowed them may leave the edges between them
+            // passing through it: the call is taken again with the meshes meeting vertices only.
+            Err(Error::NotConverged(m)) if out_of_meshes > 0 => {
+                log::warn!("{m}: the call is taken again with collider meshes meeting only the vertices");
+                self.substeps(&start, true, substeps, h, progress, report).map_err(|e| match e {
+                    Error::NotConverged(m) => Error::NotConverged(format!(
+                        "{m}; {out_of_meshes} vertices started inside a collider mesh and were moved out, but the \
+                         cloth may still pass through it: move the collider mesh or the object apart"
+                    )),
+                    other => other,
+                })
+            }
+            other => other,
+        }
     }
 }
 

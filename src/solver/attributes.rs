@@ -62,7 +62,7 @@ impl VertexAttribute {
 impl Solver {
     /// Sets `attribute` of every vertex of object `id` from `values`
     /// (`vertex_count × attribute.components()`, units in [`VertexAttribute`]). Every value must
-    /// be finite, positions and targets within ±1e9 m; a refused call changes nothing.
+    /// be finite, positions and targets within ±1e5 m; a refused call changes nothing.
     pub fn set_vertex_attribute(&mut self, id: u32, attribute: VertexAttribute, values: &[f64]) -> Result<()> {
         let components = attribute.components();
         let name = attribute.name();

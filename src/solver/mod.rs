@@ -10,6 +10,7 @@ mod advance;
 mod attributes;
 mod checkpoint;
 mod progress;
+mod substeps;
 
 pub use attributes::VertexAttribute;
 
@@ -150,8 +151,9 @@ impl Solver {
         let range = self.object_range(id, xyz.len() / 3)?;
         if let Some(i) = xyz.iter().position(|x| !(x.abs() <= crate::mesh::validate::MAX_COORDINATE)) {
             return Err(Error::invalid(format!(
-                "position of collider vertex {} must be finite and within ±1e9 m, got {}",
+                "position of collider vertex {} must be finite and within ±{:e} m, got {}",
                 i / 3,
+                crate::mesh::validate::MAX_COORDINATE,
                 xyz[i]
             )));
         }

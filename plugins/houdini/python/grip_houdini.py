@@ -437,7 +437,8 @@ def cook(inputs, parameters, time, key, owner, registry=REGISTRY, interrupted=la
             out["velocities"][b.points] = sim.solver.velocities(b.id)
     except grip.CancelledError:
         out["error"] = "interrupted: the simulation stays at the last frame"
-    except (SopError, grip.GripError) as e:
+    except (SopError, grip.GripError, TypeError, ValueError) as e:
+        # TypeError and ValueError: an argument the binding refused before the library saw it.
         out["error"] = str(e)
     if out["error"]:
         out["positions"] = np.array(g.positions, dtype=np.float64)

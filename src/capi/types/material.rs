@@ -23,7 +23,7 @@ pub struct GripMaterial {
     /// Young's modulus E in Pa, in [1, 1e12], with E / density at most 1e9 m²/s² (a wave speed
     /// of 31.6 km/s, above any real material's). Default 1e6 Pa.
     pub youngs_modulus: f64,
-    /// Poisson ratio ν, in [−0.9, 0.4999]. Default 0.3.
+    /// Poisson ratio ν, in [−0.5, 0.4999]. Default 0.3.
     pub poisson_ratio: f64,
     /// Shell thickness in m, in [1e-6, 1] (ignored for solids). Default 0.001 m.
     pub thickness: f64,

@@ -30,8 +30,9 @@ impl Pose {
     /// row-vector matrices as stored): it must be rigid (R orthonormal, det R = +1, within 1e-6;
     /// bottom row 0 0 0 1) and finite.
     pub fn from_column_major(m: &[f64; 16]) -> Result<Self> {
-        if let Some(x) = m.iter().find(|x| !(x.abs() <= 1e9)) {
-            return Err(Error::invalid(format!("transform entries must be finite and within ±1e9, got {x}")));
+        let limit = crate::mesh::validate::MAX_COORDINATE;
+        if let Some(x) = m.iter().find(|x| !(x.abs() <= limit)) {
+            return Err(Error::invalid(format!("transform entries must be finite and within ±{limit:e}, got {x}")));
         }
         let r = Matrix3::new(m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10]);
         let off = (r.transpose() * r - Matrix3::identity()).abs().max();

@@ -24,8 +24,8 @@ pub enum ShapeKind {
     Cylinder,
 }
 
-/// Largest coordinate or length accepted in a shape (m).
-const MAX_LENGTH: f64 = 1e9;
+/// Largest coordinate or length accepted in a shape (m): the coordinate limit of positions.
+const MAX_LENGTH: f64 = crate::mesh::validate::MAX_COORDINATE;
 
 /// A kinematic collider's shape, in its definition frame. As given by a caller the axis may have
 /// any nonzero length; [`Shape::validated`] checks every field and normalises it, and the solver

@@ -109,7 +109,9 @@ pub fn tetrahedralize_sdf<F: Fn([f64; 3]) -> f64 + Sync>(
 ) -> Result<TetMesh> {
     for (name, corner) in [("lo", lo), ("hi", hi)] {
         if let Some(x) = corner.iter().find(|x| !(x.abs() <= MAX_COORDINATE)) {
-            return Err(Error::invalid(format!("box corner {name} has coordinate {x} (must be finite, |x| ≤ 1e9 m)")));
+            return Err(Error::invalid(format!(
+                "box corner {name} has coordinate {x} (must be finite, |x| ≤ {MAX_COORDINATE:e} m)"
+            )));
         }
     }
     if let Some(k) = (0..3).find(|&k| !(lo[k] < hi[k])) {
@@ -147,7 +149,9 @@ pub fn tetrahedralize_surface(positions: &[[f64; 3]], triangles: &[[u32; 3]], ce
             return Err(Error::mesh(format!("position of vertex {v} is not finite ({x})")));
         }
         if let Some(x) = p.iter().find(|x| x.abs() > MAX_COORDINATE) {
-            return Err(Error::mesh(format!("position of vertex {v} is {x} m, beyond the limit of 1e9 m")));
+            return Err(Error::mesh(format!(
+                "position of vertex {v} is {x} m, beyond the limit of {MAX_COORDINATE:e} m"
+            )));
         }
     }
     surface_check::check_indices(positions.len(), triangles)?;

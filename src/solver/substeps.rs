@@ -1,0 +1,110 @@
+//! The substeps of one call from the state it starts with ([`CallStart`]): the call's context
+//! and state are built here, so that a call can be taken a second time from the same start
+//! (with collider meshes meeting vertices only, after vertices were moved out of one).
+
+use super::{ProgressFn, Solver, StepReport};
+use crate::assemble::contact_terms::ContactPair;
+use crate::contact::surface::{ImplicitSurface, Kernel};
+use crate::error::Result;
+use crate::integrate::call::{
+    CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper, SurfacesOverCall,
+};
+use crate::integrate::collider_meshes::ColliderMeshesOverCall;
+use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
+use crate::model::{Model, SolverParams, SurfaceQuery};
+
+/// What every attempt at a call starts from.
+pub(super) struct CallStart {
+    /// Every (contact vertex, analytic collider) pair.
+    pub pairs: Vec<ContactPair>,
+    /// The deforming implicit surfaces and the vertices that can meet them.
+    pub surfaces: Vec<ImplicitSurface>,
+    /// The (vertex, surface) queries.
+    pub queries: Vec<SurfaceQuery>,
+    /// The surfaces' kernel.
+    pub kernel: Kernel,
+    /// Candidate search padding of the surfaces (m).
+    pub padding: f64,
+    /// Contact stiffness κ at the start (N/m²).
+    pub kappa: f64,
+    /// Collider meshes are met by exact distance.
+    pub exact_meshes: bool,
+    /// Positions (m) after vertices inside colliders were moved out.
+    pub q: Vec<f64>,
+    /// Velocities (m/s), their components into those colliders removed.
+    pub v: Vec<f64>,
+    /// A free vertex started inside a collider or a mesh: the call is taken by backward Euler.
+    pub inside: bool,
+}
+
+impl Solver {
+    /// The call's `substeps` from `start`; with `vertices_only`, collider meshes meet only the
+    /// contact vertices (not the edges and triangles between them).
+    pub(super) fn substeps(
+        &mut self,
+        start: &CallStart,
+        vertices_only: bool,
+        substeps: usize,
+        h: f64,
+        progress: Option<&mut ProgressFn>,
+        report: &mut StepReport,
+    ) -> Result<CallEnd> {
+        let collider_meshes = start
+            .exact_meshes
+            .then(|| ColliderMeshesOverCall::new(&self.model, self.params.contact_thickness))
+            .flatten()
+            .map(|mut m| {
+                m.vertices_only = vertices_only;
+                m
+            });
+        let self_mesh = self_contact::mesh(&self.model, &self.params);
+        let self_over = self_mesh.as_ref().map(|m| {
+            let kappa_s = self
+                .self_contact_stiffness
+                .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params));
+            let law = self.params.self_contact_law(kappa_s);
+            SelfContactOverCall {
+                mesh: m,
+                law,
+                solid: self_contact::solid(law, self.shell_solid_stiffness),
+                padding: self_contact::padding(m, self.params.self_contact_thickness),
+                crossed: None,
+            }
+        });
+        let Solver {
+            params, model, pinned, target, layout, collider_pose, collider_target, acceleration, history, ..
+        } = &mut *self;
+        let (params, model): (&SolverParams, &Model) = (params, model);
+        let ctx = CallContext {
+            model,
+            params,
+            settings: params.newton_settings(),
+            pinned,
+            target,
+            q_begin: &start.q,
+            colliders: CollidersOverCall {
+                shapes: model.colliders.iter().map(|c| c.shape).collect(),
+                poses: collider_pose,
+                targets: collider_target,
+                pairs: &start.pairs,
+            },
+            surfaces: SurfacesOverCall {
+                surfaces: &start.surfaces,
+                queries: &start.queries,
+                kernel: start.kernel,
+                padding: start.padding,
+            },
+        };
+        let state = CallState {
+            system: layout,
+            contact_law: params.contact_law(start.kappa),
+            self_contact: self_over,
+            collider_meshes,
+            acceleration: acceleration.clone(),
+            history: history.clone(),
+            recovering: start.inside,
+            recovery_call: start.inside,
+        };
+        Substepper { ctx, state, out: CallOutput { progress, report } }.run(&start.v, substeps, h)
+    }
+}
