@@ -13,10 +13,10 @@ pub struct Warnings(u32);
 impl Warnings {
     /// No warning.
     pub const NONE: Self = Self(0);
-    /// A free vertex started the call inside a collider or a mesh (negative gap). Inside an
-    /// analytic collider or a collider mesh met by exact distance it was moved out before the
-    /// first substep; inside a solid or an implicit-surface mesh the contact penalty pushes it
-    /// out. Such a call takes every substep by backward Euler.
+    /// A free vertex started the call inside a collider or a mesh (negative gap). Deeper than
+    /// the contact thickness inside an analytic collider or a collider mesh met by exact
+    /// distance, it was moved out before the first substep; otherwise the contact penalty
+    /// pushes it out. Such a call takes every substep by backward Euler.
     pub const INITIAL_PENETRATION: Self = Self(1);
     /// A free vertex still has a negative gap at the end of the call, or (with self-contact) a
     /// substep kept shells newly crossing solids' faces after its last retry.

@@ -1,6 +1,8 @@
-//! Free vertices that start a call inside an analytic collider or a collider mesh (met by exact
-//! distance) are moved out before the first substep, along the gap's normal, to [`CLEARANCE`]
-//! contact thicknesses δ outside, their velocity into the collider removed.
+//! Free vertices that start a call deeper than the contact thickness δ inside an analytic
+//! collider or a collider mesh (met by exact distance) are moved out before the first substep,
+//! along the gap's normal, to [`CLEARANCE`] δ outside, their velocity into the collider removed.
+//! Shallower ones are left to the contact penalty, which pushes them out within a step without
+//! the jump a move would make.
 //!
 //! The contact penalty b(d) (paper Eq. 15) is meant for gaps within the contact thickness δ. A
 //! vertex that starts centimetres deep feels a force many orders of magnitude beyond any other:
@@ -56,8 +58,8 @@ impl StillMesh {
     }
 }
 
-/// Moves every free contact vertex of `q` (m) with a negative gap to a gap of [`CLEARANCE`] ×
-/// `thickness` along the gap's normal, and removes the component of its velocity in `v` (m/s) that points
+/// Moves every free contact vertex of `q` (m) with a gap below −`thickness` to a gap of
+/// [`CLEARANCE`] × `thickness` along the gap's normal, and removes the component of its velocity in `v` (m/s) that points
 /// into the collider. Colliders: `shapes` at `poses`, and with `exact_meshes` the model's
 /// collider meshes at their positions in `q`; open meshes only within `reach` (m).
 #[allow(clippy::too_many_arguments)]
@@ -84,28 +86,19 @@ pub fn separate(
         let mut any = false;
         for &i in &vertices {
             let x = [q[3 * i], q[3 * i + 1], q[3 * i + 2]];
-            // The deepest negative gap: (d, n, clearance, from a mesh).
-            let analytic =
-                motions.iter().map(|m| m.gap(x)).filter(|(d, _)| *d < 0.0).map(|(d, n)| (d, n, CLEARANCE, false));
-            let mesh = meshes.iter().filter_map(|m| m.inside(x, reach)).map(|(d, n)| (d, n, CLEARANCE, true));
-            let gap = analytic.chain(mesh).fold(
-                None,
-                |a: Option<(f64, [f64; 3], f64, bool)>, g| {
-                    if a.is_some_and(|a| a.0 <= g.0) {
-                        a
-                    } else {
-                        Some(g)
-                    }
-                },
-            );
-            let Some((d, n, clearance, from_mesh)) = gap else { continue };
+            // The deepest gap below −δ: (d, n, from a mesh).
+            let analytic = motions.iter().map(|m| m.gap(x)).map(|(d, n)| (d, n, false));
+            let mesh = meshes.iter().filter_map(|m| m.inside(x, reach)).map(|(d, n)| (d, n, true));
+            let deepest_here =
+                analytic.chain(mesh).filter(|g| g.0 < -thickness).reduce(|a, g| if a.0 <= g.0 { a } else { g });
+            let Some((d, n, from_mesh)) = deepest_here else { continue };
             // At a point without a direction out (a sphere's centre), move up.
             let n = if n.iter().all(|x| x.is_finite()) && n.iter().map(|x| x * x).sum::<f64>() > 0.25 {
                 n
             } else {
                 [0.0, 0.0, 1.0]
             };
-            let target = clearance * thickness;
+            let target = CLEARANCE * thickness;
             out_of_meshes[i] |= from_mesh;
             let inward = (0..3).map(|k| v[3 * i + k] * n[k]).sum::<f64>().min(0.0);
             for k in 0..3 {
