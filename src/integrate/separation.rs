@@ -4,12 +4,12 @@
 //! Shallower ones are left to the contact penalty, which pushes them out within a step without
 //! the jump a move would make.
 //!
-//! The contact penalty b(d) = κ(δ − d)³ (paper §3.2) is meant for gaps within the contact thickness δ. A
-//! vertex that starts centimetres deep feels a force many orders of magnitude beyond any other:
-//! backward Euler throws the cloth off at metres per second, and the integrators that use the
-//! force at the start of the step explicitly (TR, TR-BDF2, SDIRK2) fail every step. Separating
-//! first gives every integrator a state it can step; the report keeps the penetration it
-//! started with (`StepReport::initial_penetrations`).
+//! The contact penalty b(d) = κ(δ − d)³ (paper §3.2) is meant for gaps within the contact
+//! thickness δ. A vertex that starts centimetres deep feels a force many orders of magnitude
+//! beyond any other: backward Euler throws the cloth off at metres per second, and the
+//! integrators that use the force at the start of the step explicitly (TR, TR-BDF2, SDIRK2)
+//! fail every step. Separating first gives every integrator a state it can step; the report
+//! keeps the penetration it started with (`StepReport::initial_penetrations`).
 
 use crate::contact::collider::vertex::{ColliderMotion, GapField};
 use crate::contact::collider_mesh::{MeshGeometry, MeshPoint, MeshSearch, MeshTopology};
@@ -60,8 +60,9 @@ impl StillMesh {
 
 /// Moves every free contact vertex of `q` (m) with a gap below −`thickness` to a gap of
 /// [`CLEARANCE`] × `thickness` along the gap's normal, and removes the component of its
-/// velocity in `v` (m/s) that points into the collider. Colliders: `shapes` at `poses`, and with `exact_meshes` the model's
-/// collider meshes at their positions in `q`; open meshes only within `reach` (m).
+/// velocity in `v` (m/s) that points into the collider. Colliders: `shapes` at `poses`, and
+/// with `exact_meshes` the model's collider meshes at their positions in `q`; open meshes only
+/// within `reach` (m).
 #[allow(clippy::too_many_arguments)]
 pub fn separate(
     model: &Model,
