@@ -231,7 +231,8 @@ pub(crate) fn markdown(
     let _ = writeln!(o, "## Tube cloth bend\n");
     let _ = writeln!(
         o,
-        "`grip demo tube-cloth-bend`: a cloth sleeve on a soft limb bent 90° in 1 s, 1/24 s steps, \
+        "`grip demo tube-cloth-bend`: a fitted cloth sleeve (worn at 20 % hoop strain) on a soft limb \
+         bent 90° in 1 s, 1/24 s steps, \
          inexact Newton (BiCGSTAB). Low: 5K tets and 3K triangles; high: 30K tets and 8K triangles, \
          as in the paper. Beside it the paper's Table 1 (AMD Threadripper 1920X, 12 cores; its memory \
          is Houdini's memory growth, ours the peak resident set). The limb's volume change and the \
@@ -287,7 +288,7 @@ pub(crate) fn markdown(
          low-poly octagonal proxy with fanned caps against a cylinder of its circumradius, a UV-sphere \
          mesh and a two-triangle floor against an analytic sphere and plane (10 substeps a frame), \
          a UV sphere of 101,760 triangles, where the contact search is the third share of the \
-         split, and the tube cloth bend's sleeve on its limb as a skinned collider mesh (low \
+         split, and the tube cloth bend's loose sleeve on its limb as a skinned collider mesh (low \
          resolution, μ = 0.2, fully implicit friction).\n"
     );
     timing_table(&mut o, "scene", &of(Section::Colliders), false);

@@ -1,6 +1,6 @@
 //! The arguments of the `grip` command (clap) and the dispatch to the subcommands.
 
-use crate::{accuracy, bench, bench_report, demo, demo_tube, diff, logger, report};
+use crate::{accuracy, bench, bench_report, demo, demo_tube, diff, logger, report, slip_sweep};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand};
 use grip::scene::{file as scene_file, resume, run, Scene};
@@ -67,6 +67,10 @@ struct ContactOptions {
     /// incline, pinch, sleeve-on-limb-mesh: friction coupling [default: implicit]
     #[arg(long, value_name = "MODE", value_parser = ["implicit", "lagged"])]
     coupling: Option<String>,
+    /// tube-cloth-bend: the sleeve, cut 17 % under the limb's girth and stretched on (fitted), or
+    /// 1 mm oversize (loose) [default: fitted]
+    #[arg(long, value_name = "FIT", value_parser = ["fitted", "loose"])]
+    sleeve: Option<String>,
 }
 
 /// The demo options of `contact` and `fps`.
@@ -85,6 +89,7 @@ fn demo_options(contact: &ContactOptions, fps: Option<f64>) -> demo::DemoOptions
         }),
         fps,
         resolution: contact.res.as_deref().and_then(demo_tube::Resolution::parse),
+        sleeve: contact.sleeve.as_deref().and_then(demo_tube::SleeveFit::parse),
     }
 }
 
@@ -188,6 +193,31 @@ enum Command {
         #[arg(long, value_name = "M")]
         tolerance: Option<f64>,
     },
+    /// Run the tube cloth bend at mu = 0, 0.1, 0.2, 0.4, 0.8 and write the sleeve's slip
+    /// against mu: a table (CSV, Markdown), its plot and the last frames at mu 0.2 and 0.8
+    /// side by side (PNG)
+    SlipVsMu {
+        /// Mesh resolution (low: ~5K tets, 2976 triangles; high: ~30K, 8000) [default: low]
+        #[arg(long, value_name = "RES", value_parser = PossibleValuesParser::new([
+            PossibleValue::new("low"),
+            PossibleValue::new("high"),
+            PossibleValue::new("tiny").hide(true),
+        ]))]
+        res: Option<String>,
+        /// The sleeve: fitted (cut 17 % under the limb's girth) or loose (1 mm oversize)
+        /// [default: fitted]
+        #[arg(long, value_name = "FIT", value_parser = ["fitted", "loose"])]
+        sleeve: Option<String>,
+        /// Frames of each run [default: 48]
+        #[arg(long, short, value_name = "N")]
+        frames: Option<usize>,
+        /// Output directory: a directory per run (mu-0, mu-0.1, ...) and the table and figures
+        #[arg(long, short, value_name = "DIR", default_value = "out/slip-vs-mu")]
+        out: PathBuf,
+        /// Write the table and figures from the runs already in --out, without simulating
+        #[arg(long)]
+        figures_only: bool,
+    },
     /// Compare friction experiments (block slide, sliding, sticking, conveyor, pinch) with their
     /// closed-form answers for both couplings and h = 0.01, 0.025, 0.05 s; write a Markdown report
     Accuracy {
@@ -272,6 +302,15 @@ pub fn main() -> i32 {
             return bench::run(&names, &options);
         }
         Command::Accuracy { out, quick } => return accuracy::run(&out, quick),
+        Command::SlipVsMu { res, sleeve, frames, out, figures_only } => {
+            return slip_sweep::run(&slip_sweep::SweepOptions {
+                resolution: res.as_deref().and_then(demo_tube::Resolution::parse),
+                sleeve: sleeve.as_deref().and_then(demo_tube::SleeveFit::parse),
+                frames,
+                out: Some(out),
+                figures_only,
+            })
+        }
         Command::Diff { a, b, tolerance } => return diff::run(&a, &b, tolerance),
     };
     let mut scene = match scene {

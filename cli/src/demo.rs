@@ -9,7 +9,7 @@ use super::demo_contact;
 use super::demo_dynamics;
 use super::demo_fold;
 use super::demo_limb_mesh;
-use super::demo_tube::{self, Resolution};
+use super::demo_tube::{self, Resolution, SleeveFit};
 use super::demo_twist;
 use grip::mesh::generate::{box_tets, grid_cloth, top_vertices};
 use grip::scene::description::{Elements, Scene, SceneObject};
@@ -22,8 +22,8 @@ pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
 pub(crate) const DEMOS: [(&str, &str); 17] = [
     (
         "tube-cloth-bend",
-        "cloth sleeve (r = 51 mm) on a soft capsule limb (r = 50 mm, 5K or 30K tets) bent 90 deg about an elbow \
-         in 1 s; stats.csv: slip, volume change [--res low|high --mu]",
+        "fitted cloth sleeve (worn at 20 % hoop strain) on a soft capsule limb (r = 50 mm, 5K or 30K tets) bent \
+         90 deg about an elbow in 1 s; stats.csv: slip, volume change [--res low|high --mu --sleeve fitted|loose]",
     ),
     ("hanging-cloth", "1 m x 1 m cloth (20x20 grid), horizontal, pinned at two corners: swings down and settles"),
     ("hanging-bar", "0.1 x 0.1 x 1 m rubber-like tet bar (E = 1 MPa, nu = 0) hanging from its top face"),
@@ -66,7 +66,7 @@ pub(crate) const DEMOS: [(&str, &str); 17] = [
     ("dense-collider", "0.8 m cloth (33x33) dropped onto a UV-sphere collider mesh of 101,760 triangles (r = 0.3 m)"),
     (
         "sleeve-on-limb-mesh",
-        "tube-cloth-bend's sleeve on its limb as a skinned collider mesh (1490 triangles, a point cache per frame) \
+        "tube-cloth-bend's loose sleeve on its limb as a skinned collider mesh (1490 triangles, a point cache per frame) \
          bent 90 deg in 1 s [--res --mu --coupling]",
     ),
 ];
@@ -88,6 +88,8 @@ pub struct DemoOptions {
     pub fps: Option<f64>,
     /// Mesh resolution (`--res`).
     pub resolution: Option<Resolution>,
+    /// The tube demos' sleeve (`--sleeve`).
+    pub sleeve: Option<SleeveFit>,
 }
 
 impl DemoOptions {
@@ -97,6 +99,7 @@ impl DemoOptions {
         let mut v: Vec<_> = flags.into_iter().filter_map(|(f, x)| x.map(|x| (f, x))).collect();
         v.extend(self.coupling.map(|_| ("coupling", 0.0)));
         v.extend(self.resolution.map(|_| ("res", 0.0)));
+        v.extend(self.sleeve.map(|_| ("sleeve", 0.0)));
         v
     }
 }
@@ -106,7 +109,7 @@ fn accepted(name: &str) -> &'static [&'static str] {
     match name {
         "incline" => &["angle", "mu", "v0", "h", "coupling"],
         "pinch" => &["mu", "h", "coupling"],
-        "tube-cloth-bend" => &["mu", "res"],
+        "tube-cloth-bend" => &["mu", "res", "sleeve"],
         "sleeve-on-limb-mesh" => &["mu", "res", "coupling"],
         _ => &[],
     }
@@ -135,7 +138,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
                     if ok.is_empty() { "none of them".to_string() } else { format!("only --{}", ok.join(", --")) };
                 return Err(format!(
                     "demo \"{name}\" does not use --{flag} (--angle, --mu, --v0, --h and --coupling apply to \
-                     incline and pinch, --mu and --res to tube-cloth-bend and sleeve-on-limb-mesh, --coupling to \
+                     incline and pinch, --mu and --res to tube-cloth-bend and sleeve-on-limb-mesh, --sleeve to tube-cloth-bend, --coupling to \
                      sleeve-on-limb-mesh too; {name} takes {uses})"
                 ));
             }

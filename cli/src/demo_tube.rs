@@ -1,4 +1,4 @@
-//! `tube-cloth-bend`, the default demo: a cloth sleeve on a soft limb that bends 90° at the
+//! `tube-cloth-bend`, the default demo: a fitted cloth sleeve on a soft limb that bends 90° at the
 //! elbow, the test of friction between deforming meshes.
 //!
 //! - Limb: a capsule along x, radius 0.05 m, x ∈ [−0.2, 0.2] m, tetrahedralized by isosurface
@@ -7,10 +7,16 @@
 //! - Bend: limb vertices with x ≤ −0.13 m are held in place; those with x ≥ 0.13 m follow a
 //!   rotation about the z axis through the hinge point (0, 0.075, 0) by θ(t) = 90°·(3u² − 2u³),
 //!   u = min(t / 1 s, 1). The middle is free.
-//! - Sleeve: an open cloth cylinder, x ∈ [−0.12, 0.12] m, rest radius 0.051 m (48 × 31 quads,
-//!   2976 triangles, or 80 × 50, 8000); E = 0.5 MPa, ν = 0.3, thickness 1 mm, ρ = 300 kg/m³,
-//!   bending stiffness D = E t³ / (12 (1 − ν²)) ≈ 4.6e-5 N·m, that of a plate of this membrane
-//!   material (Kirchhoff–Love), so that membrane and bending agree.
+//! - Sleeve (`--sleeve fitted`, the default): an open cloth tube worn on the limb at 20 % hoop
+//!   strain, x ∈ [−0.12, 0.12] m, 48 × 31 quads (2976 triangles) or 80 × 50 (8000): stretch
+//!   jersey, E = 100 kPa, t = 0.6 mm (membrane stiffness E t = 60 N/m), ν = 0.3, 0.18 kg/m²,
+//!   bending stiffness E t³ / (12 (1 − ν²)) ≈ 2e-6 N·m ([`FittedSleeve::jersey`]). Its rest
+//!   shape has the girth of the limb divided by 1.2 (cut 17 % small, as compression garments
+//!   are) and the worn length divided by the free axial stretch; it starts 1.5 mm off the skin,
+//!   at the worn length, and shrinks onto it in the first frame. Worn, it presses with
+//!   p = T / R ≈ 0.24 kPa (Laplace's law; `tests/fitted_sleeve_pressure.rs` checks it).
+//! - Sleeve (`--sleeve loose`): rest radius 0.051 m, 1 mm over the limb, pressed on by its weight
+//!   only (≈ 3 Pa); E = 0.5 MPa, ν = 0.3, thickness 1 mm, ρ = 300 kg/m³.
 //! - Inexact Newton with BiCGSTAB (`--linear-solver` overrides it).
 //! - μ(sleeve, limb) = `--mu` (default 0.2); gravity −9.81 m/s² along y; 48 frames at 24 fps,
 //!   time step 1/24 s; `stats.csv` measures the sleeve's slip on the limb and the limb's volume
@@ -22,6 +28,7 @@
 //! Measured limb meshes: tiny 242 vertices and 780 tets, low 1278 and 4984, high 6506 and 30310.
 
 use super::demo::DemoOptions;
+use grip::analytic::fitted_sleeve::FittedSleeve;
 use grip::mesh::shapes::open_cylinder;
 use grip::mesh::tetrahedralize::{cell_size_for_tet_count, tetrahedralize_sdf};
 use grip::scene::description::{
@@ -44,21 +51,41 @@ pub(crate) const HINGE_PIVOT: [f64; 3] = [0.0, 0.075, 0.0];
 pub(crate) const BEND_DEGREES: f64 = 90.0;
 /// The time the bend takes (s).
 pub(crate) const BEND_SECONDS: f64 = 1.0;
-/// Sleeve rest radius (m).
+/// The loose sleeve's rest radius (m).
 pub(crate) const SLEEVE_RADIUS: f64 = 0.051;
 /// The sleeve's half length in m (x ∈ [−0.12, 0.12]).
 pub(crate) const SLEEVE_HALF_LENGTH: f64 = 0.12;
 /// The previews look at the bend (in the xy plane) from the front (+z), a little from the
 /// right and above, so that the 90° elbow shows side-on with some depth.
 pub(crate) const VIEW: [f64; 3] = [0.25, 0.2, 1.0];
-/// The sleeve's Young's modulus (Pa).
+/// The loose sleeve's Young's modulus (Pa).
 pub(crate) const SLEEVE_E: f64 = 5e5;
-/// The sleeve's Poisson ratio.
+/// The loose sleeve's Poisson ratio.
 pub(crate) const SLEEVE_NU: f64 = 0.3;
-/// The sleeve's thickness (m).
+/// The loose sleeve's thickness (m).
 pub(crate) const SLEEVE_THICKNESS: f64 = 1e-3;
 /// Default μ between sleeve and limb.
 pub(crate) const DEFAULT_MU: f64 = 0.2;
+
+/// The tube demo's sleeve (`--sleeve`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SleeveFit {
+    /// Cut smaller than the limb and stretched on: it presses on the skin ([`fitted_sleeve`]).
+    Fitted,
+    /// 1 mm oversize, pressed on only by its weight ([`loose_sleeve`]).
+    Loose,
+}
+
+impl SleeveFit {
+    /// The value of `--sleeve`.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "fitted" => Some(SleeveFit::Fitted),
+            "loose" => Some(SleeveFit::Loose),
+            _ => None,
+        }
+    }
+}
 
 /// Mesh resolution of the tube demo (`--res`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +181,36 @@ pub fn bend() -> Motion {
     }
 }
 
-/// The scene at `options.resolution` (default low) and `options.mu` (default 0.2).
+/// The fitted sleeve of [`FittedSleeve::jersey`] (stretch jersey, E t = 60 N/m, cut with a rest
+/// radius 10 % under the limb's and shortened by the free axial stretch), starting 1.5 mm off the
+/// limb with the worn length: it shrinks onto the limb in the first frame.
+pub fn fitted_sleeve(res: Resolution) -> SceneObject {
+    let fit = FittedSleeve { quads: res.sleeve_quads(), ..FittedSleeve::jersey() };
+    let (rest, initial, triangles) = fit.sleeve();
+    let mut sleeve = SceneObject::new("sleeve", initial, Elements::Triangles(triangles), fit.material);
+    sleeve.rest_positions = Some(rest);
+    sleeve
+}
+
+/// The loose sleeve: rest radius 51 mm, 1 mm over the limb, so that only its weight presses it
+/// on; E = 0.5 MPa, ν = 0.3, thickness 1 mm, ρ = 300 kg/m³, bending stiffness
+/// D = E t³ / (12 (1 − ν²)) ≈ 4.6e-5 N·m, that of a plate of this membrane material.
+pub fn loose_sleeve(res: Resolution) -> SceneObject {
+    let (around, along) = res.sleeve_quads();
+    let (positions, triangles) = open_cylinder(SLEEVE_RADIUS, -SLEEVE_HALF_LENGTH, SLEEVE_HALF_LENGTH, around, along);
+    let cloth = Material {
+        youngs_modulus: SLEEVE_E,
+        poisson_ratio: SLEEVE_NU,
+        thickness: SLEEVE_THICKNESS,
+        density: 300.0,
+        bending_stiffness: SLEEVE_E * SLEEVE_THICKNESS.powi(3) / (12.0 * (1.0 - SLEEVE_NU * SLEEVE_NU)),
+        ..Material::default()
+    };
+    SceneObject::new("sleeve", positions, Elements::Triangles(triangles), cloth)
+}
+
+/// The scene at `options.resolution` (default low), `options.mu` (default 0.2) and
+/// `options.sleeve` (default fitted).
 pub fn tube_cloth_bend(options: &DemoOptions) -> Result<Scene, String> {
     let mu = options.mu.unwrap_or(DEFAULT_MU);
     if !(0.0..=100.0).contains(&mu) {
@@ -170,17 +226,10 @@ pub fn tube_cloth_bend(options: &DemoOptions) -> Result<Scene, String> {
         PinGroup { selection: PinSelection::Box { min: [-inf; 3], max: [-PIN_X, inf, inf] }, motion: Motion::Fixed },
         PinGroup { selection: PinSelection::Box { min: [PIN_X, -inf, -inf], max: [inf; 3] }, motion: bend() },
     ];
-    let (around, along) = res.sleeve_quads();
-    let (positions, triangles) = open_cylinder(SLEEVE_RADIUS, -SLEEVE_HALF_LENGTH, SLEEVE_HALF_LENGTH, around, along);
-    let cloth = Material {
-        youngs_modulus: SLEEVE_E,
-        poisson_ratio: SLEEVE_NU,
-        thickness: SLEEVE_THICKNESS,
-        density: 300.0,
-        bending_stiffness: SLEEVE_E * SLEEVE_THICKNESS.powi(3) / (12.0 * (1.0 - SLEEVE_NU * SLEEVE_NU)),
-        ..Material::default()
+    let mut sleeve = match options.sleeve.unwrap_or(SleeveFit::Fitted) {
+        SleeveFit::Fitted => fitted_sleeve(res),
+        SleeveFit::Loose => loose_sleeve(res),
     };
-    let mut sleeve = SceneObject::new("sleeve", positions, Elements::Triangles(triangles), cloth);
     sleeve.preview = PreviewStyle::Translucent;
     let params = SolverParams {
         time_step: 1.0 / 24.0,
@@ -228,10 +277,17 @@ mod tests {
         let should = (0..limb.positions.len() / 3).filter(|&v| x(v).abs() >= PIN_X).count();
         assert_eq!(pinned, should);
         assert!(groups[0].len() > 10 && groups[1].len() > 10);
-        // Every limb vertex lies in the capsule; the sleeve is 1 mm outside it.
+        // Every limb vertex lies in the capsule; the fitted sleeve starts 1.5 mm outside it, with
+        // a rest girth 1/1.2 of the limb's; the loose one is 1 mm outside, at rest.
         assert!(limb.positions.chunks(3).all(|p| limb_sdf([p[0], p[1], p[2]]) < 1e-9));
+        let radius = |p: &[f64]| (p[1] * p[1] + p[2] * p[2]).sqrt();
         let sleeve = &s.objects[1];
-        assert!(sleeve.positions.chunks(3).all(|p| ((p[1] * p[1] + p[2] * p[2]).sqrt() - 0.051).abs() < 1e-12));
+        assert!(sleeve.positions.chunks(3).all(|p| (radius(p) - 0.0515).abs() < 1e-12));
+        let rest = sleeve.rest_positions.as_ref().expect("fitted sleeve has a rest shape");
+        assert!(rest.chunks(3).all(|p| (radius(p) - 0.05 / 1.2).abs() < 1e-12));
+        let loose = tube_cloth_bend(&DemoOptions { sleeve: Some(SleeveFit::Loose), ..o.clone() }).expect("loose");
+        assert!(loose.objects[1].positions.chunks(3).all(|p| (radius(p) - 0.051).abs() < 1e-12));
+        assert_eq!(loose.objects[1].rest_positions, None);
         assert!(tube_cloth_bend(&DemoOptions { mu: Some(-0.1), ..o }).unwrap_err().contains("--mu"));
     }
 

@@ -35,7 +35,9 @@ pub mod demo_tube;
 pub mod demo_twist;
 pub mod diff;
 pub mod logger;
+pub mod plot;
 pub mod png_file;
 pub mod report;
+pub mod slip_sweep;
 
 pub use command::main;

@@ -434,7 +434,11 @@ fn sleeve_on_limb_mesh_demo_runs_and_plays_its_cache() {
     for (v, p) in limb.positions.iter().enumerate() {
         assert!((0..3).all(|k| (p[k] - cache.positions(12)[3 * v + k]).abs() < 1e-12), "limb vertex {v}");
     }
-    let rows = stats_with(&dir.0, &["sleeve_slip_on_limb", "intersecting_pairs", "intersecting_pairs_with_solids"]);
+    let rows = stats_with(
+        &dir.0,
+        &["sleeve_slip_on_limb", "sleeve_max_slip_on_limb", "intersecting_pairs", "intersecting_pairs_with_solids"],
+    );
     let slip = rows[12][12];
+    assert!(rows[12][13] >= slip, "largest slip {} below the mean {slip}", rows[12][13]);
     assert!(slip > 1e-3 && slip < 0.05, "slip {slip} m at frame 12");
 }

@@ -12,7 +12,7 @@ use grip::scene::file::{export::export, load};
 use grip::scene::Scene;
 use grip::ColliderMeshContact;
 use grip_cli::demo::{scene_with, DemoOptions};
-use grip_cli::demo_tube::Resolution;
+use grip_cli::demo_tube::{Resolution, SleeveFit};
 use std::path::Path;
 
 /// Every demo with its default options, the tube at each resolution and both μ, and the pinch
@@ -27,6 +27,8 @@ fn demos() -> Vec<(String, Scene)> {
         out.push((format!("tube {res:?} mu {mu}"), scene_with("tube-cloth-bend", &o).expect("tube")));
     }
     let tiny = DemoOptions { resolution: Some(Resolution::Tiny), ..Default::default() };
+    let loose = DemoOptions { sleeve: Some(SleeveFit::Loose), ..tiny.clone() };
+    out.push(("tube Tiny, loose sleeve".into(), scene_with("tube-cloth-bend", &loose).expect("loose")));
     out.push((
         "sleeve on a skinned limb mesh (point cache)".into(),
         scene_with("sleeve-on-limb-mesh", &tiny).expect("limb"),
@@ -38,7 +40,7 @@ fn demos() -> Vec<(String, Scene)> {
     out
 }
 
-/// The solver inputs of two scenes are the same: parameters, every object's positions,
+/// The solver inputs of two scenes are the same: parameters, every object's positions, rest shape,
 /// elements, material, pins, pin groups and motion, the colliders, friction and slip pairs —
 /// and the solvers built from them hold the same positions and friction table.
 fn assert_same_inputs(what: &str, a: &Scene, b: &Scene) {
@@ -47,6 +49,7 @@ fn assert_same_inputs(what: &str, a: &Scene, b: &Scene) {
     assert_eq!(a.objects.len(), b.objects.len(), "{what}: objects");
     for (x, y) in a.objects.iter().zip(&b.objects) {
         assert_eq!(x.positions, y.positions, "{what}: positions of {}", x.name);
+        assert_eq!(x.rest_positions, y.rest_positions, "{what}: rest shape of {}", x.name);
         assert_eq!(x.elements, y.elements, "{what}: elements of {}", x.name);
         assert_eq!(
             (&x.name, x.material, &x.pinned, &x.pin_groups, x.velocity, &x.motion, &x.point_cache, x.preview),
@@ -79,13 +82,15 @@ fn every_demo_round_trips_through_a_scene_file() {
 }
 
 /// Two frames of the demo and of its exported scene give bit-identical positions: the hanging
-/// cloth (pins), the incline (an initial velocity, a plane) and the pinch (plates moved by a
-/// pose per frame).
+/// cloth (pins), the incline (an initial velocity, a plane), the pinch (plates moved by a
+/// pose per frame) and the tube (a fitted sleeve, whose rest shape is a mesh of its own).
 #[test]
 fn exported_scenes_step_exactly_like_the_demos() {
     let dir = TempDir::new("export_step");
-    for name in ["hanging-cloth", "incline", "pinch"] {
-        let scene = scene_with(name, &DemoOptions::default()).expect("demo");
+    for name in ["hanging-cloth", "incline", "pinch", "tube-cloth-bend"] {
+        let tiny = DemoOptions { resolution: Some(Resolution::Tiny), ..Default::default() };
+        let options = if name == "tube-cloth-bend" { tiny } else { DemoOptions::default() };
+        let scene = scene_with(name, &options).expect("demo");
         let back = load(&export(&scene, &dir.0.join(name)).expect("export")).expect("load");
         let (mut a, mut b) = (scene.build_solver().expect("a"), back.build_solver().expect("b"));
         for frame in 1..=2 {

@@ -184,6 +184,9 @@ fn mistakes_name_the_key() {
         (format!("{cloth}{group}vertices = [0]\nmotion = {{ steady = {{ spin = [0, 0, 1] }} }}"), &["spin"]),
         (format!("{cloth}motion = \"fixed\""), &["motion", "collider"]),
         (format!("{cloth}{ball}density = 5.0"), &["density", "collider"]),
+        (format!("{cloth}{ball}rest_mesh = \"ball.obj\""), &["rest_mesh", "collider"]),
+        (format!("{cloth}rest_mesh = \"ball.obj\""), &["rest_mesh", "ball.obj", "cloth.obj", "vertices"]),
+        (format!("{cloth}rest_mesh = \"nope.obj\""), &["rest_mesh", "nope.obj"]),
         (format!("{cloth}{ball}{group}vertices = [0]"), &["pin_group", "collider"]),
         (format!("{cloth}[[object]]\nkind = \"collider\"\nmesh = \"bar.vtk\""), &["no triangles"]),
         (ball.to_string(), &["no solid or shell"]),
@@ -252,10 +255,13 @@ on = "ball"
     }
     let (c0, c2) = (read_obj(&out.join("cloth_0000.obj")).unwrap(), read_obj(&out.join("cloth_0002.obj")).unwrap());
     assert!((c2.positions[0][2] - c0.positions[0][2] - 0.02).abs() < 1e-12, "pinned corner rose 0.24 m/s x 1/12 s");
-    let rows = stats_with(&out, &["cloth_slip_on_ball", "intersecting_pairs", "intersecting_pairs_with_solids"]);
+    let rows = stats_with(
+        &out,
+        &["cloth_slip_on_ball", "cloth_max_slip_on_ball", "intersecting_pairs", "intersecting_pairs_with_solids"],
+    );
     assert_eq!(rows.len(), 3);
-    assert!(rows.iter().all(|r| r[12].is_nan()), "the cloth starts 5 cm above the ball: nothing to measure");
-    assert!(rows.iter().all(|r| (r[13], r[14]) == (0.0, 0.0)), "no intersecting triangles");
+    assert!(rows.iter().all(|r| r[12].is_nan() && r[13].is_nan()), "the cloth starts 5 cm above the ball");
+    assert!(rows.iter().all(|r| (r[14], r[15]) == (0.0, 0.0)), "no intersecting triangles");
     check_png(&out.join("preview_last.png"));
 }
 

@@ -8,8 +8,13 @@ use cli_support::{assert_fails_with, assert_ok, check_png, grip, stats_with, Tem
 use grip::io::obj::read_obj;
 
 /// The metric columns of the tube's `stats.csv`.
-const METRICS: [&str; 4] =
-    ["limb_volume_change_pct", "sleeve_slip_on_limb", "intersecting_pairs", "intersecting_pairs_with_solids"];
+const METRICS: [&str; 5] = [
+    "limb_volume_change_pct",
+    "sleeve_slip_on_limb",
+    "sleeve_max_slip_on_limb",
+    "intersecting_pairs",
+    "intersecting_pairs_with_solids",
+];
 
 /// θ(t) = 90°·(3u² − 2u³), u = min(t / 1 s, 1) [rad].
 fn theta(t: f64) -> f64 {
@@ -57,8 +62,8 @@ fn default_demo_bends_the_limb_in_the_sleeve() {
     let rows = stats_with(&dir.0, &METRICS);
     assert_eq!(rows.len(), 3);
     assert_eq!((rows[0][8], rows[0][12]), (f64::INFINITY, 0.0), "frame 0: no report, no volume change");
-    assert!(rows[0][13].abs() < 1e-15, "no slip at frame 0: {}", rows[0][13]);
-    assert_eq!((rows[0][14], rows[0][15]), (0.0, 0.0), "frame 0: no intersecting triangles");
+    assert!(rows[0][13].abs() < 1e-15 && rows[0][14].abs() < 1e-15, "no slip at frame 0: {:?}", &rows[0][13..15]);
+    assert_eq!((rows[0][15], rows[0][16]), (0.0, 0.0), "frame 0: no intersecting triangles");
     for r in &rows[1..] {
         assert!(r.iter().all(|x| x.is_finite()), "{r:?}");
         assert!(r[7] >= r[2] && r[7] > 0.0, "linear iterations {} for {} Newton iterations", r[7], r[2]);
@@ -66,11 +71,12 @@ fn default_demo_bends_the_limb_in_the_sleeve() {
         assert!(r[8].abs() < 5e-3, "deepest gap {} m", r[8]);
         assert!(r[12].abs() < 5.0, "limb volume change {} %", r[12]);
         assert!(r[13] >= 0.0 && r[13] < 5e-3, "slip {} m over two frames", r[13]);
+        assert!(r[14] >= r[13] && r[14] < 1e-2, "largest slip {} m over two frames", r[14]);
         // The sleeve does not pass through itself; limb edges poke through its coarse faces
         // by a fraction of a millimetre (contact keeps the sleeve's vertices out): hundreds of
         // pairs at this resolution, counted apart.
-        assert_eq!(r[14], 0.0, "the sleeve intersects itself");
-        assert!(r[15] >= 0.0 && r[15].fract() == 0.0, "{}", r[15]);
+        assert_eq!(r[15], 0.0, "the sleeve intersects itself");
+        assert!(r[16] >= 0.0 && r[16].fract() == 0.0, "{}", r[16]);
     }
     let sleeve = read_obj(&dir.0.join("sleeve_0002.obj")).expect("sleeve");
     assert_eq!(sleeve.triangles.len(), 480);
@@ -79,4 +85,58 @@ fn default_demo_bends_the_limb_in_the_sleeve() {
     assert_fails_with(&grip(&["demo", "tube-cloth-bend", "--res", "huge"]), &["--res", "huge", "low", "high"]);
     assert_fails_with(&grip(&["demo", "hanging-bar", "--res", "low"]), &["hanging-bar", "--res"]);
     assert_fails_with(&grip(&["demo", "--mu=-1", "--res", "tiny", "--out", out]), &["--mu"]);
+}
+
+/// `grip demo --sleeve loose` puts on the 1 mm oversize sleeve (at rest, 51 mm radius);
+/// the default fitted one starts 1.5 mm off the limb and presses on it after a frame.
+#[test]
+fn sleeve_flag_chooses_the_fitted_or_the_loose_sleeve() {
+    let radius = |p: &[f64; 3]| p[1].hypot(p[2]);
+    for (fit, start) in [("loose", 0.051), ("fitted", 0.0515)] {
+        let dir = TempDir::new(&format!("tube_{fit}"));
+        let o = grip(&["demo", "--res", "tiny", "--sleeve", fit, "--frames", "1", "--out", dir.0.to_str().unwrap()]);
+        assert_ok(&o);
+        let first = read_obj(&dir.0.join("sleeve_0000.obj")).expect("sleeve at frame 0");
+        assert!(first.positions.iter().all(|p| (radius(p) - start).abs() < 1e-9), "{fit}");
+        let after = read_obj(&dir.0.join("sleeve_0001.obj")).expect("sleeve at frame 1");
+        let mean = after.positions.iter().map(radius).sum::<f64>() / after.positions.len() as f64;
+        if fit == "fitted" {
+            // Shrunk onto the skin (r = 50 mm), within the contact thickness of 1 mm.
+            assert!(mean > 0.0495 && mean < 0.0508, "fitted sleeve at mean radius {mean} m after a frame");
+        } else {
+            assert!(mean > 0.0505, "loose sleeve at mean radius {mean} m after a frame");
+        }
+    }
+    assert_fails_with(&grip(&["demo", "--sleeve", "tight"]), &["--sleeve", "tight", "fitted", "loose"]);
+    assert_fails_with(&grip(&["demo", "incline", "--sleeve", "loose"]), &["incline", "--sleeve"]);
+}
+
+/// `grip slip-vs-mu` runs the five μ and writes the table (CSV, Markdown) and both figures;
+/// here at the test resolution for 2 frames.
+#[test]
+fn slip_vs_mu_writes_its_table_and_figures() {
+    let dir = TempDir::new("slip_vs_mu");
+    let o = grip(&["slip-vs-mu", "--res", "tiny", "--frames", "2", "--out", dir.0.to_str().unwrap()]);
+    assert_ok(&o);
+    let csv = std::fs::read_to_string(dir.0.join("slip_vs_mu.csv")).expect("csv");
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("mu,frames,mean_slip,max_slip,substeps,newton_iterations,deepest_gap,seconds"));
+    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|x| x.parse().expect("number")).collect()).collect();
+    assert_eq!(rows.iter().map(|r| r[0]).collect::<Vec<_>>(), [0.0, 0.1, 0.2, 0.4, 0.8]);
+    for (r, mu) in rows.iter().zip(["0", "0.1", "0.2", "0.4", "0.8"]) {
+        assert_eq!(r[1], 2.0, "frames");
+        assert!(r[2] >= 0.0 && r[3] >= r[2] && r[3] < 0.01, "slip {} m, largest {} m", r[2], r[3]);
+        assert!(r[4] >= 2.0 && r[5] > 0.0 && r[6] > -1e-3, "{r:?}");
+        // The table's last row is the run's last stats.csv row.
+        let stats = std::fs::read_to_string(dir.0.join(format!("mu-{mu}/stats.csv"))).expect("run stats");
+        let last: Vec<f64> = stats.lines().last().unwrap().split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!((last[13], last[14]), (r[2], r[3]), "mu = {mu}");
+    }
+    let md = std::fs::read_to_string(dir.0.join("slip_vs_mu.md")).expect("md");
+    assert!(md.contains("| μ | frames | mean slip (mm) | largest slip (mm) |") && md.lines().count() >= 10, "{md}");
+    for (file, size) in [("slip_vs_mu.png", (720, 480)), ("last_frames_mu_0.2_0.8.png", (1280, 548))] {
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(dir.0.join(file)).expect(file)));
+        let reader = decoder.read_info().expect("png");
+        assert_eq!((reader.info().width, reader.info().height), size, "{file}");
+    }
 }

@@ -23,7 +23,8 @@ pub struct SceneSolver {
 }
 
 impl Scene {
-    /// Builds a solver holding every object (collider meshes at their frame-0 pose or the first
+    /// Builds a solver holding every object (solids and shells built on their rest shape and
+    /// then moved to their initial positions; collider meshes at their frame-0 pose or the first
     /// frame of their point cache), with pins,
     /// pin groups and initial velocities set, every analytic collider at its frame-0 pose with
     /// its μ against every solid and shell, then the friction pairs. Errors name the object,
@@ -34,9 +35,10 @@ impl Scene {
         let mut pin_groups = Vec::with_capacity(self.objects.len());
         for o in &self.objects {
             let fail = |e: crate::Error| format!("object \"{}\": {e}", o.name);
+            let rest = o.rest_positions.as_deref().unwrap_or(&o.positions);
             let id = match &o.elements {
-                Elements::Triangles(t) => solver.add_shell(&o.positions, t, &o.material),
-                Elements::Tets(t) => solver.add_solid(&o.positions, t, &o.material),
+                Elements::Triangles(t) => solver.add_shell(rest, t, &o.material),
+                Elements::Tets(t) => solver.add_solid(rest, t, &o.material),
                 Elements::ColliderMesh(t) => match &o.point_cache {
                     Some(cache) => solver.add_collider_mesh(cache.positions(0), t),
                     None => solver.add_collider_mesh(&apply_flat(&o.motion.transform(0, self.fps), &o.positions), t),
@@ -50,6 +52,9 @@ impl Scene {
             }
             let groups =
                 o.pin_group_vertices(self.frames, self.fps).map_err(|m| format!("object \"{}\": {m}", o.name))?;
+            if o.rest_positions.is_some() {
+                solver.set_vertex_attribute(id, VertexAttribute::Position, &o.positions).map_err(fail)?;
+            }
             let n = o.positions.len() / 3;
             let mut pinned = vec![0.0; n];
             for &p in o.pinned.iter().chain(groups.iter().flatten()) {

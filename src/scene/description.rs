@@ -120,8 +120,13 @@ pub struct VolumeSpec {
 pub struct SceneObject {
     /// Name used for output files (`<name>_<frame>.obj`) and by friction and slip pairs.
     pub name: String,
-    /// Rest and initial positions (m), flat `x0 y0 z0 x1 …`.
+    /// Initial positions (m), flat `x0 y0 z0 x1 …`; the rest shape too unless
+    /// `rest_positions` is given.
     pub positions: Vec<f64>,
+    /// The rest shape (m, flat, one point per vertex of `positions`) of a solid or shell that
+    /// starts deformed: a garment cut smaller than the body it is put on starts stretched over
+    /// it. `None`: `positions` is the rest shape.
+    pub rest_positions: Option<Vec<f64>>,
     /// Triangles, tets, or a collider mesh.
     pub elements: Elements,
     /// Material (unused by collider meshes).
@@ -152,6 +157,7 @@ impl SceneObject {
         Self {
             name: name.into(),
             positions,
+            rest_positions: None,
             elements,
             material,
             pinned: Vec::new(),
@@ -173,6 +179,20 @@ impl SceneObject {
     /// Checks what the solver does not: pins, pin groups and motions; errors name the key.
     fn check(&self, frames: usize, fps: f64) -> Result<(), String> {
         let n = self.positions.len() / 3;
+        if let Some(rest) = &self.rest_positions {
+            if self.is_collider_mesh() {
+                return Err("a collider mesh has no rest shape: rest positions apply to solids and shells".into());
+            }
+            if rest.len() != self.positions.len() {
+                return Err(format!(
+                    "the rest shape has {} points, the mesh {n}: they must be the same vertices",
+                    rest.len() / 3
+                ));
+            }
+            if let Some(x) = rest.iter().find(|x| !x.is_finite()) {
+                return Err(format!("the rest shape has a non-finite coordinate {x}"));
+            }
+        }
         if self.is_collider_mesh() {
             if !self.pinned.is_empty() || !self.pin_groups.is_empty() || self.velocity != [0.0; 3] {
                 return Err("a collider mesh moves by its motion only: no pins, pin groups or velocity".into());

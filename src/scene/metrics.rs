@@ -1,6 +1,7 @@
 //! Scene-dependent columns of `stats.csv`: per solid `<name>_volume_change_pct`, the change of
-//! its volume (the sum of its signed tet volumes) from frame 0 in percent, per slip pair
-//! `<object>_slip_on_<base>` in m (see `slip.rs`), and, in scenes with a shell, numbers of
+//! its volume (the sum of its signed tet volumes) from frame 0 in percent, per slip pair the
+//! mean `<object>_slip_on_<base>` and the largest `<object>_max_slip_on_<base>` in m (see
+//! `slip.rs`), and, in scenes with a shell, numbers of
 //! pairs of intersecting triangles, exact ([`crate::mesh::intersection`]; touching counts):
 //! `intersecting_pairs` of each shell with itself (neighbours sharing a vertex or an edge only
 //! when they also overlap elsewhere) and of shells with each other, then, if the scene also has
@@ -110,6 +111,7 @@ impl Metrics {
             let surface = &built.solver.object(on).map_err(|e| e.to_string())?.surface;
             let embedding = SlipEmbedding::new(&positions(object)?, &positions(on)?, surface);
             header.push(format!("{}_slip_on_{}", names[a], names[b]));
+            header.push(format!("{}_max_slip_on_{}", names[a], names[b]));
             slips.push(Slip { object, on, embedding });
         }
         let mut surfaces = Vec::new();
@@ -131,8 +133,9 @@ impl Metrics {
         &self.header
     }
 
-    /// The columns' values for the solver's current state: volume changes (%), then slips (m)
-    /// (NaN for a slip pair with no vertex within 5 mm at frame 0), then the numbers of
+    /// The columns' values for the solver's current state: volume changes (%), then per slip
+    /// pair the mean and the largest slip (m) (NaN for a slip pair with no vertex within 5 mm at
+    /// frame 0), then the numbers of
     /// intersecting triangle pairs between shells and between shells and other surfaces (see
     /// the module documentation for when each is there).
     pub fn values(&self, solver: &Solver) -> Result<Vec<f64>, String> {
@@ -142,7 +145,8 @@ impl Metrics {
             out.push(100.0 * (signed_volume(positions(v.id)?, &v.tets) - v.initial) / v.initial);
         }
         for s in &self.slips {
-            out.push(s.embedding.slip(&triples(positions(s.object)?), &triples(positions(s.on)?)));
+            let (mean, max) = s.embedding.mean_and_max(&triples(positions(s.object)?), &triples(positions(s.on)?));
+            out.extend([mean, max]);
         }
         if !self.surfaces.is_empty() {
             let [shells, others] = intersecting_shell_pairs(solver, &self.surfaces)?;

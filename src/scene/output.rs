@@ -30,8 +30,8 @@ pub const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual,second
                                        seconds_contact_search";
 /// Size of the preview images (pixels).
 pub const PREVIEW_SIZE: (u32, u32) = (640, 480);
-/// Colours of the objects in the previews, cycled.
-const COLORS: [[u8; 3]; 4] = [[70, 130, 200], [220, 120, 60], [90, 170, 90], [190, 80, 160]];
+/// Colours of the solids and shells in the previews, in scene order, cycled.
+const OBJECT_COLORS: [[u8; 3]; 4] = [[70, 130, 200], [220, 120, 60], [90, 170, 90], [190, 80, 160]];
 /// Colour of the colliders in the previews.
 const COLLIDER_COLOR: [u8; 3] = [200, 195, 180];
 
@@ -139,7 +139,7 @@ impl Output {
                 COLLIDER_COLOR
             } else {
                 drawn += 1;
-                COLORS[(drawn - 1) % COLORS.len()]
+                OBJECT_COLORS[(drawn - 1) % OBJECT_COLORS.len()]
             };
             let (first, last, style) = (q.clone(), q, o.preview);
             tracks.push(Track { name: name.clone(), id, surface, first, last, color, style });

@@ -10,7 +10,8 @@
 //! d = (x_a(k) − p_b(k)) − R_k r₀,
 //!
 //! where R_k is the rotation of the triangle's frame (its first edge, its normal) from frame 0
-//! to frame k. The metric is the mean of |d − (d·n_k) n_k| over the embedded vertices (m):
+//! to frame k. The metrics are the mean and the largest |d − (d·n_k) n_k| over the embedded
+//! vertices (m):
 //! a vertex carried rigidly with the surface (translated *and* rotated) has zero slip, moving
 //! along the normal (lifting off, pressing in) is not slip, and sliding 1 cm along the surface
 //! is 1 cm. (Without R_k a vertex held 1 mm off a surface that turns by 90° would count
@@ -103,14 +104,10 @@ impl SlipEmbedding {
         self.embedded.is_empty()
     }
 
-    /// Mean slip (m) with the sliding object at `sliding` and the base at `base` (same vertex
-    /// order as at embedding); NaN when no vertex is embedded.
-    pub fn slip(&self, sliding: &[V3], base: &[V3]) -> f64 {
-        if self.embedded.is_empty() {
-            return f64::NAN;
-        }
-        let total: f64 = self
-            .embedded
+    /// (vertex, slip in m) of each embedded vertex, in vertex order, with the sliding object at
+    /// `sliding` and the base at `base` (same vertex order as at embedding).
+    pub fn slips(&self, sliding: &[V3], base: &[V3]) -> Vec<(usize, f64)> {
+        self.embedded
             .iter()
             .map(|e| {
                 let c = corners(base, self.triangles[e.triangle]);
@@ -122,10 +119,25 @@ impl SlipEmbedding {
                 let n = now[2];
                 let normal = dot(d, n);
                 // |d − (d·n) n|² = |d|² − (d·n)², clamped at 0 against rounding.
-                (dot(d, d) - normal * normal).max(0.0).sqrt()
+                (e.vertex, (dot(d, d) - normal * normal).max(0.0).sqrt())
             })
-            .sum();
-        total / self.embedded.len() as f64
+            .collect()
+    }
+
+    /// Mean and largest slip (m) over the embedded vertices ([`SlipEmbedding::slips`]); NaN
+    /// when no vertex is embedded.
+    pub fn mean_and_max(&self, sliding: &[V3], base: &[V3]) -> (f64, f64) {
+        if self.embedded.is_empty() {
+            return (f64::NAN, f64::NAN);
+        }
+        let slips = self.slips(sliding, base);
+        let sum: f64 = slips.iter().map(|s| s.1).sum();
+        (sum / slips.len() as f64, slips.iter().map(|s| s.1).fold(0.0, f64::max))
+    }
+
+    /// Mean slip (m) ([`SlipEmbedding::mean_and_max`]); NaN when no vertex is embedded.
+    pub fn slip(&self, sliding: &[V3], base: &[V3]) -> f64 {
+        self.mean_and_max(sliding, base).0
     }
 }
 
@@ -163,9 +175,11 @@ mod tests {
         assert!((e.slip(&slid, &base) - 1e-2).abs() < 1e-15);
         let lifted: Vec<V3> = cloth.iter().map(|p| [p[0], p[1], p[2] + 4e-3]).collect();
         assert_eq!(e.slip(&lifted, &base), 0.0);
-        // Half the vertices slide 1 cm, the other stays: the mean is 5 mm.
+        // Half the vertices slide 1 cm, the other stays: the mean is 5 mm, the largest 1 cm.
         let one = vec![[0.3 + 1e-2, 0.6, 1e-3], cloth[1]];
-        assert!((e.slip(&one, &base) - 5e-3).abs() < 1e-15);
+        let (mean, max) = e.mean_and_max(&one, &base);
+        assert_eq!(e.slips(&one, &base).iter().map(|s| s.0).collect::<Vec<_>>(), [0, 1]);
+        assert!((mean - 5e-3).abs() < 1e-15 && (max - 1e-2).abs() < 1e-15, "{mean} {max}");
         // The base sliding under a still cloth is slip too.
         let under: Vec<V3> = base.iter().map(|p| [p[0], p[1] + 3e-3, p[2]]).collect();
         assert!((e.slip(&cloth, &under) - 3e-3).abs() < 1e-15);

@@ -1,5 +1,6 @@
 //! Writing a [`Scene`] as a scene file: `DIR/scene.toml` plus one mesh per object (OBJ for
-//! shells and collider meshes, legacy VTK for tet solids), such that `grip run DIR/scene.toml`
+//! shells and collider meshes, legacy VTK for tet solids; `<name>.rest.obj` or `.vtk` for an
+//! object's own rest shape), such that `grip run DIR/scene.toml`
 //! builds exactly the same solver inputs (every number is written as the shortest decimal that
 //! reads back to the same f64; meshes are written in world coordinates, without transforms).
 
@@ -46,7 +47,12 @@ pub fn export(scene: &Scene, dir: &Path) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut text = header(scene);
     for (o, stem) in scene.objects.iter().zip(unique_names(scene)) {
-        let file = write_mesh(o, &stem, dir)?;
+        let file = write_mesh(o, &o.positions, &stem, dir)?;
+        let rest = match &o.rest_positions {
+            // Stems hold no '.', so `<stem>.rest` cannot be another object's file.
+            Some(rest) => Some(write_mesh(o, rest, &format!("{stem}.rest"), dir)?),
+            None => None,
+        };
         let cache = match &o.point_cache {
             Some(cache) => {
                 let name = format!("{stem}.pc2");
@@ -55,7 +61,7 @@ pub fn export(scene: &Scene, dir: &Path) -> Result<PathBuf, String> {
             }
             None => None,
         };
-        text.push_str(&object(o, &file, cache.as_deref()));
+        text.push_str(&object(o, &file, rest.as_deref(), cache.as_deref()));
     }
     for c in &scene.colliders {
         let s = &c.shape;
@@ -138,9 +144,10 @@ fn header(scene: &Scene) -> String {
     t
 }
 
-/// Writes the mesh of `o` as `<stem>.obj` or `<stem>.vtk` in `dir`; returns the file name.
-fn write_mesh(o: &SceneObject, stem: &str, dir: &Path) -> Result<String, String> {
-    let points = triples::<f64, 3>(&o.positions);
+/// Writes the elements of `o` at `positions` as `<stem>.obj` or `<stem>.vtk` in `dir`; returns
+/// the file name.
+fn write_mesh(o: &SceneObject, positions: &[f64], stem: &str, dir: &Path) -> Result<String, String> {
+    let points = triples::<f64, 3>(positions);
     let (file, result) = match &o.elements {
         Elements::Triangles(t) | Elements::ColliderMesh(t) => {
             let file = format!("{stem}.obj");
@@ -157,14 +164,18 @@ fn write_mesh(o: &SceneObject, stem: &str, dir: &Path) -> Result<String, String>
     Ok(file)
 }
 
-/// One `[[object]]` with its pin groups; `cache` names its point cache file.
-fn object(o: &SceneObject, mesh: &str, cache: Option<&str>) -> String {
+/// One `[[object]]` with its pin groups; `rest` names its rest mesh file, `cache` its point
+/// cache file.
+fn object(o: &SceneObject, mesh: &str, rest: Option<&str>, cache: Option<&str>) -> String {
     let kind = match o.elements {
         Elements::Triangles(_) => "shell",
         Elements::Tets(_) => "solid",
         Elements::ColliderMesh(_) => "collider",
     };
     let mut t = format!("\n[[object]]\nname = {}\nkind = \"{kind}\"\nmesh = {}\n", string(&o.name), string(mesh));
+    if let Some(rest) = rest {
+        let _ = writeln!(t, "rest_mesh = {}", string(rest));
+    }
     if o.preview == PreviewStyle::Translucent {
         t.push_str("preview = \"translucent\"\n");
     }

@@ -75,6 +75,7 @@ pub(super) struct ObjectToml {
     name: Option<String>,
     kind: Kind,
     pub(super) mesh: String,
+    rest_mesh: Option<String>,
     translate: Option<[f64; 3]>,
     scale: Option<Scale>,
     rotate: Option<[f64; 3]>,
@@ -132,6 +133,7 @@ impl ObjectToml {
             ("compression_coefficient", self.compression_coefficient.is_some()),
             ("pressure", self.pressure.is_some()),
             ("pin_group", !self.pin_group.is_empty()),
+            ("rest_mesh", self.rest_mesh.is_some()),
         ];
         given.iter().filter(|(_, g)| *g).map(|(k, _)| *k).collect()
     }
@@ -208,6 +210,22 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
     }
     let (points, elements) = read_mesh(o.kind, &base.join(&o.mesh))?;
     let positions = place(o, &points)?;
+    let rest_positions = match &o.rest_mesh {
+        None => None,
+        Some(file) => {
+            let (rest, rest_elements) = read_mesh(o.kind, &base.join(file)).map_err(|e| format!("rest_mesh: {e}"))?;
+            if rest.len() != points.len() || rest_elements != elements {
+                return Err(format!(
+                    "rest_mesh: {file} must have the vertices and elements of {} in the same order ({} vertices \
+                     against {})",
+                    o.mesh,
+                    rest.len(),
+                    points.len()
+                ));
+            }
+            Some(place(o, &rest)?)
+        }
+    };
     let point_cache = match &o.point_cache {
         None => None,
         Some(file) => {
@@ -270,6 +288,7 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
     Ok(SceneObject {
         name: o.name.clone().or(stem).unwrap_or_else(|| "object".into()),
         positions,
+        rest_positions,
         elements,
         material,
         pinned,
