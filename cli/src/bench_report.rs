@@ -82,8 +82,9 @@ impl Run {
 pub(crate) fn plan(cap: Option<usize>) -> Vec<Run> {
     let frames = |n: usize| Some(cap.map_or(n, |c| c.min(n)));
     let mut runs = Vec::new();
-    for res in ["low", "high"] {
-        for mu in ["0.2", "0.8"] {
+    // Low resolution at the five μ of `grip slip-vs-mu`, high at the paper's two.
+    for (res, mus) in [("low", &["0", "0.1", "0.2", "0.4", "0.8"][..]), ("high", &["0.2", "0.8"][..])] {
+        for &mu in mus {
             let options = [("res", res.to_string()), ("mu", mu.to_string()), ("linear-solver", "iterative".into())];
             runs.push(Run::new(
                 Section::Tube,
@@ -268,12 +269,25 @@ mod tests {
         }
         assert!(runs.iter().all(|r| r.command().ends_with("--frames 2")), "every run is capped");
         let full = plan(None);
-        let tube = full.iter().find(|r| r.section == Section::Tube).unwrap();
+        let tube = full.iter().find(|r| r.label == "low, μ = 0.2").unwrap();
         assert_eq!(
             tube.command(),
             "grip bench tube-cloth-bend --res low --mu 0.2 --linear-solver iterative --frames 48"
         );
         let hanging = full.iter().find(|r| r.label == "hanging-cloth").unwrap();
         assert_eq!(hanging.command(), "grip bench hanging-cloth", "the scene's own frame count");
+        let tube: Vec<&str> = full.iter().filter(|r| r.section == Section::Tube).map(|r| r.label.as_str()).collect();
+        assert_eq!(
+            tube,
+            [
+                "low, μ = 0",
+                "low, μ = 0.1",
+                "low, μ = 0.2",
+                "low, μ = 0.4",
+                "low, μ = 0.8",
+                "high, μ = 0.2",
+                "high, μ = 0.8"
+            ]
+        );
     }
 }

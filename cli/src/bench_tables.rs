@@ -234,9 +234,9 @@ pub(crate) fn markdown(
         "`grip demo tube-cloth-bend`: a fitted cloth sleeve (worn at 20 % hoop strain) on a soft limb \
          bent 90° in 1 s, 1/24 s steps, \
          inexact Newton (BiCGSTAB). Low: 5K tets and 3K triangles; high: 30K tets and 8K triangles, \
-         as in the paper. Beside it the paper's Table 1 (AMD Threadripper 1920X, 12 cores; its memory \
-         is Houdini's memory growth, ours the peak resident set). The limb's volume change and the \
-         sleeve's slip on it are at the last frame.\n"
+         as in the paper; low at the five μ of `grip slip-vs-mu`. Beside it the paper's Table 1 (AMD \
+         Threadripper 1920X, 12 cores; its memory is Houdini's memory growth, ours the peak resident \
+         set). The limb's volume change and the sleeve's mean slip on it are at the last frame.\n"
     );
     tube_table(&mut o, &of(Section::Tube));
 

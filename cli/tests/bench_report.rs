@@ -30,6 +30,7 @@ fn the_report_has_every_section_and_one_csv_line_per_run() {
         assert!(report.contains(heading), "no {heading}: {report}");
     }
     assert!(report.contains("capped at 1 frame"), "a capped report says so: {report}");
+    assert!(report.contains("| low, μ = 0 | 1 | 8442 |"), "{report}");
     assert!(report.contains("| low, μ = 0.8 | 1 | 8442 |"), "{report}");
     assert!(report.contains("| high, μ = 0.2 | 1 | 31758 |"), "{report}");
     assert!(report.contains("4.81 s, 1.84 GB"), "the paper's Table 1 beside: {report}");
@@ -37,9 +38,9 @@ fn the_report_has_every_section_and_one_csv_line_per_run() {
     let csv = std::fs::read_to_string(dir.0.join("benches/results.csv")).expect("results.csv");
     let lines: Vec<&str> = csv.lines().collect();
     assert!(lines[0].starts_with("section,label,command,"), "{csv}");
-    // 4 tube runs, 3 linear solvers, 4 resolutions, 10 other scenes, the authors' meshes, and
-    // 6 collider-mesh scenes.
-    assert_eq!(lines.len(), 1 + 4 + 3 + 4 + 10 + 1 + 6, "{csv}");
+    // 7 tube runs (5 μ at low resolution, 2 at high), 3 linear solvers, 4 resolutions, 10 other
+    // scenes, the authors' meshes, and 6 collider-mesh scenes.
+    assert_eq!(lines.len(), 1 + 7 + 3 + 4 + 10 + 1 + 6, "{csv}");
     // The authors' meshes run (the tube met by exact distance).
     let authors = lines.iter().find(|l| l.starts_with("authors,")).expect("authors row");
     assert!(authors.contains("softy-tube-cloth/scene.toml --frames 1"), "{authors}");
