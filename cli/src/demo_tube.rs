@@ -15,6 +15,19 @@
 //!   are) and the worn length divided by the free axial stretch; it starts 1.5 mm off the skin,
 //!   at the worn length, and shrinks onto it in the first frame. Worn, it presses with
 //!   p = T / R ≈ 0.24 kPa (Laplace's law; `tests/fitted_sleeve_pressure.rs` checks it).
+//!
+//!   Why these values. Laplace's law p = T / R for a knitted sleeve on a cylinder holds to
+//!   within 0.5 mmHg in measurements (Teyeme et al. 2021, *Predicting compression pressure of
+//!   knitted fabric using a modified Laplace's law*, Materials 14:4461). Garments meant to press
+//!   are cut with their girth reduced by a fixed 10–20 % (Mikołajczyk et al. 2020, AUTEX
+//!   Research Journal, doi:10.2478/aut-2020-0048); 1/1.2 is a 17 % reduction. Stretch knits are
+//!   tested at 3–4 N/cm (EN 14704-1, ASTM D2594), where they stretch by tens of percent: E t of
+//!   order 10–100 N/m at small strain; 60 N/m and 20 % give 0.24 kPa (1.8 mmHg), a close fit
+//!   far below medical compression (class I: 15–21 mmHg). E t does not decide how much the
+//!   sleeve slips, since both the pressure and the force needed to stretch the sleeve with the
+//!   skin scale with it; the hoop strain does: friction can stretch the sleeve by at most
+//!   μ p L / (E t) = μ ε L / R from a free end (L = 0.12 m), 0.38 at μ = 0.8 and 20 %, against
+//!   ≈ 40 % skin strain on the outside of the elbow.
 //! - Sleeve (`--sleeve loose`): rest radius 0.051 m, 1 mm over the limb, pressed on by its weight
 //!   only (≈ 3 Pa); E = 0.5 MPa, ν = 0.3, thickness 1 mm, ρ = 300 kg/m³.
 //! - Inexact Newton with BiCGSTAB (`--linear-solver` overrides it).

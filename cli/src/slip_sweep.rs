@@ -93,6 +93,9 @@ pub fn read_row(dir: &Path, mu: f64) -> Result<SweepRow, String> {
                 .collect()
         })
         .collect::<Result<_, _>>()?;
+    if rows.iter().any(|r| r.len() != header.len()) {
+        return Err(format!("{}: a row without {} columns", path.display(), header.len()));
+    }
     let last = rows.last().ok_or(format!("{}: no rows", path.display()))?;
     let sum = |k: usize| rows.iter().map(|r| r[k]).sum::<f64>();
     Ok(SweepRow {
