@@ -195,8 +195,8 @@ pub fn bend() -> Motion {
 }
 
 /// The fitted sleeve of [`FittedSleeve::jersey`] (stretch jersey, E t = 60 N/m, cut with a rest
-/// radius 10 % under the limb's and shortened by the free axial stretch), starting 1.5 mm off the
-/// limb with the worn length: it shrinks onto the limb in the first frame.
+/// radius of the limb's divided by 1.2 and shortened by the free axial stretch), starting 1.5 mm
+/// off the limb with the worn length: it shrinks onto the limb in the first frame.
 pub fn fitted_sleeve(res: Resolution) -> SceneObject {
     let fit = FittedSleeve { quads: res.sleeve_quads(), ..FittedSleeve::jersey() };
     let (rest, initial, triangles) = fit.sleeve();
