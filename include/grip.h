@@ -446,6 +446,35 @@ GripStatus grip_solver_set_vertex_attribute(struct GripSolver *solver,
                                             size_t vertex_count,
                                             size_t components);
 
+// Writes the size in bytes of the solver's checkpoint (`grip_solver_checkpoint`) into
+// `*out_size`. The size changes as the solver runs (contacts enter it): ask before each
+// checkpoint.
+//
+// # Safety
+// `solver` must be a handle from `grip_solver_create` (or NULL); `out_size` must be writable.
+GripStatus grip_solver_checkpoint_size(const struct GripSolver *solver, size_t *out_size);
+
+// Copies the solver's state into `out_bytes`, which holds `capacity` bytes, and writes the
+// number of bytes copied into `*out_size`. Fails, writing nothing, when `capacity` is smaller
+// than `grip_solver_checkpoint_size`. The bytes are grip's own format (little-endian, versioned
+// by magic bytes): keep them as an opaque blob.
+//
+// # Safety
+// `out_bytes` must hold `capacity` writable bytes; `out_size` must be writable.
+GripStatus grip_solver_checkpoint(const struct GripSolver *solver,
+                                  uint8_t *out_bytes,
+                                  size_t capacity,
+                                  size_t *out_size);
+
+// Puts back a state written by `grip_solver_checkpoint` (`size` bytes at `bytes`). Fails,
+// changing nothing, when the bytes are not a grip checkpoint, are damaged, or come from a
+// solver with other objects (vertex and collider counts, rest positions and elements are
+// compared).
+//
+// # Safety
+// `bytes` must hold `size` readable bytes.
+GripStatus grip_solver_restore(struct GripSolver *solver, const uint8_t *bytes, size_t size);
+
 // Default shape: a ground plane through the origin with normal +Z (see each field).
 struct GripShape grip_shape_default(void);
 

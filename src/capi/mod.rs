@@ -4,6 +4,7 @@
 //! `grip_last_error()` and changes nothing.
 
 pub mod attribute_api;
+pub mod checkpoint_api;
 pub mod collider_api;
 pub mod guard;
 pub mod handles;

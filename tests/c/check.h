@@ -6,6 +6,7 @@
  *   create_errors.c  error paths of grip_solver_create, grip_solver_add_shell and _add_solid
  *   call_errors.c    error paths of attributes, queries and steps; handles and misaligned outputs
  *   colliders.c      analytic colliders and collider meshes: error paths and a cloth on a floor
+ *   checkpoint.c     the solver's state as bytes: exact continuation and refused restores
  *
  * It builds a cloth pinned at two corners plus a free-falling tet cube, checks the physics of
  * advance, driven pins and cancellation, then walks every error path of the C API: each failing
@@ -118,5 +119,8 @@ void test_handles(void);
 
 /* colliders.c */
 void test_colliders(void);
+
+/* checkpoint.c */
+void test_checkpoint(void);
 
 #endif /* GRIP_TEST_CHECK_H */

@@ -138,6 +138,7 @@ int main(void) {
     test_handles();
     { void test_tet_mesh(void); test_tet_mesh(); } /* tet_mesh.c */
     test_colliders();
+    test_checkpoint();
 
     /* The main solver still works after everything above. */
     CHECK_USABLE();

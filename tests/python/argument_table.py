@@ -115,6 +115,9 @@ def bad_values(kind, valid):
         return [(LIB, T), (None, T), (5, T)]
     if kind == "handle":
         return [(5, T), (None, T), (b"x", T)]
+    if kind == "blob":
+        return [(valid.decode("latin-1"), T), (None, T), (5, T), (list(valid[:8]), T),
+                (memoryview(np.zeros(4)), T), (np.frombuffer(valid, dtype=np.uint8), T)]
     raise AssertionError(f"no bad values for kind {kind}")
 
 
@@ -142,6 +145,8 @@ def valid_forms(kind, valid):
         return [lambda fraction: False]
     if kind == "struct":
         return [None]
+    if kind == "blob":
+        return [bytearray(valid), memoryview(valid)]
     return []
 
 
@@ -281,6 +286,8 @@ ROWS = [
         {"obj": "id", "out": "out"}),
     row("Solver.velocities", S("velocities"), lambda w: dict(obj=w.cloth, out=np.zeros((9, 3))),
         {"obj": "id", "out": "out"}),
+    row("Solver.checkpoint", S("checkpoint"), lambda w: {}),
+    row("Solver.restore", S("restore"), lambda w: dict(state=w.solver.checkpoint()), {"state": "blob"}),
     row("SceneSolver.__init__", lambda w, a: grip.SceneSolver(**a).close(), lambda w: dict(path=SCENE, library=LIB),
         {"path": "path", "library": "library?"}),
     row("SceneSolver.advance_frame", S("advance_frame"), lambda w: dict(frame=1, progress=None),

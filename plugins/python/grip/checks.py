@@ -153,6 +153,17 @@ def text(value, name):
         raise ValueError(f"{name} is not encodable as UTF-8: {e}") from None
 
 
+def blob(value, name):
+    """Opaque bytes (``bytes``, ``bytearray`` or a contiguous buffer such as a ``memoryview``) as
+    a ``bytes`` copy; str, arrays of other item sizes and other types raise TypeError."""
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    if isinstance(value, memoryview) and value.itemsize == 1 and value.c_contiguous:
+        return value.tobytes()
+    raise TypeError(f"{name} must be bytes, bytearray or a byte memoryview, got {_type_name(value)} "
+                    f"({value!r:.60})")
+
+
 def path(value, name, optional=False):
     """A file path: a ``str`` or an ``os.PathLike`` giving one (bytes paths raise TypeError; a
     str holds any file name through surrogate escapes), without NUL characters. None passes

@@ -267,6 +267,26 @@ class Solver:
         self._call("grip_solver_get_velocities", obj, arrays.double_ptr(arr), n)
         return arr
 
+    def checkpoint(self):
+        """The solver's state as ``bytes`` (grip's own versioned format: positions, velocities,
+        pins and targets, colliders, contact stiffnesses, integrator history). :meth:`restore`
+        puts it back into a solver built the same way, which then continues bit for bit."""
+        size = ctypes.c_size_t()
+        self._call("grip_solver_checkpoint_size", ctypes.byref(size))
+        buffer = (ctypes.c_uint8 * max(size.value, 1))()
+        written = ctypes.c_size_t()
+        self._call("grip_solver_checkpoint", buffer, size.value, ctypes.byref(written))
+        return bytes(buffer[: written.value])
+
+    def restore(self, state):
+        """Puts back the state of :meth:`checkpoint` (``bytes``). The solver must hold the same
+        objects, added in the same order from the same rest positions; materials and parameters
+        may differ. A :class:`GripError` (solver unchanged) if the bytes are damaged or come from
+        another model."""
+        data = checks.blob(state, "state")
+        buffer = (ctypes.c_uint8 * max(len(data), 1)).from_buffer_copy(data.ljust(1, b"\0"))
+        self._call("grip_solver_restore", buffer, len(data))
+
     def report(self):
         """The :class:`GripStepReport` of the last step/advance (failed ones included)."""
         report = GripStepReport()
