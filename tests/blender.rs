@@ -1,7 +1,8 @@
 //! The Blender add-on in a real, headless Blender: `bpy` (Blender 5.0 as a Python module) in the
 //! venv `.venv-blender` (created from PyPI on first use, then reused), the extension zip built by
-//! `plugins/blender/build_extension.py` from this build's cdylib with Blender's own extension
-//! builder, and one Python script per scenario in `tests/blender/`, each in a fresh Blender
+//! `plugins/blender/build_extension.py` from this build's cdylib with a Python that has no `bpy`
+//! (as the README's install steps do; a test checks Blender's own extension tool validates the
+//! same bytes), and one Python script per scenario in `tests/blender/`, each in a fresh Blender
 //! process that installs the zip with `bpy.ops.extensions.package_install_files` into its own
 //! user-resources folder. Artifacts (caches, .blend files, the render, each script's log) are
 //! kept in `target/<profile>/blender-tests/<scenario>/`.
@@ -39,22 +40,38 @@ fn output_text(out: &std::process::Output) -> String {
     format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
-/// The extension zip, built once per test run from this build's cdylib.
+/// A Python without `bpy` (the binding tests' venv: numpy only), as a newcomer builds the zip with.
+fn plain_python() -> PathBuf {
+    pyenv::ensure_venv("python", &["numpy>=1.24"], &["python3.11", "python3"])
+}
+
+/// Runs `build_extension.py` with `python` into `zip`; returns its output.
+fn build_extension(python: &Path, zip: &Path) -> String {
+    let out = Command::new(python)
+        .arg(root().join("plugins").join("blender").join("build_extension.py"))
+        .arg("--library")
+        .arg(cdylib::cdylib_path())
+        .arg("--output")
+        .arg(zip)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("run build_extension.py");
+    let text = output_text(&out);
+    assert!(out.status.success() && zip.is_file(), "building the extension failed\n{text}");
+    text
+}
+
+/// The extension zip every scenario installs, built once per test run from this build's cdylib
+/// by a Python without `bpy`, as the README's install steps do.
 fn extension_zip() -> PathBuf {
     static ZIP: OnceLock<PathBuf> = OnceLock::new();
     ZIP.get_or_init(|| {
         let zip = artifacts_root().join("grip_physics.zip");
-        let out = Command::new(blender_python())
-            .arg(root().join("plugins").join("blender").join("build_extension.py"))
-            .arg("--library")
-            .arg(cdylib::cdylib_path())
-            .arg("--output")
-            .arg(&zip)
-            .env("PYTHONDONTWRITEBYTECODE", "1")
-            .output()
-            .expect("run build_extension.py");
-        let text = output_text(&out);
-        assert!(out.status.success() && zip.is_file(), "building the extension failed\n{text}");
+        let python = plain_python();
+        let probe = Command::new(&python).args(["-c", "import bpy"]).output().expect("run the plain Python");
+        assert!(!probe.status.success(), "{} must not have bpy", python.display());
+        let text = build_extension(&python, &zip);
+        assert!(!text.contains("validated with"), "no Blender tool was expected:\n{text}");
         zip
     })
     .clone()
@@ -97,6 +114,17 @@ fn scenario_dir(name: &str) -> PathBuf {
 }
 
 #[test]
+fn extension_zip_without_bpy_equals_the_one_blender_validates() {
+    let plain = extension_zip();
+    let dir = scenario_dir("extension_zip");
+    let validated = dir.join("grip_physics.zip");
+    let text = build_extension(&blender_python(), &validated);
+    assert!(text.contains("validated with"), "Blender's extension tool did not run:\n{text}");
+    let (a, b) = (std::fs::read(&plain).expect("read zip"), std::fs::read(&validated).expect("read zip"));
+    assert!(a == b, "the zip built without bpy differs from the one Blender's tool validated");
+}
+
+#[test]
 fn bpy_free_modules() {
     run_scenario("addon_units", &scenario_dir("addon_units"), &[]);
 }
@@ -114,6 +142,11 @@ fn pinned_cloth_bakes_plays_frees_and_reopens_without_the_addon() {
     let reopen = dir.join("reopen");
     std::fs::create_dir_all(&reopen).expect("create reopen dir");
     run_scenario("reopen", &reopen, &["--blend", blend.to_str().expect("utf-8 path")]);
+}
+
+#[test]
+fn cache_bakes_unsaved_resumes_bit_for_bit_and_goes_outdated() {
+    run_scenario("cache_lifecycle", &scenario_dir("cache_lifecycle"), &[]);
 }
 
 #[test]

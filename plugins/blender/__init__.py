@@ -4,7 +4,7 @@ Mesh Cache modifiers. Settings: Physics tab (per object) and Scene tab (time, so
 
 import bpy
 
-from . import operators, panels, properties
+from . import cache_lifecycle, operators, panels, properties
 
 _CLASSES = operators.CLASSES + panels.CLASSES
 
@@ -13,9 +13,11 @@ def register():
     properties.register()
     for cls in _CLASSES:
         bpy.utils.register_class(cls)
+    cache_lifecycle.register()
 
 
 def unregister():
+    cache_lifecycle.unregister()
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)
     properties.unregister()

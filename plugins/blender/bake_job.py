@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import grip
+from .cache_state import BakeState, write_state
 from .embedding import Embedding
 from .pc2 import PC2Writer
 
@@ -32,6 +33,8 @@ class BodySetup:
     world_to_local: np.ndarray  # 4×4: metres (world) -> Blender units (object local)
     # (grip VOLUME_* model, κ_v [1/Pa], over-pressure [Pa]) or None: no volume preservation.
     volume: tuple = None
+    # (takes part in self-collision, its thickness [m]; 0 = the solver's) of a cloth, or None.
+    self_contact: tuple = None
 
 
 @dataclass
@@ -55,6 +58,9 @@ class BakeSetup:
     frame_duration: float  # [s]
     bodies: list
     colliders: list
+    state_path: str = ""  # where the resumable state is written after every frame ("" = nowhere)
+    fingerprint: str = ""  # cache_state.fingerprint of this setup
+    resume: BakeState = None  # continue after resume.frame from this state, or None: from the start
 
 
 @dataclass
@@ -118,6 +124,9 @@ class _Body:
         if setup.volume is not None:
             model, compression, pressure = setup.volume
             solver.set_volume_penalty(self.id, model, compression, pressure)
+        if setup.self_contact is not None:
+            enabled, thickness = setup.self_contact
+            solver.set_object_self_contact(self.id, enabled, thickness)
         solver.set_object_friction(self.id, setup.friction)
 
     def targets(self, surface_targets):
@@ -139,7 +148,8 @@ class _Body:
 class BakeJob:
     """Runs a bake on its own thread. The main thread calls :meth:`start`, puts one
     :class:`FrameInput` per frame into :attr:`inputs`, polls :meth:`progress`, and may call
-    :meth:`cancel`. Frames finished before a cancel or an error stay in the PC2 files."""
+    :meth:`cancel`. Frames finished before a cancel or an error stay in the PC2 files, and the
+    solver's state after the last of them in ``setup.state_path`` (a later job resumes it)."""
 
     def __init__(self, setup):
         self.setup = setup
@@ -158,9 +168,15 @@ class BakeJob:
         self._thread = None
 
     @property
+    def frame_from(self):
+        """The frame the simulation starts after: the bake's first frame, or the last frame of
+        the state it resumes."""
+        return self.setup.resume.frame if self.setup.resume is not None else self.setup.frame_start
+
+    @property
     def frame_count(self):
-        """Frames to simulate after the start frame."""
-        return self.setup.frame_end - self.setup.frame_start
+        """Frames this job simulates (after :attr:`frame_from`)."""
+        return self.setup.frame_end - self.frame_from
 
     def start(self):
         """Starts the worker thread."""
@@ -234,12 +250,19 @@ class BakeJob:
             for c in s.colliders:
                 with _naming(c.name):
                     colliders.append((c, add_collider(solver, c)))
-            for body in bodies:
-                writer = PC2Writer(body.setup.pc2_path, len(body.setup.rest), s.frame_start)
-                writers[body.setup.name] = writer
-                writer.append(to_local(body.setup.rest, body.setup.world_to_local))
+            if s.resume is not None:
+                solver.restore(s.resume.solver)
+                keep = s.resume.frame - s.frame_start + 1
+                for body in bodies:
+                    writers[body.setup.name] = PC2Writer(body.setup.pc2_path, len(body.setup.rest), s.frame_start,
+                                                         keep=keep)
+            else:
+                for body in bodies:
+                    writer = PC2Writer(body.setup.pc2_path, len(body.setup.rest), s.frame_start)
+                    writers[body.setup.name] = writer
+                    writer.append(to_local(body.setup.rest, body.setup.world_to_local))
             self._set(stage="simulating")
-            for frame in range(s.frame_start + 1, s.frame_end + 1):
+            for frame in range(self.frame_from + 1, s.frame_end + 1):
                 inp = self._next_input()
                 if inp.frame != frame:
                     raise RuntimeError(f"input for frame {inp.frame} arrived while simulating frame {frame}")
@@ -257,6 +280,10 @@ class BakeJob:
                 for body in bodies:
                     surface = body.surface(solver.positions(body.id))
                     writers[body.setup.name].append(to_local(surface, inp.world_to_local[body.setup.name]))
+                if s.state_path:
+                    # After the samples: a crash in between leaves a state the PC2 files reach.
+                    write_state(s.state_path, BakeState(frame=frame, frame_start=s.frame_start,
+                                                        fingerprint=s.fingerprint, solver=solver.checkpoint()))
                 with self._lock:
                     self._frames_done += 1
                     self._fraction = 0.0

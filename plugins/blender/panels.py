@@ -4,11 +4,29 @@
 import bpy
 
 from .bake_session import running_session
+from .cache_files import cache_folder, is_temporary
 from .cache_modifier import cache_modifier
 
 
+def cache_summary(scene):
+    """(text, icon) describing the scene's cache: its frames, and whether it is outdated or
+    held in the temporary folder of an unsaved file; None without a cache."""
+    s = scene.grip
+    if not s.cache_frame_end:
+        return None
+    text = f"Cache: frames {s.frame_start}–{s.cache_frame_end}"
+    if s.cache_frame_end < s.frame_end:
+        text += f" of {s.frame_end} (Bake goes on from {s.cache_frame_end})"
+    if s.cache_outdated:
+        return f"Cache outdated: frames {s.frame_start}–{s.cache_frame_end} (Bake starts over)", "ERROR"
+    if is_temporary(cache_folder(scene)[0]):
+        return text + "; temporary until the file is saved", "FILE_CACHE"
+    return text, "FILE_CACHE"
+
+
 def draw_bake_controls(layout, context):
-    """Bake / Cancel / Free buttons, progress while baking, and the last bake's outcome."""
+    """Bake / Bake to Current Frame / Cancel / Free buttons, the cache's state, progress while
+    baking, and the last bake's outcome."""
     session = running_session(context.scene)
     row = layout.row(align=True)
     if session is not None:
@@ -17,7 +35,11 @@ def draw_bake_controls(layout, context):
         row.operator("grip.cancel_bake", icon="CANCEL")
     else:
         row.operator("grip.bake", icon="PHYSICS")
+        row.operator("grip.bake", text="Bake to Current Frame").to_current_frame = True
         row.operator("grip.free_bake", icon="TRASH")
+        summary = cache_summary(context.scene)
+        if summary is not None:
+            layout.label(text=summary[0], icon=summary[1])
     status = context.scene.grip.bake_status
     if status and session is None:
         icon = "ERROR" if "fail" in status or "not started" in status else "INFO"
@@ -35,6 +57,18 @@ def draw_volume(layout, g):
         col.prop(g, "volume_pressure")
         if g.role == "CLOTH":
             col.label(text="Closed cloth meshes only", icon="INFO")
+
+
+def draw_self_collision(layout, g, scene_settings):
+    """A cloth's self-collision: Scene Default / On / Off, and its thickness (0 = the scene's)."""
+    col = layout.column(heading="Self Collision")
+    col.prop(g, "self_collision", text="Self Collision")
+    on = scene_settings.self_contact if g.self_collision == "SCENE" else g.self_collision == "ON"
+    row = col.row()
+    row.enabled = on
+    row.prop(g, "self_collision_thickness", text="Thickness")
+    if on and g.self_collision_thickness == 0.0:
+        col.label(text="Thickness 0: the scene's Self Contact Thickness", icon="INFO")
 
 
 class GRIP_PT_object(bpy.types.Panel):
@@ -70,6 +104,8 @@ class GRIP_PT_object(bpy.types.Panel):
             else:
                 col.prop(g, "tet_size")
             layout.prop_search(g, "pin_group", obj, "vertex_groups", text="Pin Group")
+            if g.role == "CLOTH":
+                draw_self_collision(layout, g, context.scene.grip)
             draw_volume(layout, g)
         layout.prop(g, "friction")
         if g.role in ("CLOTH", "SOFT_BODY"):

@@ -19,16 +19,46 @@ _COUNT_OFFSET = HEADER.size - 4
 
 
 class PC2Writer:
-    """Writes a PC2 file frame by frame; the file is valid (and playable) after every frame."""
+    """Writes a PC2 file frame by frame; the file is valid (and playable) after every frame.
+    With ``keep``, continues an existing file after its first ``keep`` samples (a resumed bake)."""
 
-    def __init__(self, path, vertex_count, start_frame, sampling=1.0):
+    def __init__(self, path, vertex_count, start_frame, sampling=1.0, keep=None):
         self.path = os.fspath(path)
         self.vertex_count = int(vertex_count)
         self.samples = 0
+        if keep is not None:
+            self._reopen(float(start_frame), float(sampling), int(keep))
+            return
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
         self._file = open(self.path, "wb")
         self._file.write(HEADER.pack(SIGNATURE, VERSION, self.vertex_count, float(start_frame), float(sampling), 0))
         self._file.flush()
+
+    def _reopen(self, start_frame, sampling, keep):
+        """Continues an existing file after its first ``keep`` samples (later ones are cut off).
+        ValueError if the file is not a PC2 file of this vertex count, start and sampling, or
+        holds fewer samples."""
+        self._file = open(self.path, "r+b")
+        try:
+            head = self._file.read(HEADER.size)
+            if len(head) != HEADER.size:
+                raise ValueError(f"{self.path}: too short for a PC2 header")
+            signature, version, n, start, step, count = HEADER.unpack(head)
+            size = os.fstat(self._file.fileno()).st_size
+            whole = min(count, (size - HEADER.size) // (12 * max(n, 1)))
+            if signature != SIGNATURE or version != VERSION or n != self.vertex_count:
+                raise ValueError(f"{self.path}: not a PC2 file of {self.vertex_count} vertices")
+            if start != start_frame or step != sampling or whole < keep:
+                raise ValueError(f"{self.path}: holds {whole} samples from frame {start:g}, "
+                                 f"{keep} from frame {start_frame:g} expected")
+            self._file.truncate(HEADER.size + keep * 12 * n)
+            self._file.seek(_COUNT_OFFSET)
+            self._file.write(struct.pack("<i", keep))
+            self._file.flush()
+        except BaseException:
+            self._file.close()
+            raise
+        self.samples = keep
 
     def append(self, positions):
         """Appends one sample: ``positions`` (vertex_count, 3), converted to float32."""

@@ -44,7 +44,22 @@ VOLUME_MODELS = [
 ]
 
 
-def _apply_preset(self, _context):
+def _object_changed(self, _context):
+    """A setting of an object changed: the caches of the scenes holding it are outdated."""
+    from .cache_lifecycle import object_setting_changed
+
+    object_setting_changed(self.id_data)
+
+
+def _scene_changed(self, _context):
+    """A simulation setting of a scene changed: its cache is outdated."""
+    from .cache_lifecycle import mark_outdated
+
+    mark_outdated(self.id_data)
+
+
+def _apply_preset(self, context):
+    _object_changed(self, context)
     if self.preset == "CUSTOM":
         return
     fields = grip.preset_fields(self.preset)
@@ -58,49 +73,64 @@ def _apply_preset(self, _context):
     self.damping = fields["damping_beta"]
 
 
+SELF_COLLISION = [
+    ("SCENE", "Scene Default", "As the scene's Self Contact setting"),
+    ("ON", "On", "Collides with itself, whatever the scene's setting"),
+    ("OFF", "Off", "Passes through itself (it still meets other cloths when self contact is on for them)"),
+]
+
+
 class GripObjectSettings(bpy.types.PropertyGroup):
     """grip settings of one object (Physics tab)."""
 
-    role: EnumProperty(name="Role", items=ROLES, default="NONE")
+    role: EnumProperty(update=_object_changed, name="Role", items=ROLES, default="NONE")
     preset: EnumProperty(name="Material", items=PRESETS, default="COTTON", update=_apply_preset,
                          description="Fill the material fields from a preset")
-    density: FloatProperty(name="Density (kg/m³)", min=1.0, max=1e5, soft_max=5000.0, default=_COTTON["density"],
+    density: FloatProperty(update=_object_changed, name="Density (kg/m³)", min=1.0, max=1e5, soft_max=5000.0, default=_COTTON["density"],
                            description="Mass per volume [kg/m³]; cloth weighs density × thickness per m²")
-    youngs_modulus: FloatProperty(name="Young's Modulus (Pa)", min=1.0, max=1e12, default=_COTTON["youngs_modulus"],
+    youngs_modulus: FloatProperty(update=_object_changed, name="Young's Modulus (Pa)", min=1.0, max=1e12, default=_COTTON["youngs_modulus"],
                                   description="Stretch stiffness [Pa]")
-    poisson_ratio: FloatProperty(name="Poisson Ratio", min=-0.5, max=0.49, default=_COTTON["poisson_ratio"],
+    poisson_ratio: FloatProperty(update=_object_changed, name="Poisson Ratio", min=-0.5, max=0.49, default=_COTTON["poisson_ratio"],
                                  description="Lateral contraction under stretch (dimensionless)")
-    thickness: FloatProperty(name="Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6, max=1.0, precision=5,
+    thickness: FloatProperty(update=_object_changed, name="Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6, max=1.0, precision=5,
                              default=_COTTON["thickness"], description="Cloth thickness (mass and stiffness)")
-    bending_stiffness: FloatProperty(name="Bending (N·m)", min=0.0, max=100.0, precision=8,
+    bending_stiffness: FloatProperty(update=_object_changed, name="Bending (N·m)", min=0.0, max=100.0, precision=8,
                                      default=_COTTON["bending_stiffness"],
                                      description="Cloth bending stiffness: the plate modulus D [N·m]")
-    damping: FloatProperty(name="Damping (s)", min=0.0, max=0.1, precision=5, default=_COTTON["damping_beta"],
+    damping: FloatProperty(update=_object_changed, name="Damping (s)", min=0.0, max=0.1, precision=5, default=_COTTON["damping_beta"],
                            description="Rayleigh stiffness damping β [s]")
-    friction: FloatProperty(name="Friction", min=0.0, max=100.0, default=0.4,
+    friction: FloatProperty(update=_object_changed, name="Friction", min=0.0, max=100.0, default=0.4,
                             description="Coulomb friction coefficient μ; a pair uses the geometric mean "
                                         "of its two objects' coefficients")
-    pin_group: StringProperty(name="Pin Group",
+    pin_group: StringProperty(update=_object_changed, name="Pin Group",
                               description="Vertices with weight > 0.5 in this group follow the object's "
                                           "animated and deformed shape")
-    volume_preservation: BoolProperty(
+    volume_preservation: BoolProperty(update=_object_changed, 
         name="Volume Preservation", default=False,
         description="Penalise changes of the enclosed volume (Soft Body, or a closed Cloth mesh: every "
                     "edge shared by two faces; the bake reports an error for an open one). The rest "
                     "volume is the volume at the bake's start frame")
-    volume_model: EnumProperty(name="Fluid", items=VOLUME_MODELS, default="NEARLY_INCOMPRESSIBLE",
+    volume_model: EnumProperty(update=_object_changed, name="Fluid", items=VOLUME_MODELS, default="NEARLY_INCOMPRESSIBLE",
                                description="What fills the volume")
-    volume_compressibility: FloatProperty(
+    volume_compressibility: FloatProperty(update=_object_changed, 
         name="Compressibility (1/atm)", min=1e-9, max=ATM_PA, soft_max=1.0, precision=5, default=0.01,
         description="Compression coefficient κ_v [1/atm] (1 atm = 101325 Pa): relative volume change "
                     "per pressure change; smaller is stiffer. For an ideal gas, 1/κ_v is its absolute "
                     "pressure at the rest volume (1 /atm: air at ambient pressure)")
-    volume_pressure: FloatProperty(
+    volume_pressure: FloatProperty(update=_object_changed, 
         name="Pressure (atm)", soft_min=-1.0, soft_max=10.0, precision=4, default=0.0,
         description="Over-pressure inside at the rest volume [atm] (1 atm = 101325 Pa); > 0 inflates "
                     "(a tennis ball holds about 1 atm)")
-    tet_size: FloatProperty(name="Tet Size", subtype="DISTANCE", unit="LENGTH", min=1e-5, default=0.1,
+    tet_size: FloatProperty(update=_object_changed, name="Tet Size", subtype="DISTANCE", unit="LENGTH", min=1e-5, default=0.1,
                             description="Edge length of the tetrahedra filling a soft body")
+    self_collision: EnumProperty(
+        name="Self Collision", items=SELF_COLLISION, default="SCENE", update=_object_changed,
+        description="Whether this cloth collides with itself (folds, a sleeve's two layers)")
+    self_collision_thickness: FloatProperty(
+        name="Self Collision Thickness", subtype="DISTANCE", unit="LENGTH", min=0.0, max=1.0, precision=4,
+        default=0.0, update=_object_changed,
+        description="Distance at which this cloth starts to repel itself; 0 uses the scene's Self Contact "
+                    "Thickness. Two cloths repel each other at the mean of their thicknesses")
     # Written by the bake; read by Free Bake.
     cache_file: StringProperty(name="Cache File", subtype="FILE_PATH", options={"HIDDEN"} | _BLEND_RELATIVE)
     muted_modifiers: StringProperty(options={"HIDDEN"},
@@ -126,29 +156,38 @@ COLLIDER_CONTACTS = [
 class GripSceneSettings(bpy.types.PropertyGroup):
     """grip settings of a scene (Scene tab)."""
 
-    frame_start: IntProperty(name="Start", default=1, min=0, description="First frame of the bake")
+    frame_start: IntProperty(update=_scene_changed, name="Start", default=1, min=0, description="First frame of the bake")
     frame_end: IntProperty(name="End", default=250, min=1, description="Last frame of the bake")
-    substeps: IntProperty(name="Substeps", default=10, min=1, max=1000,
+    substeps: IntProperty(update=_scene_changed, name="Substeps", default=10, min=1, max=1000,
                           description="Time steps per frame (time step = frame duration / substeps)")
-    integrator: EnumProperty(name="Integrator", items=INTEGRATORS, default="BACKWARD_EULER")
-    linear_solver: EnumProperty(name="Solver", items=LINEAR_SOLVERS, default="DIRECT_LU")
-    collider_contact: EnumProperty(name="Collider Contact", items=COLLIDER_CONTACTS, default="EXACT",
+    integrator: EnumProperty(update=_scene_changed, name="Integrator", items=INTEGRATORS, default="BACKWARD_EULER")
+    linear_solver: EnumProperty(update=_scene_changed, name="Solver", items=LINEAR_SOLVERS, default="DIRECT_LU")
+    collider_contact: EnumProperty(update=_scene_changed, name="Collider Contact", items=COLLIDER_CONTACTS, default="EXACT",
                                    description="How cloth and soft bodies meet collider meshes")
-    contact_thickness: FloatProperty(name="Contact Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6,
+    contact_thickness: FloatProperty(update=_scene_changed, name="Contact Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6,
                                      default=0.003, precision=4,
-                                     description="Distance at which contact forces start; resting "
-                                                 "contacts settle near half of it")
-    self_contact: BoolProperty(name="Self Contact", default=False,
+                                     description="Distance from a collider's surface at which contact "
+                                                 "forces start. Resting cloth settles inside this "
+                                                 "layer, close to its outer edge (the force grows "
+                                                 "with the cube of the depth into it)")
+    self_contact: BoolProperty(update=_scene_changed, name="Self Contact", default=False,
                                description="Cloths repel themselves and each other (vertex-triangle and "
-                                           "edge-edge penalty), so folds do not pass through")
-    self_contact_thickness: FloatProperty(name="Self Contact Thickness", subtype="DISTANCE", unit="LENGTH",
+                                           "edge-edge penalty), so folds do not pass through. The default "
+                                           "of every cloth's Self Collision (Physics tab)")
+    self_contact_thickness: FloatProperty(update=_scene_changed, name="Self Contact Thickness", subtype="DISTANCE", unit="LENGTH",
                                           min=1e-6, default=0.002, precision=4,
                                           description="Distance at which cloth starts to repel itself; keep it "
-                                                      "below the cloth's edge length")
+                                                      "below the cloth's edge length. The default of "
+                                                      "every cloth's Self Collision Thickness")
     cache_folder: StringProperty(name="Cache Folder", subtype="DIR_PATH", default="//grip_cache/",
                                  options=_BLEND_RELATIVE,
                                  description="Where baked PC2 files are written (// = next to the .blend)")
     # Bake state, shown in the panels.
+    cache_frame_end: IntProperty(name="Cached Up To", default=0, min=0, options={"HIDDEN"},
+                                 description="Last frame of the scene's cache (0: no cache)")
+    cache_outdated: BoolProperty(name="Outdated", default=False, options={"HIDDEN"},
+                                 description="A setting or an input mesh changed since the bake: the cache "
+                                             "still plays, the next Bake starts over")
     is_baking: BoolProperty(options={"SKIP_SAVE"})
     bake_status: StringProperty(name="Status", description="Outcome of the last bake")
 

@@ -75,6 +75,7 @@ class Recorder:
 
     def operator(self, idname, **_):
         self.log.append(("operator", idname))
+        return types.SimpleNamespace()  # the operator's properties, set by the panel
 
     def label(self, **_):
         self.log.append(("label",))
@@ -123,9 +124,11 @@ for role in ("NONE", "CLOTH", "SOFT_BODY", "COLLIDER"):
     checks.check(not all_exist(log), f"object panel ({role}) draws only existing properties: {all_exist(log)}")
     if role == "CLOTH":
         checks.check({"role", "preset", "density", "youngs_modulus", "thickness", "bending_stiffness", "pin_group",
-                      "friction"} <= drawn, f"cloth panel fields: {sorted(drawn)}")
+                      "friction", "self_collision", "self_collision_thickness"} <= drawn,
+                     f"cloth panel fields: {sorted(drawn)}")
     if role == "SOFT_BODY":
-        checks.check({"tet_size", "pin_group"} <= drawn and "thickness" not in drawn, "soft body panel fields")
+        checks.check({"tet_size", "pin_group"} <= drawn and not {"thickness", "self_collision"} & drawn,
+                     "soft body panel fields")
     if role == "COLLIDER":
         checks.check(drawn == {"role", "friction"}, f"collider panel fields: {sorted(drawn)}")
 log = draw(bpy.types.GRIP_PT_scene)
@@ -134,6 +137,7 @@ checks.check(not all_exist(log), "scene panel draws only existing properties and
 checks.check({"frame_start", "frame_end", "substeps", "integrator", "linear_solver", "contact_thickness",
               "self_contact", "self_contact_thickness", "cache_folder", "collider_contact"} <= drawn, f"scene panel fields: {sorted(drawn)}")
 checks.check(("operator", "grip.bake") in log and ("operator", "grip.free_bake") in log, "Bake and Free Bake buttons")
+checks.check(sum(1 for entry in log if entry == ("operator", "grip.bake")) == 2, "Bake and Bake to Current Frame buttons")
 
 # -- bakes that cannot start ---------------------------------------------------------------------
 cloth.grip.role = "NONE"
@@ -156,8 +160,6 @@ cloth.grip.pin_group = ""
 cloth.grip.volume_preservation = True
 bake_error("volume preservation of an open cloth", "Cloth: volume preservation needs a closed cloth mesh")
 cloth.grip.volume_preservation = False
-scene.grip.cache_folder = "//cache/"
-bake_error("relative cache folder of an unsaved file", "Save the .blend")
 checks.check(all(m.type != "MESH_CACHE" for m in cloth.modifiers), "failed starts add no modifier")
 scene.grip.cache_folder = os.path.join(args.out, "cache")
 scene.grip.substeps = 4

@@ -3,8 +3,10 @@ format's spec), the barycentric embedding of soft-body surfaces, collider orient
 friction, and the bake worker's guarantee that it never imports bpy."""
 
 import ast
+import importlib.util
 import os
 import struct
+import sys
 
 import bpy  # noqa: F401  (the extension's package needs Blender)
 import numpy as np
@@ -90,6 +92,30 @@ with grip.Solver(library=grip.load(addon.bake_session.library_path())) as solver
     checks.check(solver.friction(a, a) == 0.4, "a cloth with itself has its own μ")
     checks.check(solver.friction(a, ice) == 0.0 and solver.friction(b, ice) == 0.0,
                  "a frictionless collider is frictionless against every body")
+
+# -- the manifest rules of build_extension.py ------------------------------------------------------
+spec = importlib.util.spec_from_file_location("build_extension", os.path.join("plugins", "blender",
+                                                                               "build_extension.py"))
+build = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(build)
+manifest = build.parse_toml(open(os.path.join("plugins", "blender", "blender_manifest.toml"), encoding="utf-8").read())
+checks.check(build.manifest_errors(manifest) == [], f"the add-on's manifest is valid: {build.manifest_errors(manifest)}")
+broken = {
+    "id": "grip-physics", "version": "1.0", "tagline": "Cloth.", "type": "script", "license": ["MIT"],
+    "blender_version_min": "4.2", "platforms": ["linux-x86"], "permissions": {"files": "x" * 65, "disk": "y"},
+}
+for key, value in broken.items():
+    errors = build.manifest_errors({**manifest, key: value})
+    checks.check(len(errors) == (2 if key == "permissions" else 1) and all(key in e for e in errors),
+                 f"a manifest with {key} = {value!r:.30} is refused: {errors}")
+missing = {k: v for k, v in manifest.items() if k != "maintainer"}
+checks.check(build.manifest_errors(missing) == ["missing field 'maintainer'"], "a missing field is refused")
+toml_text = open(os.path.join("plugins", "blender", "blender_manifest.toml"), encoding="utf-8").read()
+tomllib, sys.modules["tomllib"] = sys.modules.get("tomllib"), None  # the parser of Pythons before 3.11
+try:
+    checks.check(build.parse_toml(toml_text) == manifest, "the fallback TOML reader reads the manifest as tomllib does")
+finally:
+    sys.modules["tomllib"] = tomllib
 
 # -- the worker never touches bpy ------------------------------------------------------------------
 for module in ("bake_job", "embedding", "pc2"):
