@@ -124,6 +124,57 @@ fn extension_zip_without_bpy_equals_the_one_blender_validates() {
     assert!(a == b, "the zip built without bpy differs from the one Blender's tool validated");
 }
 
+/// The shell commands of the README files' code blocks that run `build_extension.py`, with
+/// backslash continuations joined.
+fn readme_build_commands() -> Vec<(String, String)> {
+    let mut commands = Vec::new();
+    for readme in ["README.md", "plugins/blender/README.md"] {
+        let text = std::fs::read_to_string(root().join(readme)).expect("read the README");
+        let joined = text.replace("\\\n", " ");
+        for line in joined.lines().map(str::trim).filter(|l| l.contains("build_extension.py")) {
+            if line.starts_with("python") {
+                commands.push((readme.to_string(), line.split_whitespace().collect::<Vec<_>>().join(" ")));
+            }
+        }
+    }
+    commands
+}
+
+#[test]
+fn readme_build_commands_work_verbatim_from_a_clone() {
+    let commands = readme_build_commands();
+    assert!(commands.len() >= 2, "no build_extension.py command found in the READMEs: {commands:?}");
+    for (readme, command) in &commands {
+        // A folder laid out as a fresh clone after `cargo build --release`.
+        let clone = scenario_dir(&format!("readme_build_{}", readme.replace(['/', '.'], "_")));
+        for part in ["plugins/blender", "plugins/python/grip"] {
+            copy_tree(&root().join(part), &clone.join(part));
+        }
+        let release = clone.join("target").join("release");
+        std::fs::create_dir_all(&release).expect("create target/release");
+        std::fs::copy(cdylib::cdylib_path(), release.join(cdylib::lib_name())).expect("copy the library");
+        let out = Command::new("sh").arg("-c").arg(command).current_dir(&clone).output().expect("run sh");
+        let text = output_text(&out);
+        assert!(out.status.success(), "{readme}: `{command}` failed\n{text}");
+        let zip = command.split_whitespace().skip_while(|a| *a != "--output").nth(1).expect("--output argument");
+        assert!(clone.join(zip).is_file(), "{readme}: `{command}` wrote no {zip}\n{text}");
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("read folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if entry.file_name() != "__pycache__" {
+                copy_tree(&path, &to.join(entry.file_name()));
+            }
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("copy file");
+        }
+    }
+}
+
 #[test]
 fn bpy_free_modules() {
     run_scenario("addon_units", &scenario_dir("addon_units"), &[]);

@@ -181,7 +181,9 @@ class GripSceneSettings(bpy.types.PropertyGroup):
                                                       "every cloth's Self Collision Thickness")
     cache_folder: StringProperty(name="Cache Folder", subtype="DIR_PATH", default="//grip_cache/",
                                  options=_BLEND_RELATIVE,
-                                 description="Where baked PC2 files are written (// = next to the .blend)")
+                                 description="Where baked PC2 files and the bake's resumable state are written "
+                                             "(// = next to the .blend; an unsaved file bakes into Blender's "
+                                             "temporary folder, moved here when the file is saved)")
     # Bake state, shown in the panels.
     cache_frame_end: IntProperty(name="Cached Up To", default=0, min=0, options={"HIDDEN"},
                                  description="Last frame of the scene's cache (0: no cache)")
