@@ -231,3 +231,8 @@ fn bad_meshes_give_readable_errors() {
 fn volume_preservation_keeps_a_closed_cloth_ball_full() {
     run_scenario("volume", &scenario_dir("volume"), &[]);
 }
+
+#[test]
+fn garment_sleeve_on_a_skinned_arm_bakes_reopens_and_stays_outside() {
+    run_scenario("garment", &scenario_dir("garment"), &[]);
+}
