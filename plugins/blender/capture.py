@@ -89,9 +89,55 @@ def signed_volume(positions, triangles):
     return float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6.0)
 
 
+def consistently_wound(triangles):
+    """(triangles, patch) with every connected patch of ``triangles`` wound one way — two
+    triangles sharing an edge run along it in opposite directions — by flipping triangles
+    breadth-first from each patch's first one; ``patch`` numbers each triangle's patch. Edges
+    shared by more than two triangles do not connect."""
+    t = np.asarray(triangles)
+    corners = t.tolist()
+    edges = {}  # undirected edge -> [(triangle, whether it runs from the smaller vertex)]
+    for i, (a, b, c) in enumerate(corners):
+        for u, v in ((a, b), (b, c), (c, a)):
+            edges.setdefault((min(u, v), max(u, v)), []).append((i, u < v))
+    flip = np.zeros(len(t), dtype=bool)
+    patch = np.full(len(t), -1)
+    for first in range(len(t)):
+        if patch[first] >= 0:
+            continue
+        patch[first] = first
+        queue = [first]
+        while queue:
+            i = queue.pop()
+            a, b, c = corners[i]
+            for u, v in ((a, b), (b, c), (c, a)):
+                shared = edges[(min(u, v), max(u, v))]
+                if len(shared) != 2:
+                    continue
+                j, j_forward = shared[1] if shared[0][0] == i else shared[0]
+                if patch[j] >= 0:
+                    continue
+                i_forward = (u < v) != flip[i]  # as triangle i now runs along the edge
+                flip[j] = j_forward == i_forward  # the same direction: j turns over
+                patch[j] = first
+                queue.append(j)
+    out = t.copy()
+    out[flip] = out[flip][:, ::-1]
+    return out, patch
+
+
 def outward(positions, triangles):
-    """``triangles`` of a closed mesh wound to face outward (grip keeps objects on the side the
-    faces point to); an open mesh keeps its winding, which says which side is the outside."""
-    if is_closed(triangles) and signed_volume(positions, triangles) < 0.0:
-        return np.ascontiguousarray(triangles[:, ::-1])
-    return triangles
+    """``triangles`` of a closed mesh wound consistently and to face outward (grip keeps
+    objects on the side the faces point to), whatever mix of windings the mesh came with, each
+    closed part on its own; an open mesh keeps its winding, which says which side is the
+    outside. The input itself when nothing changes."""
+    if not is_closed(triangles):
+        return triangles
+    wound, patch = consistently_wound(triangles)
+    for p in np.unique(patch):
+        part = patch == p
+        if signed_volume(positions, wound[part]) < 0.0:
+            wound[part] = wound[part][:, ::-1]
+    if np.array_equal(wound, triangles):
+        return triangles
+    return np.ascontiguousarray(wound)

@@ -67,6 +67,12 @@ checks.check(capture.is_closed(cube_tris) and abs(capture.signed_volume(P, cube_
 flipped = cube_tris[:, ::-1]
 checks.check(np.array_equal(capture.outward(P, flipped), cube_tris), "an inward closed collider is flipped outward")
 checks.check(capture.outward(P, cube_tris) is cube_tris, "an outward one is left as is")
+mixed = cube_tris.copy()
+mixed[[1, 4, 5, 9]] = mixed[[1, 4, 5, 9]][:, ::-1]  # faces of mixed winding, as imported meshes have
+checks.check(np.array_equal(capture.outward(P, mixed), cube_tris), "a closed collider of mixed winding faces outward")
+two = np.concatenate([cube_tris, flipped + 8])  # two closed parts, the second wound inward
+both = capture.outward(np.concatenate([P, P + 3.0]), two)
+checks.check(np.array_equal(both, np.concatenate([cube_tris, cube_tris + 8])), "each closed part faces outward")
 open_mesh = flipped[:-2]
 checks.check(capture.outward(P, open_mesh) is open_mesh, "an open collider keeps its winding")
 # Each object gets its own μ; the library gives a pair the geometric mean of its two.
