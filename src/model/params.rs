@@ -289,7 +289,7 @@ impl SolverParams {
         if !(self.forcing_max > 0.0 && self.forcing_max < 1.0) {
             return Err(Error::invalid(format!("params.forcing_max must be in (0, 1), got {}", self.forcing_max)));
         }
-        positive("self_contact_thickness", self.self_contact_thickness, "m", 1e3)?;
+        positive("self_contact_thickness", self.self_contact_thickness, "m", super::self_contact::MAX_THICKNESS)?;
         if self.max_contact_retries > 50 {
             return Err(Error::invalid(format!(
                 "params.max_contact_retries must be in 0..=50, got {}",
