@@ -19,14 +19,14 @@ use super::objects::{Model, ObjectKind};
 use crate::error::{Error, Result};
 
 /// Largest thickness accepted (m), the bound of `SolverParams::self_contact_thickness`.
-pub const MAX_THICKNESS: f64 = 1e3;
+pub(crate) const MAX_THICKNESS: f64 = 1e3;
 
 /// An object's self-contact settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ObjectSelfContact {
     /// Whether the object's primitives form pairs with each other (default true).
     pub enabled: bool,
-    /// The object's own thickness δ in m (0 < δ ≤ [`MAX_THICKNESS`]); `None` (default):
+    /// The object's own thickness δ in m (0 < δ ≤ `MAX_THICKNESS`); `None` (default):
     /// `SolverParams::self_contact_thickness`.
     pub thickness: Option<f64>,
 }
@@ -39,7 +39,7 @@ impl Default for ObjectSelfContact {
 
 impl ObjectSelfContact {
     /// Settings `enabled` with thickness `thickness` (m; `None`: the solver's); an error for a
-    /// thickness that is not finite, not > 0 or above [`MAX_THICKNESS`].
+    /// thickness that is not finite, not > 0 or above `MAX_THICKNESS`.
     pub fn new(enabled: bool, thickness: Option<f64>) -> Result<Self> {
         if let Some(t) = thickness {
             if !(t > 0.0 && t <= MAX_THICKNESS) {

@@ -40,12 +40,12 @@ pub struct ExclusionFilter {
     /// Excluded 1-ring edge–edge pairs (smaller edge first), sorted.
     close_ee: Vec<([u32; 2], [u32; 2])>,
     /// Per vertex: a tag of its object when that object's pairs with itself are excluded,
-    /// [`MEETS_ITSELF`] otherwise (empty: no such object).
+    /// `MEETS_ITSELF` otherwise (empty: no such object).
     apart: Vec<u32>,
 }
 
 /// The tag of [`ExclusionFilter::with_objects`] of a vertex whose object meets itself.
-pub const MEETS_ITSELF: u32 = u32::MAX;
+pub(crate) const MEETS_ITSELF: u32 = u32::MAX;
 
 /// The corners of `t` in increasing order.
 fn sorted(mut t: [u32; 3]) -> [u32; 3] {
@@ -90,7 +90,7 @@ impl ExclusionFilter {
     /// As [`Self::new`] with a thickness per object: a 1-ring pair is excluded when closer at
     /// `rest` than `delta(v)` (m) of its first vertex v (the pair's object's δ). `apart` tags
     /// each vertex (global index) with its object when that object's primitives must form no
-    /// pair with each other (self-contact off), else [`MEETS_ITSELF`]; empty: every object
+    /// pair with each other (self-contact off), else `MEETS_ITSELF`; empty: every object
     /// meets itself.
     pub fn with_objects(
         triangles: &[[u32; 3]],
