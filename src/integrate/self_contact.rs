@@ -247,4 +247,32 @@ mod tests {
         let (ab, as_) = (0.0, (0.5f64 * 0.2).sqrt());
         check(&model, [[0.5, ab, as_], [ab, 0.25, (0.35f64 * 0.2).sqrt()], [as_, (0.35f64 * 0.2).sqrt(), 0.0]]);
     }
+
+    /// The thickness table: the solver's δ for shells without their own; the mean between two
+    /// shells, the shell's own δ with a solid, none between solids; a shell with self-contact
+    /// off does not meet itself; δ_min is the smallest shell δ and the reach the largest pair's.
+    #[test]
+    fn the_thickness_rows_follow_the_objects_settings() {
+        use crate::model::ObjectSelfContact;
+        let params = SolverParams { self_contact: true, self_contact_thickness: 1e-3, ..SolverParams::default() };
+        let mut model = Model::new(params.default_friction);
+        let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [1, 1, 1], [0.0; 3]);
+        let solid = model.add_solid(&p, &t, &Material::default()).unwrap();
+        let square = |z: f64| [0.0, 0.0, z, 0.1, 0.0, z, 0.0, 0.1, z, 0.1, 0.1, z];
+        let a = model.add_shell(&square(0.2), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        let b = model.add_shell(&square(0.3), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        let table = |model: &Model| mesh(model, &params).unwrap().thickness.unwrap();
+        let t = table(&model);
+        assert_eq!(
+            (t.delta, t.meets_itself),
+            (vec![1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 0.0], vec![true; 3])
+        );
+        model.set_object_self_contact(a, ObjectSelfContact { enabled: false, thickness: Some(4e-3) }).unwrap();
+        assert!(model.set_object_self_contact(solid, ObjectSelfContact::default()).is_err());
+        let t = table(&model);
+        assert_eq!(t.delta, vec![4e-3, 2.5e-3, 4e-3, 2.5e-3, 1e-3, 1e-3, 4e-3, 1e-3, 0.0]);
+        assert_eq!(t.meets_itself, vec![false, true, true]);
+        assert_eq!(t.row[model.object(b).unwrap().first_vertex], 1);
+        assert_eq!((smallest_thickness(&model, &params), mesh(&model, &params).unwrap().max_delta), (1e-3, 4e-3));
+    }
 }

@@ -350,6 +350,29 @@ mod tests {
         assert!(f.allows_edge_edge([0, 1], [5, 6]) && ee_distance(&q, [0, 1], [5, 6]) < 1.5);
     }
 
+    /// Per object: the square's 1-ring pairs are measured against its own δ (0.8 m: the two
+    /// across the diagonal are excluded, as with `new` at 0.8), not the triangle's 0.01 m; with
+    /// the square kept apart from itself, none of its own pairs is tested (and its triangles'
+    /// intersections are excused) while its pairs with the triangle still are.
+    #[test]
+    fn each_object_has_its_own_thickness_and_may_be_kept_apart_from_itself() {
+        let (q, tris) = square();
+        let delta = |v: u32| if v < 4 { 0.8 } else { 0.01 };
+        let f = ExclusionFilter::with_objects(&tris, &q, delta, Vec::new());
+        assert_eq!(f.excluded_close_pairs(), (2, 0));
+        assert!(f.allows_edge_edge([0, 1], [2, 3]) && f.allows_vertex_triangle(4, [0, 1, 2]));
+        let f = ExclusionFilter::with_objects(
+            &tris,
+            &q,
+            |_| 0.01,
+            vec![0, 0, 0, 0, MEETS_ITSELF, MEETS_ITSELF, MEETS_ITSELF],
+        );
+        assert!(!f.allows_vertex_triangle(0, [1, 3, 2]) && !f.allows_vertex_triangle(3, [0, 1, 2]));
+        assert!(!f.allows_edge_edge([0, 1], [2, 3]) && f.excuses(tris[0], tris[1]));
+        assert!(f.allows_vertex_triangle(4, [0, 1, 2]) && f.allows_vertex_triangle(0, [4, 5, 6]));
+        assert!(f.allows_edge_edge([0, 1], [5, 6]) && !f.excuses(tris[0], tris[2]));
+    }
+
     #[test]
     fn brute_force_gathers_only_tested_pairs_within_reach() {
         let (q, tris) = square();
