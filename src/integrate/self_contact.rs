@@ -6,7 +6,7 @@
 //! shells (which leaves out the intersections of a shell whose self-contact is off with itself).
 //!
 //! The smallest thickness of the shells, δ_min, sets the scales shared by all pairs: κ_s,0 holds
-//! the heaviest shell vertex's weight at δ_min/2 ([`initial_stiffness`]), so that under that
+//! the heaviest shell vertex's weight at δ_min/2 (`initial_stiffness`), so that under that
 //! load every pair, whose δ is at least δ_min, keeps a gap of at least half its δ (a κ_s,0
 //! made for the largest δ would let the thinnest pairs be pushed through to d = 0); and a
 //! pair closer than `TOUCHING` δ_min counts as touching. The reach of the candidates, and
