@@ -364,7 +364,8 @@ typedef struct GripSolverParams {
     // d < δ_s (paper §3.2, Eq. 3). Pairs one edge apart that are closer than δ_s at rest are
     // left out; pairs farther apart in the mesh are not, so keep δ_s below their rest
     // distances (on a regular mesh, the shortest shell edge; `energy::self_contact::filter::
-    // rest_clearance`). Default 0.001 m.
+    // rest_clearance`). Default 0.001 m: the thickness of every shell that has none of its own
+    // (`grip_solver_set_object_self_contact`; a pair of shells A and B is then (δ_A + δ_B)/2 thick).
     double self_contact_thickness;
     // Self-contact of shells: 0 = off, 1 = on. Default 0. Its friction between two
     // shells (or a shell and itself) is 0 unless set by both shells' own μ
@@ -702,6 +703,26 @@ GripStatus grip_scene_object_name(struct GripSolver *solver, size_t index, const
 // # Safety
 // `solver` must be a live handle used by one thread at a time.
 GripStatus grip_scene_advance_frame(struct GripSolver *solver, size_t frame);
+
+// Sets the self-contact of shell `id`, which acts while `params.self_contact` is on (that
+// switch still turns self-contact on and off for the whole solver). `enabled` (0 or 1): with 0
+// the shell's primitives form no pairs with each other (it may pass through itself), but it
+// still meets every other shell (layered garments) and every solid. `thickness` is the shell's
+// own thickness δ in m (> 0, at most 1e3), or 0 for the solver's `params.self_contact_thickness`
+// (the default of every shell). The pairs between shells A and B are δ_AB = (δ_A + δ_B)/2
+// thick (a shell against itself: its own δ); the pairs of a shell and a solid's boundary
+// faces take half the shell's δ. The initial self-contact stiffness (with
+// `params.contact_stiffness` 0) holds the heaviest shell vertex's weight at half the smallest
+// shell thickness. Takes effect at the next step or advance. Refused (nothing changed) for an
+// id that is not a shell (a solid, a collider mesh, an analytic collider, or no object), an
+// `enabled` other than 0 or 1, and a negative, non-finite or too large thickness.
+//
+// # Safety
+// `solver` must be a handle from `grip_solver_create` (or NULL).
+GripStatus grip_solver_set_object_self_contact(struct GripSolver *solver,
+                                               GripObjectId id,
+                                               uint32_t enabled,
+                                               double thickness);
 
 // Creates a solver with `params` (from `grip_solver_params_default()`, then edited).
 // On success `*out_solver` owns a new solver; free it with `grip_solver_destroy`.

@@ -132,6 +132,13 @@ public:
         detail::check(grip_solver_set_object_friction(solver_, id.raw(), mu), "grip_solver_set_object_friction");
     }
 
+    /// grip_solver_set_object_self_contact: whether a shell meets itself, and its own self-contact
+    /// thickness [m] (0: params.self_contact_thickness); pairs of two shells take the mean.
+    void set_object_self_contact(ObjectId id, bool enabled, double thickness = 0.0) {
+        detail::check(grip_solver_set_object_self_contact(solver_, id.raw(), enabled ? 1u : 0u, thickness),
+                      "grip_solver_set_object_self_contact");
+    }
+
     /// grip_solver_set_friction: μ (dimensionless) between two objects or colliders, overriding
     /// their own μ.
     void set_friction(BodyId a, BodyId b, double mu) {

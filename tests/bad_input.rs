@@ -9,6 +9,7 @@ use grip::capi::collider_api::*;
 use grip::capi::handles::GripSolver;
 use grip::capi::mesher_api::{grip_tet_mesh_destroy, grip_tetrahedralize, GripTetMesh};
 use grip::capi::query_api::*;
+use grip::capi::self_contact_api::*;
 use grip::capi::solver_api::*;
 use grip::capi::status::grip_last_error;
 use grip::capi::version_api::{grip_material_default, grip_solver_params_default};

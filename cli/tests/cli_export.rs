@@ -8,6 +8,7 @@ mod cli_support;
 use cli_support::{assert_fails_with, assert_ok, grip, TempDir};
 use grip::contact::surface::Kernel;
 use grip::io::obj::read_obj;
+use grip::model::ObjectSelfContact;
 use grip::scene::file::{export::export, load};
 use grip::scene::Scene;
 use grip::ColliderMeshContact;
@@ -37,12 +38,16 @@ fn demos() -> Vec<(String, Scene)> {
     exact.params.collider_mesh_contact = ColliderMeshContact::Exact;
     exact.params.contact_kernel = Kernel::Cubic;
     out.push(("pinch, exact collider-mesh contact, cubic kernel".to_string(), exact));
+    let mut fold = scene_with("cloth-fold", &DemoOptions::default()).expect("cloth-fold");
+    fold.objects[0].self_contact = ObjectSelfContact { enabled: false, thickness: Some(3e-3) };
+    out.push(("cloth-fold, its cloth without self-contact, 3 mm thick".to_string(), fold));
     out
 }
 
 /// The solver inputs of two scenes are the same: parameters, every object's positions, rest shape,
-/// elements, material, pins, pin groups and motion, the colliders, friction and slip pairs —
-/// and the solvers built from them hold the same positions and friction table.
+/// elements, material, pins, pin groups, motion and self-contact settings, the colliders,
+/// friction and slip pairs — and the solvers built from them hold the same positions, friction
+/// table and self-contact settings.
 fn assert_same_inputs(what: &str, a: &Scene, b: &Scene) {
     assert_eq!(a.params, b.params, "{what}: parameters");
     assert_eq!((a.frames, a.fps, &a.name), (b.frames, b.fps, &b.name), "{what}: output");
@@ -57,6 +62,7 @@ fn assert_same_inputs(what: &str, a: &Scene, b: &Scene) {
             "{what}: object {}",
             x.name
         );
+        assert_eq!(x.self_contact, y.self_contact, "{what}: self-contact of {}", x.name);
     }
     assert_eq!((&a.colliders, &a.friction, &a.slip), (&b.colliders, &b.friction, &b.slip), "{what}: pairs");
     assert_eq!(a, b, "{what}");
@@ -64,6 +70,8 @@ fn assert_same_inputs(what: &str, a: &Scene, b: &Scene) {
     assert_eq!((&sa.objects, &sa.colliders), (&sb.objects, &sb.colliders), "{what}: ids");
     for &id in &sa.objects {
         assert_eq!(sa.solver.positions(id).unwrap(), sb.solver.positions(id).unwrap(), "{what}: object {id}");
+        let settings = |s: &grip::scene::SceneSolver| s.solver.object(id).unwrap().self_contact;
+        assert_eq!(settings(&sa), settings(&sb), "{what}: self-contact of object {id}");
     }
     assert_eq!(sa.solver.model().friction, sb.solver.model().friction, "{what}: friction table");
     assert_eq!(sa.solver.model().colliders.len(), sb.solver.model().colliders.len());

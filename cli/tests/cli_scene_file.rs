@@ -49,6 +49,8 @@ name = "cloth"
 kind = "shell"
 mesh = "cloth.obj"
 preview = "translucent"
+self_contact = false
+self_contact_thickness = 0.004
 [[object.pin_group]]
 vertices = [0, 12, 0]
 motion = { steady = { velocity = [0.0, 0.1, 0.0] } }
@@ -102,6 +104,8 @@ fn every_new_key_parses() {
     assert_eq!((s.params.self_contact, s.params.self_contact_thickness), (true, 0.0025));
     let [cloth, bar, ball] = &s.objects[..] else { panic!("three objects") };
     assert_eq!(cloth.preview, PreviewStyle::Translucent);
+    assert_eq!((cloth.self_contact.enabled, cloth.self_contact.thickness), (false, Some(0.004)));
+    assert_eq!(bar.self_contact, Default::default(), "solids keep the default");
     assert_eq!(cloth.pin_groups[0].selection, PinSelection::Vertices(vec![0, 12, 0]));
     let steady = Motion::Steady { velocity: [0.0, 0.1, 0.0], angular_velocity: [0.0; 3], pivot: [0.0; 3] };
     assert_eq!(cloth.pin_groups[0].motion, steady);
@@ -138,6 +142,7 @@ fn every_new_key_parses() {
     assert_eq!(model.friction.pair(cloth_id, ball_id), 0.7);
     assert_eq!(model.friction.pair(built.id("bar").unwrap(), floor_id), 0.1);
     assert_eq!(model.friction.pair(cloth_id, floor_id), 0.4, "the floor's own mu");
+    assert_eq!(built.solver.object(cloth_id).unwrap().self_contact, cloth.self_contact, "set on the solver");
 }
 
 /// Each mistake fails with a message naming the key (or the name) at fault.
@@ -184,6 +189,10 @@ fn mistakes_name_the_key() {
         (format!("{cloth}{group}vertices = [0]\nmotion = {{ steady = {{ spin = [0, 0, 1] }} }}"), &["spin"]),
         (format!("{cloth}motion = \"fixed\""), &["motion", "collider"]),
         (format!("{cloth}{ball}density = 5.0"), &["density", "collider"]),
+        (format!("{cloth}{ball}self_contact = false"), &["self_contact", "shell"]),
+        (format!("{cloth}self_contact_thickness = -0.001"), &["self_contact_thickness", "-0.001"]),
+        (format!("{cloth}self_contact_thickness = 0.0"), &["self_contact_thickness"]),
+        (format!("{cloth}self_contact = 1"), &["self_contact"]),
         (format!("{cloth}{ball}rest_mesh = \"ball.obj\""), &["rest_mesh", "collider"]),
         (format!("{cloth}rest_mesh = \"ball.obj\""), &["rest_mesh", "ball.obj", "cloth.obj", "vertices"]),
         (format!("{cloth}rest_mesh = \"nope.obj\""), &["rest_mesh", "nope.obj"]),

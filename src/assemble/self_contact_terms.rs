@@ -27,7 +27,7 @@ use crate::contact::law::FrictionCoupling;
 pub use crate::contact::self_contact::contact_mesh::SelfContactMesh;
 use crate::contact::self_contact::filter::{ee_distance, vt_distance};
 use crate::contact::self_contact::friction::FrozenPairFriction;
-use crate::contact::self_contact::shell_solid::{solid_law, vertex_normals, Sides};
+use crate::contact::self_contact::shell_solid::{solid_law, vertex_normals, Sides, SOLID_THICKNESS_FRACTION};
 use crate::contact::self_contact::SolidSide;
 use crate::contact::self_contact::{broad_phase, SelfContactPair};
 use crate::contact::ContactLaw;
@@ -66,6 +66,9 @@ pub struct SelfContactTerms<'a> {
 impl<'a> SelfContactTerms<'a> {
     /// Candidates around `q_guess` with reach δ + `padding` in m (`law.delta` is the thickness δ,
     /// `law.kappa` the stiffness κ); pairs whose four vertices are all `fixed` are left out.
+    /// With a thickness table in `mesh` ([`SelfContactMesh::pair_delta`]), each pair's δ is
+    /// the table's for its two objects instead, and the reach is the table's largest δ plus
+    /// `padding`.
     pub fn new(mesh: &'a SelfContactMesh, law: ContactLaw, fixed: &'a [bool], q_guess: &[f64], padding: f64) -> Self {
         Self::with_laws(mesh, law, solid_law(law), fixed, q_guess, padding)
     }
@@ -101,9 +104,22 @@ impl<'a> SelfContactTerms<'a> {
     fn gather(&mut self, q: &[f64]) {
         let started = Instant::now();
         self.reference = q.to_vec();
-        let reach = self.law.delta + self.padding;
+        let reach = self.max_delta() + self.padding;
         self.pairs = self.pairs_within(q, reach);
         self.seconds_search += started.elapsed().as_secs_f64();
+    }
+
+    /// The largest δ of a pair (m): the mesh's table's, or the law's without one.
+    fn max_delta(&self) -> f64 {
+        self.mesh.thickness.as_ref().map_or(self.law.delta, |_| self.mesh.max_delta)
+    }
+
+    /// The law of the pair of the objects of vertices `a` and `b`: between shells, `law` with
+    /// the mesh's δ for them; between a shell and a solid (`side` set), `solid` with
+    /// `SOLID_THICKNESS_FRACTION` of it (each law as it is without a thickness table).
+    fn pair_law(&self, a: u32, b: u32, side: &Option<SolidSide>) -> ContactLaw {
+        let (law, fraction) = if side.is_some() { (self.solid, SOLID_THICKNESS_FRACTION) } else { (self.law, 1.0) };
+        self.mesh.pair_delta(a, b).map_or(law, |delta| ContactLaw { delta: fraction * delta, ..law })
     }
 
     /// The pairs with a free vertex among the broad phase's candidates at `q` (m) within
@@ -133,16 +149,15 @@ impl<'a> SelfContactTerms<'a> {
             .filter_map(|p| sides.edge_edge(&p))
             .filter(|(p, _)| ee_distance(q, p.edges[0], p.edges[1]) < reach)
             .collect();
-        let law = |side: &Option<SolidSide>| if side.is_some() { self.solid } else { self.law };
         let vt = vt.iter().map(|(p, side)| SelfContactPair {
             mu: m.pair_mu(p.vertex, p.triangle[0]),
             outward: *side,
-            ..SelfContactPair::vertex_triangle(*p, law(side))
+            ..SelfContactPair::vertex_triangle(*p, self.pair_law(p.vertex, p.triangle[0], side))
         });
         let ee = ee.iter().map(|(p, side)| SelfContactPair {
             mu: m.pair_mu(p.edges[0][0], p.edges[1][0]),
             outward: *side,
-            ..SelfContactPair::edge_edge(*p, law(side), &m.rest)
+            ..SelfContactPair::edge_edge(*p, self.pair_law(p.edges[0][0], p.edges[1][0], side), &m.rest)
         });
         vt.chain(ee).filter(|p| p.vertices.iter().any(|&v| !self.fixed[v as usize])).collect()
     }
@@ -152,7 +167,7 @@ impl<'a> SelfContactTerms<'a> {
     pub fn with_start(mut self, q_start: &[f64]) -> Self {
         if self.law.coupling == FrictionCoupling::Lagged && self.mesh.mu.iter().any(|&mu| mu > 0.0) {
             let started = Instant::now();
-            let pairs = self.pairs_within(q_start, self.law.delta);
+            let pairs = self.pairs_within(q_start, self.max_delta());
             self.lagged = pairs
                 .par_iter()
                 .filter_map(|p| FrozenPairFriction::new(p, &gather::<12>(&p.vertices, q_start)))

@@ -12,6 +12,7 @@ pub mod mesher_api;
 pub mod query_api;
 #[cfg(feature = "scene")]
 pub mod scene_api;
+pub mod self_contact_api;
 pub mod solver_api;
 pub mod status;
 pub mod types;

@@ -1,8 +1,16 @@
 //! Self-contact of shells over one call: the shells' triangles (and the solids'
 //! boundary faces for the signed shell–solid pairs of `crate::contact::self_contact::shell_solid`, which
-//! need no guard) and exclusion topology, the penalty law (thickness
-//! `params.self_contact_thickness`, stiffness κ_s), the candidate padding, and the guard
-//! against tunnelling of shells through shells.
+//! need no guard) and exclusion topology, the penalty law (a thickness per pair of objects
+//! from their own, `crate::model::self_contact`, or `params.self_contact_thickness`; one
+//! stiffness κ_s), the candidate padding, and the guard against tunnelling of shells through
+//! shells (which leaves out the intersections of a shell whose self-contact is off with itself).
+//!
+//! The smallest thickness of the shells, δ_min, sets the scales shared by all pairs: κ_s,0 holds
+//! the heaviest shell vertex's weight at δ_min/2 (`initial_stiffness`), so that under that
+//! load every pair, whose δ is at least δ_min, keeps a gap of at least half its δ (a κ_s,0
+//! made for the largest δ would let the thinnest pairs be pushed through to d = 0); and a
+//! pair closer than `TOUCHING` δ_min counts as touching. The reach of the candidates, and
+//! their padding, use the largest δ, so that no pair entering its own band is missed.
 //!
 //! The cubic penalty is finite at d = 0 (κ_s δ_s³), so a Newton step could carry a vertex
 //! through a triangle, and beyond it the unsigned-distance penalty pushes it further through.
@@ -29,9 +37,10 @@
 
 use crate::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
 use crate::contact::self_contact::broad_phase;
-use crate::contact::self_contact::contact_mesh::Crossings;
+use crate::contact::self_contact::contact_mesh::{Crossings, PairThickness};
 use crate::contact::self_contact::shell_solid::solid_law;
 use crate::contact::ContactLaw;
+use crate::model::self_contact::pair_thickness;
 use crate::model::{Model, ObjectKind, SolverParams};
 
 /// Factor by which κ_s (κ_b) grows when a substep ends with new intersections (crossings).
@@ -44,7 +53,8 @@ const MAX_STIFFNESS: f64 = 1e30;
 pub(crate) struct SelfContactOverCall<'a> {
     /// Shell triangles (and solids' boundary faces) and topology.
     pub mesh: &'a SelfContactMesh,
-    /// Penalty law: δ_s and the κ_s in use (raised on retries).
+    /// Penalty law: the κ_s in use (raised on retries) and δ_min, the smallest shell thickness
+    /// (each pair's own δ is the mesh's, [`SelfContactMesh::pair_delta`]).
     pub law: ContactLaw,
     /// Law of the shell–solid pairs: δ_b and the κ_b in use (raised on retries, and never
     /// below `shell_solid::solid_law(law)`).
@@ -56,8 +66,8 @@ pub(crate) struct SelfContactOverCall<'a> {
     pub crossed: Option<Crossings>,
 }
 
-/// Fraction of δ_s below which a pair distance counts as touching: a substep whose Newton solve
-/// fails with a pair that close is redone with a stiffer κ_s.
+/// Fraction of δ_min below which a pair distance counts as touching: a substep whose Newton
+/// solve fails with a pair that close is redone with a stiffer κ_s.
 const TOUCHING: f64 = 0.1;
 
 impl<'a> SelfContactOverCall<'a> {
@@ -117,7 +127,8 @@ impl<'a> SelfContactOverCall<'a> {
 /// friction table (`crate::model::friction`): between two shells (a shell with itself included)
 /// 0 unless set — self-contact friction is opt-in, since `cloth-fold` (μ = 0.3, BENCHMARKS.md)
 /// is the only self-contact scene measured with it on — and between a shell and a solid the μ of
-/// their implicit-surface contact. `None` when self-contact is off or there is no shell.
+/// their implicit-surface contact; and the thickness of every pair of them and which shells
+/// meet themselves ([`thickness`]). `None` when self-contact is off or there is no shell.
 pub(crate) fn mesh(model: &Model, params: &SolverParams) -> Option<SelfContactMesh> {
     if !params.self_contact {
         return None;
@@ -144,16 +155,46 @@ pub(crate) fn mesh(model: &Model, params: &SolverParams) -> Option<SelfContactMe
         })
         .collect();
     let rest = model.rest.iter().flatten().copied().collect();
-    let delta = params.self_contact_thickness;
-    Some(SelfContactMesh::with_solids(triangles, &faces, rest, delta)?.with_friction(row, mu))
+    let thickness = thickness(&objects, row.clone(), params);
+    Some(SelfContactMesh::with_objects(triangles, &faces, rest, thickness)?.with_friction(row, mu))
+}
+
+/// The thickness table of self-contact's `objects` (shells, then solids; `row` per vertex) by
+/// the rules of `crate::model::self_contact`: δ_AB = (δ_A + δ_B)/2 between shells, the shell's
+/// δ between a shell and a solid, 0 (no pair) between solids; a shell with its self-contact off
+/// does not meet itself.
+fn thickness(objects: &[&&crate::model::Object], row: Vec<u32>, params: &SolverParams) -> PairThickness {
+    let shell = |o: &crate::model::Object| o.kind == ObjectKind::Shell;
+    let own = |o: &crate::model::Object| o.self_contact.thickness_or(params.self_contact_thickness);
+    let delta = objects
+        .iter()
+        .flat_map(|a| {
+            objects.iter().map(move |b| match (shell(a), shell(b)) {
+                (true, true) => pair_thickness(own(a), own(b)),
+                (true, false) => own(a),
+                (false, true) => own(b),
+                (false, false) => 0.0,
+            })
+        })
+        .collect();
+    let meets_itself = objects.iter().map(|o| !shell(o) || o.self_contact.enabled).collect();
+    PairThickness { row, delta, meets_itself }
+}
+
+/// δ_min (m): the smallest thickness of the shells of `model` (their own or
+/// `params.self_contact_thickness`).
+pub(crate) fn smallest_thickness(model: &Model, params: &SolverParams) -> f64 {
+    let shells = model.objects.iter().filter(|o| o.kind == ObjectKind::Shell);
+    shells.map(|o| o.self_contact.thickness_or(params.self_contact_thickness)).fold(f64::INFINITY, f64::min)
 }
 
 /// κ_s,0 (N/m²): `params.contact_stiffness`, or when 0 the stiffness that holds the weight m g
-/// of the heaviest shell vertex at d = δ_s/2 (the rule of every contact,
-/// [`SolverParams::initial_stiffness`]).
+/// of the heaviest shell vertex at d = δ_min/2 (the rule of every contact,
+/// [`SolverParams::initial_stiffness`], at the smallest shell thickness, see the module's
+/// documentation).
 pub(crate) fn initial_stiffness(model: &Model, mesh: &SelfContactMesh, params: &SolverParams) -> f64 {
     let shells = mesh.shell_triangles().iter().flatten().copied();
-    params.initial_stiffness(&model.mass, shells, params.self_contact_thickness)
+    params.initial_stiffness(&model.mass, shells, smallest_thickness(model, params))
 }
 
 /// The law of the shell–solid pairs over a call: `shell_solid::solid_law` of the
@@ -164,8 +205,9 @@ pub(crate) fn solid(law: ContactLaw, kept: Option<f64>) -> ContactLaw {
     ContactLaw { kappa: derived.kappa.max(kept.unwrap_or(0.0)), ..derived }
 }
 
-/// Candidate padding (m): a quarter of the shells' mean rest edge length, at least δ_s. Newton
-/// iterates may move a vertex half this far before the candidates are gathered again.
+/// Candidate padding (m): a quarter of the shells' mean rest edge length, at least `delta` (the
+/// largest pair thickness, [`SelfContactMesh::max_delta`]). Newton iterates may move a vertex
+/// half this far before the candidates are gathered again.
 pub(crate) fn padding(mesh: &SelfContactMesh, delta: f64) -> f64 {
     let solid = |v: u32| mesh.solid.get(v as usize).copied().unwrap_or(false);
     let edges: Vec<[u32; 2]> = mesh.filter.edges().iter().copied().filter(|e| !solid(e[0])).collect();
@@ -204,5 +246,33 @@ mod tests {
         model.set_friction(b, b, 0.25).unwrap();
         let (ab, as_) = (0.0, (0.5f64 * 0.2).sqrt());
         check(&model, [[0.5, ab, as_], [ab, 0.25, (0.35f64 * 0.2).sqrt()], [as_, (0.35f64 * 0.2).sqrt(), 0.0]]);
+    }
+
+    /// The thickness table: the solver's δ for shells without their own; the mean between two
+    /// shells, the shell's own δ with a solid, none between solids; a shell with self-contact
+    /// off does not meet itself; δ_min is the smallest shell δ and the reach the largest pair's.
+    #[test]
+    fn the_thickness_rows_follow_the_objects_settings() {
+        use crate::model::ObjectSelfContact;
+        let params = SolverParams { self_contact: true, self_contact_thickness: 1e-3, ..SolverParams::default() };
+        let mut model = Model::new(params.default_friction);
+        let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [1, 1, 1], [0.0; 3]);
+        let solid = model.add_solid(&p, &t, &Material::default()).unwrap();
+        let square = |z: f64| [0.0, 0.0, z, 0.1, 0.0, z, 0.0, 0.1, z, 0.1, 0.1, z];
+        let a = model.add_shell(&square(0.2), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        let b = model.add_shell(&square(0.3), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        let table = |model: &Model| mesh(model, &params).unwrap().thickness.unwrap();
+        let t = table(&model);
+        assert_eq!(
+            (t.delta, t.meets_itself),
+            (vec![1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 0.0], vec![true; 3])
+        );
+        model.set_object_self_contact(a, ObjectSelfContact { enabled: false, thickness: Some(4e-3) }).unwrap();
+        assert!(model.set_object_self_contact(solid, ObjectSelfContact::default()).is_err());
+        let t = table(&model);
+        assert_eq!(t.delta, vec![4e-3, 2.5e-3, 4e-3, 2.5e-3, 1e-3, 1e-3, 4e-3, 1e-3, 0.0]);
+        assert_eq!(t.meets_itself, vec![false, true, true]);
+        assert_eq!(t.row[model.object(b).unwrap().first_vertex], 1);
+        assert_eq!((smallest_thickness(&model, &params), mesh(&model, &params).unwrap().max_delta), (1e-3, 4e-3));
     }
 }

@@ -3,6 +3,7 @@
 
 use super::friction::FrictionTable;
 use super::material::Material;
+use super::self_contact::ObjectSelfContact;
 use crate::contact::Shape;
 use crate::energy::dihedral_bending::BendingHinge;
 use crate::energy::membrane::MembraneTriangle;
@@ -40,6 +41,9 @@ pub struct Object {
     pub surface: Vec<[u32; 3]>,
     /// A collider mesh's welded connectivity (exact-distance contact); `None` for others.
     pub mesh_topology: Option<std::sync::Arc<crate::contact::collider_mesh::MeshTopology>>,
+    /// A shell's self-contact settings (`super::self_contact`; default for solids and collider
+    /// meshes, which they do not apply to).
+    pub self_contact: ObjectSelfContact,
 }
 
 /// A kinematic collider: a shape moved rigidly by the host (its pose is solver state).
@@ -261,6 +265,7 @@ impl Model {
             material: Material::default(),
             surface: topology.triangles.clone(),
             mesh_topology: Some(std::sync::Arc::new(topology)),
+            self_contact: ObjectSelfContact::default(),
         };
         self.alpha.extend(std::iter::repeat_n(0.0, rest.len()));
         self.mass.extend(std::iter::repeat_n(0.0, rest.len()));
@@ -292,6 +297,7 @@ impl Model {
             material: *material,
             surface,
             mesh_topology: None,
+            self_contact: ObjectSelfContact::default(),
         };
         self.alpha.extend(std::iter::repeat_n(material.damping_alpha, rest.len()));
         self.mass.extend(mass);

@@ -115,7 +115,8 @@ pub struct SolverParams {
     /// d < δ_s (paper §3.2, Eq. 3). Pairs one edge apart that are closer than δ_s at rest are
     /// left out; pairs farther apart in the mesh are not, so keep δ_s below their rest
     /// distances (on a regular mesh, the shortest shell edge; `energy::self_contact::filter::
-    /// rest_clearance`). Default 0.001 m.
+    /// rest_clearance`). Default 0.001 m: the thickness of every shell that has none of its own
+    /// (`Solver::set_object_self_contact`; a pair of shells A and B is then (δ_A + δ_B)/2 thick).
     pub self_contact_thickness: f64,
     /// Self-contact of shells. Default off. Its friction between two
     /// shells (or a shell and itself) is 0 unless set by both shells' own μ
@@ -289,7 +290,7 @@ impl SolverParams {
         if !(self.forcing_max > 0.0 && self.forcing_max < 1.0) {
             return Err(Error::invalid(format!("params.forcing_max must be in (0, 1), got {}", self.forcing_max)));
         }
-        positive("self_contact_thickness", self.self_contact_thickness, "m", 1e3)?;
+        positive("self_contact_thickness", self.self_contact_thickness, "m", super::self_contact::MAX_THICKNESS)?;
         if self.max_contact_retries > 50 {
             return Err(Error::invalid(format!(
                 "params.max_contact_retries must be in 0..=50, got {}",

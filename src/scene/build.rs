@@ -25,8 +25,8 @@ pub struct SceneSolver {
 impl Scene {
     /// Builds a solver holding every object (solids and shells built on their rest shape and
     /// then moved to their initial positions; collider meshes at their frame-0 pose or the first
-    /// frame of their point cache), with pins,
-    /// pin groups and initial velocities set, every analytic collider at its frame-0 pose with
+    /// frame of their point cache), with pins, pin groups, initial velocities and shells'
+    /// self-contact settings set, every analytic collider at its frame-0 pose with
     /// its μ against every solid and shell, then the friction pairs. Errors name the object,
     /// collider or pair.
     pub fn build_solver(&self) -> Result<SceneSolver, String> {
@@ -78,6 +78,10 @@ impl Scene {
                     })
                     .collect();
                 solver.set_vertex_attribute(id, VertexAttribute::Velocity, &v).map_err(fail)?;
+            }
+            if o.self_contact != crate::model::ObjectSelfContact::default() {
+                let sc = o.self_contact;
+                solver.set_object_self_contact(id, sc.enabled, sc.thickness).map_err(fail)?;
             }
             if let Some(vol) = o.volume {
                 solver.set_volume_penalty(id, Some(vol.model), vol.compression, vol.pressure).map_err(fail)?;

@@ -6,6 +6,7 @@ pub use super::collider::SceneCollider;
 pub use super::motion::{Ease, Motion};
 pub use super::point_cache::PointCache;
 use crate::energy::volume::VolumeKind;
+use crate::model::ObjectSelfContact;
 use crate::Material;
 use crate::SolverParams;
 
@@ -148,6 +149,10 @@ pub struct SceneObject {
     pub point_cache: Option<PointCache>,
     /// How the previews draw it.
     pub preview: PreviewStyle,
+    /// A shell's self-contact: whether it meets itself, and its own thickness (m)
+    /// (`crate::model::self_contact`); the default for solids and collider meshes, which it
+    /// does not apply to.
+    pub self_contact: ObjectSelfContact,
 }
 
 impl SceneObject {
@@ -168,6 +173,7 @@ impl SceneObject {
             motion: Motion::Fixed,
             point_cache: None,
             preview: PreviewStyle::Solid,
+            self_contact: ObjectSelfContact::default(),
         }
     }
 
@@ -179,6 +185,10 @@ impl SceneObject {
     /// Checks what the solver does not: pins, pin groups and motions; errors name the key.
     fn check(&self, frames: usize, fps: f64) -> Result<(), String> {
         let n = self.positions.len() / 3;
+        if self.self_contact != ObjectSelfContact::default() && !matches!(self.elements, Elements::Triangles(_)) {
+            return Err("self-contact settings apply to shells".into());
+        }
+        ObjectSelfContact::new(self.self_contact.enabled, self.self_contact.thickness).map_err(|e| e.to_string())?;
         if let Some(rest) = &self.rest_positions {
             if self.is_collider_mesh() {
                 return Err("a collider mesh has no rest shape: rest positions apply to solids and shells".into());

@@ -226,6 +226,16 @@ impl Solver {
         self.model.set_own_friction(id, mu)
     }
 
+    /// Sets shell `id`'s self-contact (with `params.self_contact` on; `crate::model::self_contact`):
+    /// `enabled` false leaves out the pairs of its primitives with each other (it still meets
+    /// other shells and solids); `thickness` is its own δ in m (0 < δ ≤ 1e3), `None` the
+    /// solver's `params.self_contact_thickness`. Pairs of shells A and B are δ_AB = (δ_A + δ_B)/2
+    /// thick. Takes effect at the next step; an error (nothing changed) for an id that is not a
+    /// shell or a thickness out of range.
+    pub fn set_object_self_contact(&mut self, id: u32, enabled: bool, thickness: Option<f64>) -> Result<()> {
+        self.model.set_object_self_contact(id, crate::model::ObjectSelfContact { enabled, thickness })
+    }
+
     /// The friction coefficient μ (dimensionless) that contact between objects or colliders `a`
     /// and `b` uses (either order; `a == b`: an object with itself).
     pub fn friction(&self, a: u32, b: u32) -> Result<f64> {

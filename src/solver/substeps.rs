@@ -5,6 +5,7 @@
 use super::{ProgressFn, Solver, StepReport};
 use crate::assemble::contact_terms::ContactPair;
 use crate::contact::surface::{ImplicitSurface, Kernel};
+use crate::contact::ContactLaw;
 use crate::error::Result;
 use crate::integrate::call::{
     CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper, SurfacesOverCall,
@@ -62,12 +63,13 @@ impl Solver {
             let kappa_s = self
                 .self_contact_stiffness
                 .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params));
-            let law = self.params.self_contact_law(kappa_s);
+            let delta_min = self_contact::smallest_thickness(&self.model, &self.params);
+            let law = ContactLaw { delta: delta_min, ..self.params.self_contact_law(kappa_s) };
             SelfContactOverCall {
                 mesh: m,
                 law,
                 solid: self_contact::solid(law, self.shell_solid_stiffness),
-                padding: self_contact::padding(m, self.params.self_contact_thickness),
+                padding: self_contact::padding(m, m.max_delta),
                 crossed: None,
             }
         });

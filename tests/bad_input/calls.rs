@@ -55,6 +55,11 @@ pub(super) fn base(call: &str, scene: &Scene) -> Args {
             a.ids.insert("b".into(), ids["plane"]);
             a.scalars.insert("mu".into(), 0.3);
         }
+        "set_object_self_contact" => {
+            a.ids.insert("id".into(), ids["cloth"]);
+            a.sizes.insert("enabled".into(), 1);
+            a.scalars.insert("thickness".into(), 0.002);
+        }
         "set_attr" => {
             a.ids.insert("id".into(), ids["cloth"]);
             a.f64s.insert("values".into(), vec![0.0; 27]);
@@ -181,6 +186,9 @@ pub(super) fn run(call: &str, a: &Args, scene: &Scene) -> GripStatus {
                 grip_solver_set_collider_positions(s, id("id"), a.f64p("xyz"), size("vertex_count"))
             }
             "set_friction" => grip_solver_set_friction(s, id("a"), id("b"), a.scalars["mu"]),
+            "set_object_self_contact" => {
+                grip_solver_set_object_self_contact(s, id("id"), size("enabled") as u32, a.scalars["thickness"])
+            }
             "set_attr" => grip_solver_set_vertex_attribute(
                 s,
                 id("id"),

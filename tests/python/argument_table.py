@@ -264,6 +264,8 @@ ROWS = [
         {"body": "id", "mu": "real"}),
     row("Solver.set_friction", S("set_friction"), lambda w: dict(a=w.cloth, b=w.floor, mu=0.4),
         {"a": "id", "b": "id", "mu": "real"}),
+    row("Solver.set_object_self_contact", S("set_object_self_contact"),
+        lambda w: dict(body=w.cloth, enabled=False, thickness=0.002), {"body": "id", "enabled": "flag", "thickness": "real"}),
     row("Solver.friction", S("friction"), lambda w: dict(a=w.cloth, b=w.floor), {"a": "id", "b": "id"}),
     row("Solver.set_volume_penalty", S("set_volume_penalty"),
         lambda w: dict(obj=w.balloon, model=grip.VOLUME_IDEAL_GAS, compression_coefficient=1 / 202650,

@@ -236,6 +236,14 @@ class OriginalBugs(unittest.TestCase):
         with self.assertRaises(grip.InvalidArgumentError) as cm:
             self.s.set_object_friction(self.w.cloth, float("nan"))
         self.assertEqual(cm.exception.function, "grip_solver_set_object_friction")
+        for thickness in (float("nan"), -0.001, float("inf"), 2e3):
+            with self.assertRaises(grip.InvalidArgumentError) as cm:
+                self.s.set_object_self_contact(self.w.cloth, True, thickness)
+            self.assertEqual(cm.exception.function, "grip_solver_set_object_self_contact")
+        with self.assertRaisesRegex(grip.UnknownObjectError, "collider"):
+            self.s.set_object_self_contact(self.w.floor, False)
+        with self.assertRaisesRegex(grip.InvalidArgumentError, "collider mesh"):
+            self.s.set_object_self_contact(self.w.mesh, False)
         with self.assertRaises(grip.InvalidArgumentError):
             grip.Solver(library=LIB, time_step=float("inf"))
         with self.assertRaises(grip.UnknownObjectError):

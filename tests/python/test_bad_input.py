@@ -128,6 +128,7 @@ def base(call, scene):
         "set_collider_transform": {"id": ids["plane"], "matrix": np.eye(4).ravel()},
         "set_collider_positions": {"id": ids["collider_mesh"], "xyz": tetrahedron()[0], "vertex_count": 4},
         "set_friction": {"a": ids["cloth"], "b": ids["plane"], "mu": 0.3},
+        "set_object_self_contact": {"id": ids["cloth"], "enabled": 1, "thickness": 0.002},
         "set_attr": {"id": ids["cloth"], "values": np.zeros(27), "vertex_count": 9, "components": 3},
         "get_positions": {"id": ids["cloth"], "vertex_count": 9},
         "get_velocities": {"id": ids["cloth"], "vertex_count": 9},
@@ -185,7 +186,7 @@ def apply(a, scene, m):
         a[arg] = scene.ids[v[1:]]
     elif arg in ("vertex_count", "triangle_count", "tet_count", "components"):
         a[arg] = SIZE_MAX if v == "max" else int(v)
-    elif arg in ("id", "a", "b"):
+    elif arg in ("id", "a", "b", "enabled"):
         a[arg] = int(v)
     else:
         a[arg] = number(v)
@@ -234,6 +235,8 @@ def run(call, a, lib):
         lib.call("grip_solver_set_collider_positions", s, a["id"], ptr("xyz", F64), a["vertex_count"])
     elif call == "set_friction":
         lib.call("grip_solver_set_friction", s, a["a"], a["b"], a["mu"])
+    elif call == "set_object_self_contact":
+        lib.call("grip_solver_set_object_self_contact", s, a["id"], a["enabled"], a["thickness"])
     elif call == "set_attr":
         name = None if "name" in a["nulls"] else a["name"].encode()
         lib.call("grip_solver_set_vertex_attribute", s, a["id"], name, ptr("values", F64), a["vertex_count"],

@@ -49,6 +49,7 @@ SIGNATURES = {
     "grip_solver_set_collider_positions": (STATUS, [_solver, _id, _doubles, _size]),
     "grip_solver_set_object_friction": (STATUS, [_solver, _id, ctypes.c_double]),
     "grip_solver_set_friction": (STATUS, [_solver, _id, _id, ctypes.c_double]),
+    "grip_solver_set_object_self_contact": (STATUS, [_solver, _id, ctypes.c_uint32, ctypes.c_double]),
     "grip_solver_set_volume_penalty": (STATUS, [_solver, _id, ctypes.c_uint32, ctypes.c_double, ctypes.c_double]),
     "grip_solver_set_vertex_attribute": (
         STATUS,

@@ -151,6 +151,16 @@ class Solver:
         self._call("grip_solver_set_friction", checks.object_id(a, "a"), checks.object_id(b, "b"),
                    checks.real(mu, "mu"))
 
+    def set_object_self_contact(self, body, enabled=True, thickness=0.0):
+        """Self-contact of shell ``body`` (acts while the ``self_contact`` parameter is on).
+        ``enabled`` False: the shell's own primitives form no pairs with each other (it may pass
+        through itself) but it still meets other shells and solids. ``thickness`` is its own
+        self-contact thickness δ [m] (> 0, at most 1e3), 0 for the ``self_contact_thickness``
+        parameter. Pairs of shells A and B are (δ_A + δ_B)/2 thick. Takes effect at the next
+        step; refused for a solid, a collider or an unknown id, with nothing changed."""
+        self._call("grip_solver_set_object_self_contact", checks.object_id(body, "body"),
+                   checks.flag(enabled, "enabled"), checks.real(thickness, "thickness"))
+
     def friction(self, a, b):
         """The friction coefficient μ (dimensionless) that contact between objects/colliders ``a``
         and ``b`` uses, as resolved from their own μ, the overrides and the defaults."""

@@ -88,7 +88,8 @@ pub struct GripSolverParams {
     /// d < δ_s (paper §3.2, Eq. 3). Pairs one edge apart that are closer than δ_s at rest are
     /// left out; pairs farther apart in the mesh are not, so keep δ_s below their rest
     /// distances (on a regular mesh, the shortest shell edge; `energy::self_contact::filter::
-    /// rest_clearance`). Default 0.001 m.
+    /// rest_clearance`). Default 0.001 m: the thickness of every shell that has none of its own
+    /// (`grip_solver_set_object_self_contact`; a pair of shells A and B is then (δ_A + δ_B)/2 thick).
     pub self_contact_thickness: f64,
     /// Self-contact of shells: 0 = off, 1 = on. Default 0. Its friction between two
     /// shells (or a shell and itself) is 0 unless set by both shells' own μ

@@ -1,10 +1,10 @@
 //! The triangles of self-contact over one call: the shells' triangles, then the
 //! solids' boundary faces for the shell–solid pairs of `super::shell_solid`, with their
-//! exclusion topology, the friction table of the objects and the guard's count of intersecting
-//! shell triangles.
+//! exclusion topology, the friction and thickness tables of the objects and the guard's count of
+//! intersecting shell triangles.
 
 use super::shell_solid::edge_faces;
-use crate::contact::self_contact::filter::ExclusionFilter;
+use crate::contact::self_contact::filter::{ExclusionFilter, MEETS_ITSELF};
 use std::collections::HashMap;
 
 /// Numbers of intersecting triangle pairs of self-contact's mesh ([`SelfContactMesh::crossings`]).
@@ -14,6 +14,33 @@ pub struct Crossings {
     pub shells: usize,
     /// Pairs of a shell triangle and a solid's boundary face.
     pub with_solids: usize,
+}
+
+/// The thickness of the pairs of every two objects of self-contact's mesh, and which objects
+/// meet themselves (the rules are `crate::model::self_contact`'s).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairThickness {
+    /// Per vertex (global index): its object's row.
+    pub row: Vec<u32>,
+    /// δ (m) of the pairs between the objects of rows a and b at `a · k + b` of a k × k
+    /// symmetric table; a shell with a solid: the shell's δ (the shell–solid pairs take
+    /// `super::shell_solid::SOLID_THICKNESS_FRACTION` of it); 0 where no pair is formed.
+    pub delta: Vec<f64>,
+    /// Per row: whether the object's primitives form pairs with each other.
+    pub meets_itself: Vec<bool>,
+}
+
+impl PairThickness {
+    /// Number of rows k.
+    fn rows(&self) -> usize {
+        self.meets_itself.len()
+    }
+
+    /// δ (m) between the objects of vertices `a` and `b`.
+    fn between(&self, a: u32, b: u32) -> f64 {
+        let k = self.rows();
+        self.delta[self.row[a as usize] as usize * k + self.row[b as usize] as usize]
+    }
 }
 
 /// The triangles that take part in self-contact and their exclusion topology, built once per
@@ -29,8 +56,13 @@ pub struct SelfContactMesh {
     /// The faces (indices into `triangles`) on either side of each solid edge
     /// (`super::shell_solid::edge_faces`).
     pub solid_edge_faces: HashMap<[u32; 2], [u32; 2]>,
-    /// Which pairs are never tested: incident ones, and 1-ring ones within δ_s at rest.
+    /// Which pairs are never tested: incident ones, 1-ring ones within their object's δ at
+    /// rest, and those of an object with itself whose self-contact is off.
     pub filter: ExclusionFilter,
+    /// Per-object thickness (`None`: every pair takes the δ of its law).
+    pub thickness: Option<PairThickness>,
+    /// The largest δ of a pair (m): the δ given to [`Self::new`], or the largest of `thickness`.
+    pub max_delta: f64,
     /// Rest positions (flat, 3 per vertex, in m): the edge–edge mollifier thresholds.
     pub rest: Vec<f64>,
     /// Vertices of `triangles`, sorted.
@@ -54,7 +86,43 @@ impl SelfContactMesh {
     /// As [`Self::new`], with the solids' outward boundary faces `faces` (global indices) after
     /// the shells' triangles for the shell–solid pairs (`super::shell_solid`); `None` without
     /// shell triangles.
-    pub fn with_solids(mut triangles: Vec<[u32; 3]>, faces: &[[u32; 3]], rest: Vec<f64>, delta: f64) -> Option<Self> {
+    pub fn with_solids(triangles: Vec<[u32; 3]>, faces: &[[u32; 3]], rest: Vec<f64>, delta: f64) -> Option<Self> {
+        let filter = |triangles: &[[u32; 3]], rest: &[f64]| ExclusionFilter::new(triangles, rest, delta);
+        Self::build(triangles, faces, rest, filter, None, delta)
+    }
+
+    /// As [`Self::with_solids`], with a thickness per pair of objects and objects that do not
+    /// meet themselves (`thickness`): each pair's δ is `thickness`'s for its two objects
+    /// ([`Self::pair_delta`]), the 1-ring exclusion of an object uses its own δ, and the pairs of
+    /// an object that does not meet itself are excluded.
+    pub fn with_objects(
+        triangles: Vec<[u32; 3]>,
+        faces: &[[u32; 3]],
+        rest: Vec<f64>,
+        thickness: PairThickness,
+    ) -> Option<Self> {
+        let own = |v: u32| thickness.between(v, v);
+        let apart = if thickness.meets_itself.iter().all(|&m| m) {
+            Vec::new()
+        } else {
+            let tag = |&r: &u32| if thickness.meets_itself[r as usize] { MEETS_ITSELF } else { r };
+            thickness.row.iter().map(tag).collect()
+        };
+        let filter = |triangles: &[[u32; 3]], rest: &[f64]| ExclusionFilter::with_objects(triangles, rest, own, apart);
+        let max_delta = thickness.delta.iter().copied().fold(0.0, f64::max);
+        Self::build(triangles, faces, rest, filter, Some(thickness.clone()), max_delta)
+    }
+
+    /// The mesh of the shells' `triangles` then the solids' `faces` with the exclusion filter
+    /// `filter` makes of all of them at `rest`.
+    fn build(
+        mut triangles: Vec<[u32; 3]>,
+        faces: &[[u32; 3]],
+        rest: Vec<f64>,
+        filter: impl FnOnce(&[[u32; 3]], &[f64]) -> ExclusionFilter,
+        thickness: Option<PairThickness>,
+        max_delta: f64,
+    ) -> Option<Self> {
         if triangles.is_empty() {
             return None;
         }
@@ -67,7 +135,7 @@ impl SelfContactMesh {
             solid_edge_faces = edge_faces(faces, shell_triangles);
             triangles.extend_from_slice(faces);
         }
-        let filter = ExclusionFilter::new(&triangles, &rest, delta);
+        let filter = filter(&triangles, &rest);
         let mut vertices: Vec<u32> = triangles.iter().flatten().copied().collect();
         vertices.sort_unstable();
         vertices.dedup();
@@ -77,6 +145,8 @@ impl SelfContactMesh {
             solid,
             solid_edge_faces,
             filter,
+            thickness,
+            max_delta,
             rest,
             vertices,
             shell: Vec::new(),
@@ -105,9 +175,10 @@ impl SelfContactMesh {
 
     /// Number of intersecting pairs of shell triangles at `q` in m (exact checker,
     /// `crate::mesh::intersection`) that self-contact acts on: every pair but those holding a
-    /// 1-ring primitive pair excluded for being within δ_s at rest
-    /// (`ExclusionFilter::excuses`; none on a mesh whose rest clearance exceeds δ_s, where this
-    /// is the `intersecting_pairs` of the stats).
+    /// primitive pair excluded for being within δ at rest in the 1-ring or of an object whose
+    /// self-contact is off (`ExclusionFilter::excuses`; none on a mesh whose rest clearance
+    /// exceeds δ and every object meeting itself, where this is the `intersecting_pairs` of the
+    /// stats).
     pub fn intersections(&self, q: &[f64]) -> usize {
         let positions = crate::mesh::triples(q);
         crate::mesh::intersecting_pairs(&positions, self.shell_triangles())
@@ -133,6 +204,12 @@ impl SelfContactMesh {
             .filter(|&(i, j)| !self.filter.excuses(self.triangles[i as usize], self.triangles[j as usize]))
             .count();
         Crossings { shells, with_solids: with_solids.len() }
+    }
+
+    /// δ (m) of the pairs between the objects of vertices `a` and `b` (`None` without a
+    /// thickness table: the law's).
+    pub fn pair_delta(&self, a: u32, b: u32) -> Option<f64> {
+        self.thickness.as_ref().map(|t| t.between(a, b))
     }
 
     /// μ (paper Eq. 8) between the objects of vertices `a` and `b` (0 without a table).

@@ -15,6 +15,12 @@
 //! bending. (Excluding the whole 1-ring would leave folds tighter than about two edges to the
 //! bending energy alone, and such folds let the 7K twisted cylinder cross itself.)
 //! [`rest_clearance`] reports the smallest rest distance of a tested pair.
+//!
+//! **Per object** ([`ExclusionFilter::with_objects`], `crate::model::self_contact`): a 1-ring
+//! pair lies within one object (a mesh edge joins its vertices), so it is measured against that
+//! object's own δ; and an object whose self-contact is off has every pair of two of its own
+//! primitives excluded (incident or not), which also excuses its own intersections
+//! ([`ExclusionFilter::excuses`]) from the guard against tunnelling.
 
 use super::distance::{distance, edge_edge_feature, point_triangle_feature};
 use super::{EdgeEdge, VertexTriangle};
@@ -33,7 +39,13 @@ pub struct ExclusionFilter {
     close_vt: Vec<(u32, [u32; 3])>,
     /// Excluded 1-ring edge–edge pairs (smaller edge first), sorted.
     close_ee: Vec<([u32; 2], [u32; 2])>,
+    /// Per vertex: a tag of its object when that object's pairs with itself are excluded,
+    /// `MEETS_ITSELF` otherwise (empty: no such object).
+    apart: Vec<u32>,
 }
+
+/// The tag of [`ExclusionFilter::with_objects`] of a vertex whose object meets itself.
+pub(crate) const MEETS_ITSELF: u32 = u32::MAX;
 
 /// The corners of `t` in increasing order.
 fn sorted(mut t: [u32; 3]) -> [u32; 3] {
@@ -72,6 +84,20 @@ impl ExclusionFilter {
     /// Builds the filter of `triangles` (indices into `rest`, 3 coordinates per vertex in m) for
     /// thickness `delta` (m): 1-ring pairs closer than `delta` at `rest` are excluded.
     pub fn new(triangles: &[[u32; 3]], rest: &[f64], delta: f64) -> Self {
+        Self::with_objects(triangles, rest, |_| delta, Vec::new())
+    }
+
+    /// As [`Self::new`] with a thickness per object: a 1-ring pair is excluded when closer at
+    /// `rest` than `delta(v)` (m) of its first vertex v (the pair's object's δ). `apart` tags
+    /// each vertex (global index) with its object when that object's primitives must form no
+    /// pair with each other (self-contact off), else `MEETS_ITSELF`; empty: every object
+    /// meets itself.
+    pub fn with_objects(
+        triangles: &[[u32; 3]],
+        rest: &[f64],
+        delta: impl Fn(u32) -> f64 + Sync,
+        apart: Vec<u32>,
+    ) -> Self {
         let vertex_count = rest.len() / 3;
         let mut ring: Vec<Vec<u32>> = (0..vertex_count as u32).map(|v| vec![v]).collect();
         let mut incident: Vec<Vec<u32>> = vec![Vec::new(); vertex_count];
@@ -91,24 +117,25 @@ impl ExclusionFilter {
         }
         edges.sort_unstable();
         edges.dedup();
-        let mut filter = Self { ring, edges, close_vt: Vec::new(), close_ee: Vec::new() };
-        filter.close_vt = filter.close_vertex_triangles(triangles, &incident, rest, delta);
-        filter.close_ee = filter.close_edge_pairs(rest, delta);
+        let mut filter = Self { ring, edges, close_vt: Vec::new(), close_ee: Vec::new(), apart };
+        filter.close_vt = filter.close_vertex_triangles(triangles, &incident, rest, &delta);
+        filter.close_ee = filter.close_edge_pairs(rest, &delta);
         filter
     }
 
-    /// The 1-ring vertex–triangle pairs closer than `delta` at `rest`: vertex v against the
+    /// The 1-ring vertex–triangle pairs closer than `delta(v)` at `rest`: vertex v against the
     /// triangles around its neighbours that do not contain v.
     fn close_vertex_triangles(
         &self,
         triangles: &[[u32; 3]],
         incident: &[Vec<u32>],
         rest: &[f64],
-        delta: f64,
+        delta: &(impl Fn(u32) -> f64 + Sync),
     ) -> Vec<(u32, [u32; 3])> {
         let mut close: Vec<(u32, [u32; 3])> = (0..self.ring.len() as u32)
             .into_par_iter()
             .flat_map_iter(|v| {
+                let delta = delta(v);
                 let mut near: Vec<u32> =
                     self.ring[v as usize].iter().flat_map(|&w| incident[w as usize].iter().copied()).collect();
                 near.sort_unstable();
@@ -127,8 +154,8 @@ impl ExclusionFilter {
     }
 
     /// The 1-ring edge–edge pairs (no shared vertex, an end of one joined to an end of the
-    /// other by a mesh edge) closer than `delta` at `rest`.
-    fn close_edge_pairs(&self, rest: &[f64], delta: f64) -> Vec<([u32; 2], [u32; 2])> {
+    /// other by a mesh edge) closer than `delta(a)` at `rest`, a being the first edge's first end.
+    fn close_edge_pairs(&self, rest: &[f64], delta: &(impl Fn(u32) -> f64 + Sync)) -> Vec<([u32; 2], [u32; 2])> {
         // Edges by end point, to walk from an edge's ends to its neighbours' edges.
         let mut by_end: Vec<Vec<u32>> = vec![Vec::new(); self.ring.len()];
         for (i, e) in self.edges.iter().enumerate() {
@@ -139,6 +166,7 @@ impl ExclusionFilter {
             .into_par_iter()
             .flat_map_iter(|i| {
                 let a = self.edges[i];
+                let delta = delta(a[0]);
                 let mut joined: Vec<u32> = a
                     .iter()
                     .flat_map(|&end| self.ring[end as usize].iter())
@@ -178,16 +206,26 @@ impl ExclusionFilter {
         (self.close_vt.len(), self.close_ee.len())
     }
 
-    /// Whether the pair (v, t) is tested: v is not a corner of `t`, and it is not a 1-ring pair
-    /// within δ at rest.
-    pub fn allows_vertex_triangle(&self, v: u32, t: [u32; 3]) -> bool {
-        !t.contains(&v) && (self.close_vt.is_empty() || self.close_vt.binary_search(&(v, sorted(t))).is_err())
+    /// Whether vertices `a` and `b` are of one object whose pairs with itself are excluded.
+    fn kept_apart(&self, a: u32, b: u32) -> bool {
+        !self.apart.is_empty() && {
+            let tag = self.apart[a as usize];
+            tag != MEETS_ITSELF && tag == self.apart[b as usize]
+        }
     }
 
-    /// Whether the pair (e0, e1) is tested: no shared vertex, and not a 1-ring pair within δ at
-    /// rest.
+    /// Whether the pair (v, t) is tested: v is not a corner of `t`, it is not a 1-ring pair
+    /// within δ at rest, and not of one object kept apart from itself.
+    pub fn allows_vertex_triangle(&self, v: u32, t: [u32; 3]) -> bool {
+        !t.contains(&v)
+            && !self.kept_apart(v, t[0])
+            && (self.close_vt.is_empty() || self.close_vt.binary_search(&(v, sorted(t))).is_err())
+    }
+
+    /// Whether the pair (e0, e1) is tested: no shared vertex, not a 1-ring pair within δ at
+    /// rest, and not of one object kept apart from itself.
     pub fn allows_edge_edge(&self, e0: [u32; 2], e1: [u32; 2]) -> bool {
-        if e0.iter().any(|a| e1.contains(a)) {
+        if e0.iter().any(|a| e1.contains(a)) || self.kept_apart(e0[0], e1[0]) {
             return false;
         }
         let (a, b) = ([e0[0].min(e0[1]), e0[0].max(e0[1])], [e1[0].min(e1[1]), e1[0].max(e1[1])]);
@@ -195,8 +233,9 @@ impl ExclusionFilter {
         self.close_ee.is_empty() || self.close_ee.binary_search(&(a, b)).is_err()
     }
 
-    /// Whether triangles `t` and `u` hold an excluded 1-ring pair (a corner of one against the
-    /// other, or an edge of each): their intersection is then not self-contact's to prevent.
+    /// Whether triangles `t` and `u` hold an excluded pair (a corner of one against the other,
+    /// or an edge of each: a 1-ring pair within δ at rest, or any pair of an object kept apart
+    /// from itself): their intersection is then not self-contact's to prevent.
     pub fn excuses(&self, t: [u32; 3], u: [u32; 3]) -> bool {
         let vt = |a: [u32; 3], b: [u32; 3]| a.iter().any(|&v| !b.contains(&v) && !self.allows_vertex_triangle(v, b));
         let edges = |t: [u32; 3]| [0, 1, 2].map(|k| [t[k], t[(k + 1) % 3]]);
@@ -309,6 +348,29 @@ mod tests {
         assert!(!f.allows_edge_edge([3, 2], [1, 0]) && !f.allows_edge_edge([0, 2], [1, 3]));
         // Edge 0–1 passes 0.05 under edge 5–6's plane but no mesh edge joins them: tested.
         assert!(f.allows_edge_edge([0, 1], [5, 6]) && ee_distance(&q, [0, 1], [5, 6]) < 1.5);
+    }
+
+    /// Per object: the square's 1-ring pairs are measured against its own δ (0.8 m: the two
+    /// across the diagonal are excluded, as with `new` at 0.8), not the triangle's 0.01 m; with
+    /// the square kept apart from itself, none of its own pairs is tested (and its triangles'
+    /// intersections are excused) while its pairs with the triangle still are.
+    #[test]
+    fn each_object_has_its_own_thickness_and_may_be_kept_apart_from_itself() {
+        let (q, tris) = square();
+        let delta = |v: u32| if v < 4 { 0.8 } else { 0.01 };
+        let f = ExclusionFilter::with_objects(&tris, &q, delta, Vec::new());
+        assert_eq!(f.excluded_close_pairs(), (2, 0));
+        assert!(f.allows_edge_edge([0, 1], [2, 3]) && f.allows_vertex_triangle(4, [0, 1, 2]));
+        let f = ExclusionFilter::with_objects(
+            &tris,
+            &q,
+            |_| 0.01,
+            vec![0, 0, 0, 0, MEETS_ITSELF, MEETS_ITSELF, MEETS_ITSELF],
+        );
+        assert!(!f.allows_vertex_triangle(0, [1, 3, 2]) && !f.allows_vertex_triangle(3, [0, 1, 2]));
+        assert!(!f.allows_edge_edge([0, 1], [2, 3]) && f.excuses(tris[0], tris[1]));
+        assert!(f.allows_vertex_triangle(4, [0, 1, 2]) && f.allows_vertex_triangle(0, [4, 5, 6]));
+        assert!(f.allows_edge_edge([0, 1], [5, 6]) && !f.excuses(tris[0], tris[2]));
     }
 
     #[test]

@@ -210,6 +210,12 @@ fn object(o: &SceneObject, mesh: &str, rest: Option<&str>, cache: Option<&str>) 
     if o.angular_velocity != [0.0; 3] {
         let _ = writeln!(t, "angular_velocity = {}", numbers(&o.angular_velocity));
     }
+    if !o.self_contact.enabled {
+        t.push_str("self_contact = false\n");
+    }
+    if let Some(d) = o.self_contact.thickness {
+        let _ = writeln!(t, "self_contact_thickness = {}", number(d));
+    }
     if let Some(v) = o.volume {
         let _ = write!(
             t,

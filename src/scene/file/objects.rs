@@ -6,6 +6,7 @@ use crate::energy::membrane::MembraneModel;
 use crate::energy::volume::VolumeKind;
 use crate::io::{obj, vtk};
 use crate::mesh::generate::top_vertices;
+use crate::model::ObjectSelfContact;
 use crate::scene::description::{Elements, PinGroup, PinSelection, PreviewStyle, SceneObject, VolumeSpec};
 use crate::scene::motion::Motion;
 use crate::scene::point_cache::PointCache;
@@ -98,6 +99,8 @@ pub(super) struct ObjectToml {
     motion: Option<MotionToml>,
     point_cache: Option<String>,
     preview: Option<Preview>,
+    self_contact: Option<bool>,
+    self_contact_thickness: Option<f64>,
     #[serde(default)]
     pin_group: Vec<PinGroupToml>,
 }
@@ -284,6 +287,7 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
         .enumerate()
         .map(|(i, g)| pin_group(g).map_err(|e| format!("[[object.pin_group]] #{}: {e}", i + 1)))
         .collect::<Result<Vec<_>, _>>()?;
+    let self_contact = self_contact(o)?;
     let stem = Path::new(&o.mesh).file_stem().map(|s| s.to_string_lossy().into_owned());
     Ok(SceneObject {
         name: o.name.clone().or(stem).unwrap_or_else(|| "object".into()),
@@ -302,7 +306,18 @@ pub(super) fn object(o: &ObjectToml, base: &Path) -> Result<SceneObject, String>
             None | Some(Preview::Solid) => PreviewStyle::Solid,
             Some(Preview::Translucent) => PreviewStyle::Translucent,
         },
+        self_contact,
     })
+}
+
+/// A shell's `self_contact` (default true) and `self_contact_thickness` (m; default the
+/// solver's); an error for either key on a solid or collider, or a thickness out of range.
+fn self_contact(o: &ObjectToml) -> Result<ObjectSelfContact, String> {
+    if o.kind != Kind::Shell && (o.self_contact.is_some() || o.self_contact_thickness.is_some()) {
+        return Err("self_contact and self_contact_thickness apply to kind = \"shell\"".into());
+    }
+    ObjectSelfContact::new(o.self_contact.unwrap_or(true), o.self_contact_thickness)
+        .map_err(|e| format!("self_contact_thickness: {e}"))
 }
 
 /// One pin group: exactly one of `vertices` and the box `min`, `max`.
