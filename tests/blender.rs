@@ -218,6 +218,11 @@ fn sleeve_follows_an_armature_bent_collider() {
 }
 
 #[test]
+fn cloths_meet_at_their_own_self_collision_thickness() {
+    run_scenario("self_collision", &scenario_dir("self_collision"), &[]);
+}
+
+#[test]
 fn soft_body_cube_rests_on_a_floor_keeping_its_volume() {
     run_scenario("soft_body", &scenario_dir("soft_body"), &[]);
 }

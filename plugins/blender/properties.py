@@ -168,8 +168,8 @@ class GripSceneSettings(bpy.types.PropertyGroup):
                                      default=0.003, precision=4,
                                      description="Distance from a collider's surface at which contact "
                                                  "forces start. Resting cloth settles inside this "
-                                                 "layer, close to its outer edge (the force grows "
-                                                 "with the cube of the depth into it)")
+                                                 "layer, in its outer half (the force grows with "
+                                                 "the cube of the depth into it)")
     self_contact: BoolProperty(update=_scene_changed, name="Self Contact", default=False,
                                description="Cloths repel themselves and each other (vertex-triangle and "
                                            "edge-edge penalty), so folds do not pass through. The default "
