@@ -222,6 +222,20 @@ public:
         velocities(id, out);
         return out;
     }
+    /// grip_solver_checkpoint: the solver's state as opaque bytes; restore() puts it back into a
+    /// solver built the same way, which then continues bit for bit.
+    std::vector<std::uint8_t> checkpoint() const {
+        std::size_t size = 0, written = 0;
+        detail::check(grip_solver_checkpoint_size(solver_, &size), "grip_solver_checkpoint_size");
+        std::vector<std::uint8_t> bytes(size);
+        detail::check(grip_solver_checkpoint(solver_, bytes.data(), bytes.size(), &written), "grip_solver_checkpoint");
+        bytes.resize(written);
+        return bytes;
+    }
+    /// grip_solver_restore: the state of checkpoint(); the solver is unchanged if it is refused.
+    void restore(Span<const std::uint8_t> bytes) {
+        detail::check(grip_solver_restore(solver_, bytes.data(), bytes.size()), "grip_solver_restore");
+    }
     /// grip_solver_get_report: the outcome of the last step/advance, failed ones included.
     GripStepReport report() const {
         GripStepReport report{};

@@ -150,6 +150,28 @@ void progress_and_cancel() {
     CHECK(solver.positions(id)[2] < before[2]);
 }
 
+/// A checkpoint taken mid-fall and restored continues bit for bit; damaged bytes are refused and
+/// change nothing.
+void checkpoint_and_restore() {
+    grip::Solver solver;
+    const grip::ObjectId id = solver.add_shell(triangle_xyz, triangle);
+    solver.advance(0.05);
+    const std::vector<std::uint8_t> state = solver.checkpoint();
+    solver.advance(0.05);
+    const std::vector<double> first = solver.positions(id);
+    solver.restore(state);
+    solver.advance(0.05);
+    CHECK(solver.positions(id) == first);
+    const std::vector<std::uint8_t> damaged(state.begin(), state.end() - 1);
+    try {
+        solver.restore(damaged);
+        CHECK(!"damaged bytes are refused");
+    } catch (const grip::Error &e) {
+        CHECK(e.status() == grip::Status::InvalidArgument && e.function() == "grip_solver_restore");
+    }
+    CHECK(solver.positions(id) == first);
+}
+
 /// The tet mesher fills a unit cube with positive tets whose volumes add up to about 1 m³.
 void tetrahedralize_a_cube() {
     std::vector<double> xyz;
@@ -199,6 +221,7 @@ int main() {
         free_fall_and_moves();
         pins_and_targets();
         progress_and_cancel();
+        checkpoint_and_restore();
         tetrahedralize_a_cube();
     } catch (const std::exception &e) {
         std::printf("hpp_tour: unexpected exception: %s\n", e.what());

@@ -57,6 +57,7 @@ def c_type_to_python(c):
         "GripSolver *": "c_void_p", "GripTetMesh *": "c_void_p", "GripSolver * *": "P(c_void_p)",
         "GripTetMesh * *": "P(c_void_p)", "double *": "P(c_double)", "uint32_t *": "P(c_uint32)",
         "GripObjectId *": "P(c_uint32)", "size_t *": "P(c_size_t)", "GripProgressFn": "GripProgressFn",
+        "uint8_t *": "P(c_ubyte)",
     }
     if c in table:
         return table[c]
