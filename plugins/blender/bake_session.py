@@ -156,11 +156,12 @@ class BakeSession:
         if setup.resume is not None and setup.resume.frame >= end:
             self._restore_scene(cached)
             raise AlreadyBaked(f"frames {settings.frame_start}–{setup.resume.frame} are baked already")
-        if setup.resume is None:
+        if setup.resume is None:  # start over: the old cache goes, wherever it was written
             remove_state(setup.state_path)
-            for b in setup.bodies:
-                if os.path.isfile(b.pc2_path):
-                    os.remove(b.pc2_path)
+            old = [bpy.path.abspath(path) for path, _ in cached.values() if path]
+            for path in [b.pc2_path for b in setup.bodies] + old:
+                if os.path.isfile(path):
+                    os.remove(path)
         self.paths = paths
         self.job = BakeJob(setup)
         self.job.start()
