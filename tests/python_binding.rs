@@ -1,6 +1,7 @@
 //! The Python binding (`plugins/python/grip`) outside Blender, in a venv holding only numpy
 //! (`.venv-python`, created on first use from PyPI): `tests/python/test_binding.py` against this
-//! build's cdylib, `tests/python/test_bad_input.py` (the bad-input matrix of
+//! build's cdylib, `tests/python/test_checkpoint.py` (checkpoints restored bit for bit),
+//! `tests/python/test_bad_input.py` (the bad-input matrix of
 //! `tests/bad_input/cases.txt`), `tests/python/test_argument_checks.py` (every public function's
 //! arguments checked before ctypes sees them), `tests/python/test_header_mirror.py` against
 //! `include/grip.h`, and the one-liner `python -c "import grip; ..."` that builds a shell, advances
@@ -41,6 +42,12 @@ fn run_python(py: &Path, args: &[&str]) -> String {
 #[test]
 fn binding_unit_tests() {
     let text = run_python(&python(), &["tests/python/test_binding.py"]);
+    assert!(text.contains("\nOK"), "{text}");
+}
+
+#[test]
+fn checkpoints_continue_bit_for_bit() {
+    let text = run_python(&python(), &["tests/python/test_checkpoint.py"]);
     assert!(text.contains("\nOK"), "{text}");
 }
 

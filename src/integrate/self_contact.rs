@@ -218,17 +218,24 @@ mod tests {
     use super::*;
     use crate::model::Material;
 
-    /// The self-contact mesh's μ table holds the model's resolved μ of every pair of shells and
-    /// of shells and solids, and 0 between solids (which meet no solid through it).
-    #[test]
-    fn the_friction_rows_are_the_models_pairs() {
-        let params = SolverParams { self_contact: true, default_friction: 0.35, ..SolverParams::default() };
+    /// A model of two 0.1 m shell squares at heights 0.2 and 0.3 m over a 0.1 m tet box;
+    /// returns it with the ids [lower square, upper square, box].
+    fn two_squares_over_a_box(params: &SolverParams) -> (Model, [u32; 3]) {
         let mut model = Model::new(params.default_friction);
         let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [1, 1, 1], [0.0; 3]);
         let solid = model.add_solid(&p, &t, &Material::default()).unwrap();
         let square = |z: f64| [0.0, 0.0, z, 0.1, 0.0, z, 0.0, 0.1, z, 0.1, 0.1, z];
         let a = model.add_shell(&square(0.2), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
         let b = model.add_shell(&square(0.3), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        (model, [a, b, solid])
+    }
+
+    /// The self-contact mesh's μ table holds the model's resolved μ of every pair of shells and
+    /// of shells and solids, and 0 between solids (which meet no solid through it).
+    #[test]
+    fn the_friction_rows_are_the_models_pairs() {
+        let params = SolverParams { self_contact: true, default_friction: 0.35, ..SolverParams::default() };
+        let (mut model, [a, b, solid]) = two_squares_over_a_box(&params);
         let rows = [a, b, solid];
         let check = |model: &Model, expected: [[f64; 3]; 3]| {
             let mesh = mesh(model, &params).unwrap();
@@ -255,12 +262,7 @@ mod tests {
     fn the_thickness_rows_follow_the_objects_settings() {
         use crate::model::ObjectSelfContact;
         let params = SolverParams { self_contact: true, self_contact_thickness: 1e-3, ..SolverParams::default() };
-        let mut model = Model::new(params.default_friction);
-        let (p, t) = crate::mesh::generate::box_tets([0.1, 0.1, 0.1], [1, 1, 1], [0.0; 3]);
-        let solid = model.add_solid(&p, &t, &Material::default()).unwrap();
-        let square = |z: f64| [0.0, 0.0, z, 0.1, 0.0, z, 0.0, 0.1, z, 0.1, 0.1, z];
-        let a = model.add_shell(&square(0.2), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
-        let b = model.add_shell(&square(0.3), &[0, 1, 2, 2, 1, 3], &Material::default()).unwrap();
+        let (mut model, [a, b, solid]) = two_squares_over_a_box(&params);
         let table = |model: &Model| mesh(model, &params).unwrap().thickness.unwrap();
         let t = table(&model);
         assert_eq!(

@@ -116,18 +116,8 @@ checks.check(pc2_bytes(cloth) == uninterrupted, "the cache is untouched")
 bpy.ops.grip.free_bake()
 checks.check(scene.grip.cache_frame_end == 0 and not os.listdir(os.path.join(args.out, "grip_cache")),
              "Free Bake removes the PC2 file and the state")
-calls = []
-
-
-def cancel_at(scene, _depsgraph=None):
-    if scene.frame_current >= CANCEL_AT and not calls and bpy.ops.grip.cancel_bake.poll():
-        calls.append(scene.frame_current)
-        bpy.ops.grip.cancel_bake()
-
-
-bpy.app.handlers.frame_change_post.append(cancel_at)
-result, status, _ = bake()
-bpy.app.handlers.frame_change_post.remove(cancel_at)
+with harness.CancelAt(CANCEL_AT):
+    result, status, _ = bake()
 kept = scene.grip.cache_frame_end
 checks.check(result == {"CANCELLED"} and 2 <= kept < FRAMES, f"cancelled with frames 1–{kept} kept: {status}")
 result, status, lines = bake()

@@ -25,18 +25,9 @@ pins = cloth.vertex_groups.new(name="pins")
 pins.add([int(i) for i in np.where(co[:, 1] < co[:, 1].min() + 1e-6)[0]], 1.0, "REPLACE")
 cloth.grip.pin_group = "pins"
 
-calls = []
-
-
-def cancel_after_a_few_frames(scene, _depsgraph=None):
-    if scene.frame_current >= CANCEL_AT and not calls and bpy.ops.grip.cancel_bake.poll():
-        calls.append(scene.frame_current)
-        bpy.ops.grip.cancel_bake()
-
-
-bpy.app.handlers.frame_change_post.append(cancel_after_a_few_frames)
-result, seconds, status = harness.bake(checks)
-bpy.app.handlers.frame_change_post.remove(cancel_after_a_few_frames)
+with harness.CancelAt(CANCEL_AT) as cancel:
+    result, seconds, status = harness.bake(checks)
+calls = cancel.calls
 checks.check(calls == [CANCEL_AT], f"Cancel Bake was called at frame {calls}")
 checks.check(result == {"CANCELLED"} and "cancelled" in status, f"the bake reports the cancel: {result} {status}")
 checks.check(not scene.grip.is_baking and not bpy.ops.grip.cancel_bake.poll(), "no bake is running afterwards")

@@ -175,6 +175,28 @@ def bake(checks):
     return result, seconds, status
 
 
+class CancelAt:
+    """Context manager: while inside, Cancel Bake is called (the path of Esc in the modal bake)
+    once a bake evaluates ``frame`` or later — from a frame-change handler, since background
+    Blender has no event loop. ``calls`` lists the frames it was called at."""
+
+    def __init__(self, frame):
+        self.frame, self.calls = frame, []
+
+    def _handler(self, scene, _depsgraph=None):
+        if scene.frame_current >= self.frame and not self.calls and bpy.ops.grip.cancel_bake.poll():
+            self.calls.append(scene.frame_current)
+            bpy.ops.grip.cancel_bake()
+
+    def __enter__(self):
+        bpy.app.handlers.frame_change_post.append(self._handler)
+        return self
+
+    def __exit__(self, *exc):
+        bpy.app.handlers.frame_change_post.remove(self._handler)
+        return False
+
+
 def render_png(path, camera_location, target):
     """Renders the current frame at 160×120 with Workbench (Cycles if Workbench fails) to
     ``path``; returns (engine, pixel standard deviation)."""
