@@ -30,6 +30,26 @@
 // Time integrator: SDIRK2 (Ascher et al. 2022 Eq. 9), γ = 2 − √2. Second order, L-stable.
 #define GRIP_INTEGRATOR_SDIRK2 4
 
+// Time integrator: semi-implicit backward Euler (Baraff–Witkin): one Newton iteration of the
+// BE stage, accepted without a convergence test. First order, heavily damping.
+#define GRIP_INTEGRATOR_SEMI_IMPLICIT 5
+
+// Time integrator: Newmark with `newmark_beta`, `newmark_gamma` (default the average
+// acceleration rule ¼, ½). Second order for γ = ½.
+#define GRIP_INTEGRATOR_NEWMARK 6
+
+// Time integrator: generalized-α (Chung–Hulbert) with high-frequency spectral radius
+// `spectral_radius`. Second order.
+#define GRIP_INTEGRATOR_GENERALIZED_ALPHA 7
+
+// Time integrator: exponential Rosenbrock–Euler (Ascher et al. 2022 Eq. 18), φ₁ products by
+// an adaptive Krylov method. No nonlinear solve, little artificial damping.
+#define GRIP_INTEGRATOR_EXPONENTIAL_EULER 8
+
+// Time integrator: SIERE (Ascher et al. 2022 Eq. 25): exponential Rosenbrock–Euler on the
+// `modal_count` lowest modes, semi-implicit Euler on the rest.
+#define GRIP_INTEGRATOR_SIERE 9
+
 // Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
 #define GRIP_LINEAR_SOLVER_DIRECT_LU 0
 
@@ -159,7 +179,7 @@
 
 // ABI version of this header and library: bumped on any change of a struct layout, a
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 5
+#define GRIP_ABI_VERSION 6
 
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
@@ -377,6 +397,21 @@ typedef struct GripSolverParams {
     // cannot pass under a solid's edge; their friction is the implicit surface's μ between the
     // two objects.
     uint32_t self_contact;
+    // Newmark β (dimensionless, in (0, 1]) of `GRIP_INTEGRATOR_NEWMARK`. Default 0.25.
+    double newmark_beta;
+    // Newmark γ (dimensionless, in [0.5, 1]) of `GRIP_INTEGRATOR_NEWMARK`; second order only
+    // at 0.5, larger values damp. Default 0.5.
+    double newmark_gamma;
+    // Spectral radius ρ∞ at infinite frequency (dimensionless, in [0, 1]) of
+    // `GRIP_INTEGRATOR_GENERALIZED_ALPHA`: 1 damps nothing, 0 annihilates the highest modes
+    // in one step. Default 0.8.
+    double spectral_radius;
+    // Modes s (1..=200) that `GRIP_INTEGRATOR_SIERE` integrates exponentially: the lowest
+    // eigenpairs of (K, M), computed at the start of every step/advance call. Default 10.
+    uint32_t modal_count;
+    // Semi-implicit stages: 0 = off, 1 = every implicit stage takes one full Newton iteration
+    // from the start-of-step velocities, accepted without a convergence test. Default 0.
+    uint32_t semi_implicit;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;
 } GripSolverParams;

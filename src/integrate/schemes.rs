@@ -37,7 +37,12 @@ pub fn dirk_stages(integrator: Integrator) -> Option<Vec<DirkStage>> {
     let stage = |c: f64, a: &[f64]| DirkStage { c, a: a.to_vec() };
     let (g, b) = (SDIRK2_GAMMA, SDIRK2_BETA);
     match integrator {
-        Integrator::Bdf2 => None,
+        Integrator::Bdf2
+        | Integrator::Newmark
+        | Integrator::GeneralizedAlpha
+        | Integrator::ExponentialEuler
+        | Integrator::Siere => None,
+        Integrator::SemiImplicit => Some(vec![stage(1.0, &[0.0, 1.0])]),
         Integrator::Trapezoidal => Some(vec![stage(1.0, &[0.5, 0.5])]),
         Integrator::TrBdf2 => Some(vec![stage(0.5, &[0.25, 0.25]), stage(1.0, &[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0])]),
         Integrator::Sdirk2 => Some(vec![stage(g, &[0.5 * g, 0.5 * g]), stage(1.0, &[b, b, 0.5 * g])]),

@@ -25,6 +25,25 @@ pub enum Integrator {
     TrBdf2,
     /// SDIRK2 (Ascher et al. 2022 Eq. 9), γ = 2 − √2. Second order, L-stable.
     Sdirk2,
+    /// Semi-implicit backward Euler (Baraff–Witkin; Ascher et al. 2022 §3.1): one Newton
+    /// iteration of the BE stage from the start-of-step velocities, taken in full and accepted
+    /// without a convergence test. First order; cheap, heavily damping, and it may go astray
+    /// on large nonlinear steps where BE converges.
+    SemiImplicit,
+    /// Newmark's method with `newmark_beta`, `newmark_gamma` (default ¼, ½: the average
+    /// acceleration rule, which is the trapezoidal rule). Second order for γ = ½.
+    Newmark,
+    /// The generalized-α method of Chung and Hulbert (1993) with high-frequency spectral radius
+    /// `spectral_radius` ρ∞: second order, with a knob from no numerical damping (ρ∞ = 1) to
+    /// the most (ρ∞ = 0) of the highest modes.
+    GeneralizedAlpha,
+    /// Exponential Rosenbrock–Euler (Ascher et al. 2022 Eq. 18): u₁ = u₀ + h φ₁(hJ) F(u₀) with
+    /// the exact Jacobian J, φ₁ products by an adaptive Krylov method. No nonlinear solve,
+    /// little artificial damping; its cost grows with the stiffness.
+    ExponentialEuler,
+    /// SIERE (Ascher et al. 2022 Eq. 25): exponential Rosenbrock–Euler on the `modal_count`
+    /// lowest modes of (K, M), semi-implicit Euler on the rest.
+    Siere,
 }
 
 /// How simulated vertices contact collider meshes (kinematic triangle meshes).
@@ -118,6 +137,24 @@ pub struct SolverParams {
     /// rest_clearance`). Default 0.001 m: the thickness of every shell that has none of its own
     /// (`Solver::set_object_self_contact`; a pair of shells A and B is then (δ_A + δ_B)/2 thick).
     pub self_contact_thickness: f64,
+    /// Newmark β (dimensionless, in (0, 1]) of [`Integrator::Newmark`]. Default ¼.
+    pub newmark_beta: f64,
+    /// Newmark γ (dimensionless, in [½, 1]) of [`Integrator::Newmark`]; second order only at ½,
+    /// γ > ½ damps. Default ½.
+    pub newmark_gamma: f64,
+    /// Spectral radius ρ∞ at infinite frequency (dimensionless, in [0, 1]) of
+    /// [`Integrator::GeneralizedAlpha`]: 1 damps nothing (the trapezoidal rule), 0 annihilates
+    /// the highest modes in one step. Default 0.8.
+    pub spectral_radius: f64,
+    /// Modes s (1..=200) that [`Integrator::Siere`] integrates exponentially: the lowest
+    /// eigenpairs of (K, M), computed at the start of every call (`Solver::step`,
+    /// `Solver::advance`: each frame of a bake). Default 10.
+    pub modal_count: u32,
+    /// Semi-implicit stages: every implicit stage of the integrator takes one full Newton
+    /// iteration from the start-of-step velocities, accepted without a convergence test (the
+    /// semi-implicit variant of BE, TR, BDF2, TR-BDF2, SDIRK2, Newmark and generalized-α;
+    /// ignored by the exponential methods). Default off.
+    pub semi_implicit: bool,
     /// Self-contact of shells. Default off. Its friction between two
     /// shells (or a shell and itself) is 0 unless set by both shells' own μ
     /// (`Solver::set_object_friction`) or overridden (`Solver::set_friction`),
@@ -158,6 +195,11 @@ impl Default for SolverParams {
             forcing_max: 0.5,
             self_contact_thickness: 1e-3,
             self_contact: false,
+            newmark_beta: 0.25,
+            newmark_gamma: 0.5,
+            spectral_radius: 0.8,
+            modal_count: 10,
+            semi_implicit: false,
         }
     }
 }
@@ -247,10 +289,30 @@ impl SolverParams {
                 self.velocity_tolerance
             )));
         }
+        self.validate_integrator()?;
         if self.worker_count > 1024 {
             return Err(Error::invalid(format!("params.worker_count must be <= 1024, got {}", self.worker_count)));
         }
         self.validate_contact()
+    }
+
+    fn validate_integrator(&self) -> Result<()> {
+        if !(self.newmark_beta > 0.0 && self.newmark_beta <= 1.0) {
+            return Err(Error::invalid(format!("params.newmark_beta must be in (0, 1], got {}", self.newmark_beta)));
+        }
+        if !(self.newmark_gamma >= 0.5 && self.newmark_gamma <= 1.0) {
+            return Err(Error::invalid(format!("params.newmark_gamma must be in [0.5, 1], got {}", self.newmark_gamma)));
+        }
+        if !(self.spectral_radius >= 0.0 && self.spectral_radius <= 1.0) {
+            return Err(Error::invalid(format!(
+                "params.spectral_radius must be in [0, 1], got {}",
+                self.spectral_radius
+            )));
+        }
+        if self.modal_count == 0 || self.modal_count > 200 {
+            return Err(Error::invalid(format!("params.modal_count must be in 1..=200, got {}", self.modal_count)));
+        }
+        Ok(())
     }
 
     fn validate_contact(&self) -> Result<()> {

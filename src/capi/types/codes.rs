@@ -25,6 +25,21 @@ pub const GRIP_INTEGRATOR_BDF2: u32 = 2;
 pub const GRIP_INTEGRATOR_TR_BDF2: u32 = 3;
 /// Time integrator: SDIRK2 (Ascher et al. 2022 Eq. 9), γ = 2 − √2. Second order, L-stable.
 pub const GRIP_INTEGRATOR_SDIRK2: u32 = 4;
+/// Time integrator: semi-implicit backward Euler (Baraff–Witkin): one Newton iteration of the
+/// BE stage, accepted without a convergence test. First order, heavily damping.
+pub const GRIP_INTEGRATOR_SEMI_IMPLICIT: u32 = 5;
+/// Time integrator: Newmark with `newmark_beta`, `newmark_gamma` (default the average
+/// acceleration rule ¼, ½). Second order for γ = ½.
+pub const GRIP_INTEGRATOR_NEWMARK: u32 = 6;
+/// Time integrator: generalized-α (Chung–Hulbert) with high-frequency spectral radius
+/// `spectral_radius`. Second order.
+pub const GRIP_INTEGRATOR_GENERALIZED_ALPHA: u32 = 7;
+/// Time integrator: exponential Rosenbrock–Euler (Ascher et al. 2022 Eq. 18), φ₁ products by
+/// an adaptive Krylov method. No nonlinear solve, little artificial damping.
+pub const GRIP_INTEGRATOR_EXPONENTIAL_EULER: u32 = 8;
+/// Time integrator: SIERE (Ascher et al. 2022 Eq. 25): exponential Rosenbrock–Euler on the
+/// `modal_count` lowest modes, semi-implicit Euler on the rest.
+pub const GRIP_INTEGRATOR_SIERE: u32 = 9;
 /// Linear solver: damped Newton with faer's sparse LU (paper Algorithm 1).
 pub const GRIP_LINEAR_SOLVER_DIRECT_LU: u32 = 0;
 /// Linear solver: inexact Newton with preconditioned BiCGSTAB and Eisenstat–Walker forcing
@@ -90,6 +105,11 @@ pub fn integrator(code: u32) -> Option<Integrator> {
         GRIP_INTEGRATOR_BDF2 => Some(Integrator::Bdf2),
         GRIP_INTEGRATOR_TR_BDF2 => Some(Integrator::TrBdf2),
         GRIP_INTEGRATOR_SDIRK2 => Some(Integrator::Sdirk2),
+        GRIP_INTEGRATOR_SEMI_IMPLICIT => Some(Integrator::SemiImplicit),
+        GRIP_INTEGRATOR_NEWMARK => Some(Integrator::Newmark),
+        GRIP_INTEGRATOR_GENERALIZED_ALPHA => Some(Integrator::GeneralizedAlpha),
+        GRIP_INTEGRATOR_EXPONENTIAL_EULER => Some(Integrator::ExponentialEuler),
+        GRIP_INTEGRATOR_SIERE => Some(Integrator::Siere),
         _ => None,
     }
 }
@@ -102,6 +122,11 @@ pub fn integrator_code(integrator: Integrator) -> u32 {
         Integrator::Bdf2 => GRIP_INTEGRATOR_BDF2,
         Integrator::TrBdf2 => GRIP_INTEGRATOR_TR_BDF2,
         Integrator::Sdirk2 => GRIP_INTEGRATOR_SDIRK2,
+        Integrator::SemiImplicit => GRIP_INTEGRATOR_SEMI_IMPLICIT,
+        Integrator::Newmark => GRIP_INTEGRATOR_NEWMARK,
+        Integrator::GeneralizedAlpha => GRIP_INTEGRATOR_GENERALIZED_ALPHA,
+        Integrator::ExponentialEuler => GRIP_INTEGRATOR_EXPONENTIAL_EULER,
+        Integrator::Siere => GRIP_INTEGRATOR_SIERE,
     }
 }
 

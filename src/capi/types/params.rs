@@ -101,6 +101,21 @@ pub struct GripSolverParams {
     /// cannot pass under a solid's edge; their friction is the implicit surface's μ between the
     /// two objects.
     pub self_contact: u32,
+    /// Newmark β (dimensionless, in (0, 1]) of `GRIP_INTEGRATOR_NEWMARK`. Default 0.25.
+    pub newmark_beta: f64,
+    /// Newmark γ (dimensionless, in [0.5, 1]) of `GRIP_INTEGRATOR_NEWMARK`; second order only
+    /// at 0.5, larger values damp. Default 0.5.
+    pub newmark_gamma: f64,
+    /// Spectral radius ρ∞ at infinite frequency (dimensionless, in [0, 1]) of
+    /// `GRIP_INTEGRATOR_GENERALIZED_ALPHA`: 1 damps nothing, 0 annihilates the highest modes
+    /// in one step. Default 0.8.
+    pub spectral_radius: f64,
+    /// Modes s (1..=200) that `GRIP_INTEGRATOR_SIERE` integrates exponentially: the lowest
+    /// eigenpairs of (K, M), computed at the start of every step/advance call. Default 10.
+    pub modal_count: u32,
+    /// Semi-implicit stages: 0 = off, 1 = every implicit stage takes one full Newton iteration
+    /// from the start-of-step velocities, accepted without a convergence test. Default 0.
+    pub semi_implicit: u32,
     /// Written by `grip_solver_params_default()`; do not change.
     pub struct_tag: u32,
 }
@@ -139,6 +154,11 @@ impl From<&SolverParams> for GripSolverParams {
             forcing_max: p.forcing_max,
             self_contact_thickness: p.self_contact_thickness,
             self_contact: p.self_contact as u32,
+            newmark_beta: p.newmark_beta,
+            newmark_gamma: p.newmark_gamma,
+            spectral_radius: p.spectral_radius,
+            modal_count: p.modal_count,
+            semi_implicit: p.semi_implicit as u32,
             struct_tag: GRIP_SOLVER_PARAMS_TAG,
         }
     }
@@ -176,6 +196,11 @@ impl TryFrom<&GripSolverParams> for SolverParams {
             1 => true,
             other => return Err(Error::invalid(format!("params.self_contact must be 0 or 1, got {other}"))),
         };
+        let semi_implicit = match p.semi_implicit {
+            0 => false,
+            1 => true,
+            other => return Err(Error::invalid(format!("params.semi_implicit must be 0 or 1, got {other}"))),
+        };
         Ok(Self {
             time_step: p.time_step,
             gravity: p.gravity,
@@ -202,6 +227,11 @@ impl TryFrom<&GripSolverParams> for SolverParams {
             forcing_max: p.forcing_max,
             self_contact_thickness: p.self_contact_thickness,
             self_contact,
+            newmark_beta: p.newmark_beta,
+            newmark_gamma: p.newmark_gamma,
+            spectral_radius: p.spectral_radius,
+            modal_count: p.modal_count,
+            semi_implicit,
         })
     }
 }

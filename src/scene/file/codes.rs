@@ -8,12 +8,17 @@ use crate::solve::linear_solver::LinearSolverKind;
 
 /// Integrators by number.
 /// cbindgen:ignore
-pub const INTEGRATORS: [(u32, Integrator); 5] = [
+pub const INTEGRATORS: [(u32, Integrator); 10] = [
     (0, Integrator::BackwardEuler),
     (1, Integrator::Trapezoidal),
     (2, Integrator::Bdf2),
     (3, Integrator::TrBdf2),
     (4, Integrator::Sdirk2),
+    (5, Integrator::SemiImplicit),
+    (6, Integrator::Newmark),
+    (7, Integrator::GeneralizedAlpha),
+    (8, Integrator::ExponentialEuler),
+    (9, Integrator::Siere),
 ];
 
 /// Linear solvers by number.

@@ -127,6 +127,11 @@ fn header(scene: &Scene) -> String {
         ("forcing_max", number(p.forcing_max)),
         ("self_contact", p.self_contact.to_string()),
         ("self_contact_thickness", number(p.self_contact_thickness)),
+        ("newmark_beta", number(p.newmark_beta)),
+        ("newmark_gamma", number(p.newmark_gamma)),
+        ("spectral_radius", number(p.spectral_radius)),
+        ("modal_count", p.modal_count.to_string()),
+        ("semi_implicit", p.semi_implicit.to_string()),
     ];
     for (k, v) in fields {
         let _ = writeln!(t, "{k} = {v}");

@@ -36,6 +36,11 @@ pub(super) struct SolverToml {
     preconditioner: Option<Preconditioner>,
     max_linear_iterations: Option<u32>,
     forcing_max: Option<f64>,
+    newmark_beta: Option<f64>,
+    newmark_gamma: Option<f64>,
+    spectral_radius: Option<f64>,
+    modal_count: Option<u32>,
+    semi_implicit: Option<bool>,
     self_contact: Option<bool>,
     self_contact_thickness: Option<f64>,
 }
@@ -178,6 +183,11 @@ pub(super) fn params(s: &SolverToml) -> Result<SolverParams, String> {
         forcing_max: s.forcing_max.unwrap_or(d.forcing_max),
         self_contact: s.self_contact.unwrap_or(d.self_contact),
         self_contact_thickness: s.self_contact_thickness.unwrap_or(d.self_contact_thickness),
+        newmark_beta: s.newmark_beta.unwrap_or(d.newmark_beta),
+        newmark_gamma: s.newmark_gamma.unwrap_or(d.newmark_gamma),
+        spectral_radius: s.spectral_radius.unwrap_or(d.spectral_radius),
+        modal_count: s.modal_count.unwrap_or(d.modal_count),
+        semi_implicit: s.semi_implicit.unwrap_or(d.semi_implicit),
     };
     params.validate().map_err(|e| format!("[solver]: {e}"))?;
     Ok(params)
