@@ -7,7 +7,7 @@ use crate::contact::{FrictionCoupling, Shape, ShapeKind};
 use crate::mesh::generate::box_tets;
 use crate::solve::linear_solver::LinearSolverKind;
 use crate::solver::VertexAttribute;
-use crate::{ColliderMeshContact, Material, Result, Solver, SolverParams};
+use crate::{ColliderMeshContact, Integrator, Material, Result, Solver, SolverParams};
 
 /// Standard gravity used by the analytic cases (m/s²).
 ///
@@ -53,6 +53,8 @@ pub struct Incline {
     pub settle: f64,
     /// An analytic plane or a collider mesh.
     pub surface: InclineSurface,
+    /// Time integrator (default backward Euler).
+    pub integrator: Integrator,
 }
 
 impl Default for Incline {
@@ -70,6 +72,7 @@ impl Default for Incline {
             settle: 0.0,
             surface: InclineSurface::Plane,
             linear_solver: LinearSolverKind::DirectLu,
+            integrator: Integrator::BackwardEuler,
         }
     }
 }
@@ -108,6 +111,7 @@ impl Incline {
             friction_epsilon: self.epsilon,
             friction_coupling: self.coupling,
             linear_solver: self.linear_solver,
+            integrator: self.integrator,
             max_newton_iterations: 100,
             collider_mesh_contact: ColliderMeshContact::Exact,
             ..SolverParams::default()

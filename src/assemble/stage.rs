@@ -13,6 +13,8 @@
 //! step projected onto the PSD cone: damping is then linear in v (the Newton Jacobian is exact)
 //! and never injects energy when the neo-Hookean stiffness is indefinite.
 //! Pinned vertices are eliminated: their rows read v − v_pin = 0, their columns are dropped.
+//! Newmark and generalized-α scale the inertia term by ρ (`with_inertia`):
+//! r(v) = ρM(v − v̂) − e − h f(q̂ + h v, v).
 
 use super::contact_terms::{ColliderContact, ContactTerms};
 use super::element_terms::DampingMatrices;
@@ -44,6 +46,10 @@ pub struct ImplicitStage<'a> {
     pub h: f64,
     /// Explicit momentum e (N·s) of the stage's known force evaluations (none for BE).
     pub explicit: Option<&'a [f64]>,
+    /// Factor ρ (dimensionless) on the inertia term: r = ρM(v − v̂) − e − h f (1 for the Runge–
+    /// Kutta stages; Newmark and generalized-α, whose position and velocity updates use
+    /// different steps, see `crate::integrate::newmark`).
+    pub inertia: f64,
     /// Gravity (m/s²).
     pub gravity: [f64; 3],
     /// Per vertex: velocity prescribed (pinned).
@@ -88,6 +94,7 @@ impl<'a> ImplicitStage<'a> {
             fixed,
             v_fixed,
             explicit: None,
+            inertia: 1.0,
             terms,
             dropped_blocks: 0,
             known_intersections: None,
@@ -100,6 +107,12 @@ impl<'a> ImplicitStage<'a> {
     /// stages, e.g. (h/2) f(qₜ, vₜ) of the trapezoidal rule).
     pub fn with_explicit(mut self, explicit: Option<&'a [f64]>) -> Self {
         self.explicit = explicit;
+        self
+    }
+
+    /// Scales the inertia term M(v − v̂) of the residual by `inertia` (see [`ImplicitStage::inertia`]).
+    pub fn with_inertia(mut self, inertia: f64) -> Self {
+        self.inertia = inertia;
         self
     }
 
@@ -163,7 +176,9 @@ impl<'a> ImplicitStage<'a> {
             for k in 0..3 {
                 let d = 3 * i + k;
                 let e = self.explicit.map_or(0.0, |e| e[d]);
-                out[d] = ((v[d] - self.v_start[d]) + v[d] * (h * m.alpha[i]) - h * self.gravity[k]) * *mass - e;
+                out[d] = ((v[d] - self.v_start[d]) * self.inertia + v[d] * (h * m.alpha[i]) - h * self.gravity[k])
+                    * *mass
+                    - e;
             }
         }
         self.add_negative_force(q, v, h, false, out);
@@ -181,6 +196,19 @@ impl<'a> ImplicitStage<'a> {
         let mut out = vec![0.0; q.len()];
         self.add_negative_force(q, v, -1.0, true, &mut out);
         out
+    }
+
+    /// The directional derivative (N) of the total force, ∂f/∂q dq + ∂f/∂v dv at (q, v), by
+    /// forward-mode AD through every force term (rows of pinned vertices included): the
+    /// products with the Jacobian of the first-order system that the exponential integrators
+    /// need (Ascher et al. 2022 Eq. 17).
+    pub fn force_derivative(&mut self, q: &[f64], v: &[f64], dq: &[f64], dv: &[f64]) -> Vec<f64> {
+        self.terms.refresh(q);
+        let qd: Vec<Dual64> = q.iter().zip(dq).map(|(&x, &e)| Dual64::new(x, e)).collect();
+        let vd: Vec<Dual64> = v.iter().zip(dv).map(|(&x, &e)| Dual64::new(x, e)).collect();
+        let mut out = vec![Dual64::from(0.0); q.len()];
+        self.add_negative_force(&qd, &vd, -1.0, true, &mut out);
+        out.iter().map(|x| x.eps).collect()
     }
 
     /// What the terms see of this stage.
@@ -245,7 +273,8 @@ impl NonlinearSystem for ImplicitStage<'_> {
             for k in 0..3 {
                 let d = 3 * i + k;
                 let dv = v[d] - self.v_start[d];
-                phi += mass * (0.5 * dv * dv + 0.5 * h * m.alpha[i] * v[d] * v[d] - h * self.gravity[k] * v[d]);
+                phi += mass
+                    * (0.5 * self.inertia * dv * dv + 0.5 * h * m.alpha[i] * v[d] * v[d] - h * self.gravity[k] * v[d]);
                 phi -= self.explicit.map_or(0.0, |e| e[d] * v[d]);
             }
         }
@@ -297,7 +326,7 @@ impl NonlinearSystem for ImplicitStage<'_> {
         self.q = q;
         let (m, l, h) = (self.model, self.layout, self.h);
         for (i, slot) in l.diagonal_slots.iter().enumerate() {
-            let diag = if self.fixed[i] { 1.0 } else { m.mass[i] * (1.0 + h * m.alpha[i]) };
+            let diag = if self.fixed[i] { 1.0 } else { m.mass[i] * (self.inertia + h * m.alpha[i]) };
             for k in 0..3u32 {
                 jac[(slot.start + k * slot.stride + k) as usize] += diag;
             }

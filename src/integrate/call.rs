@@ -20,6 +20,7 @@ use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::model::{Model, SolverParams, SurfaceQuery};
 use crate::solve::linear_solver::LinearSolver;
+use crate::solve::modal_basis::ModalBasis;
 use crate::solve::NewtonSettings;
 
 /// The colliders over a call: shapes, poses at its start, host targets for its end, and the
@@ -108,6 +109,8 @@ pub(crate) struct CallState<'a> {
     /// `params.max_substep_halvings`, since the separated state holds elastic energy far beyond
     /// a step's usual.
     pub recovery_call: bool,
+    /// SIERE's lowest modes, computed at its first substep of the call and kept for the rest.
+    pub modal_basis: Option<ModalBasis>,
 }
 
 /// Where a call reports.

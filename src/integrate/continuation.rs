@@ -38,7 +38,13 @@ impl Substepper<'_> {
         want_force: bool,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let failure = match self.newton_on_stage(q, v, stage, substep, damping, want_force, None) {
-            Err(failure) if matches!(failure.error, Error::NotConverged(_)) && self.has_friction() => failure,
+            Err(failure)
+                if matches!(failure.error, Error::NotConverged(_))
+                    && self.has_friction()
+                    && !self.semi_implicit_stages() =>
+            {
+                failure
+            }
             other => return other,
         };
         let epsilon = self.state.contact_law.epsilon;

@@ -9,13 +9,16 @@
 pub mod call;
 pub mod collider_meshes;
 pub mod continuation;
+pub mod exponential;
 pub mod guess;
+pub mod newmark;
 pub mod newton_stage;
 pub mod report;
 pub mod retries;
 pub mod schemes;
 pub mod self_contact;
 pub mod separation;
+pub mod siere;
 pub mod stages;
 pub mod warnings;
 

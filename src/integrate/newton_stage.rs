@@ -76,10 +76,16 @@ impl Substepper<'_> {
         let law = self.state.contact_law;
         let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
         let given = start.is_some();
-        let mut v_new = start.unwrap_or_else(|| self.predict(v, v_fixed, stage.c * h));
+        // The semi-implicit variant linearizes at the start-of-step velocities (Baraff–Witkin).
+        let semi_implicit = self.semi_implicit_stages();
+        let mut v_new = match start {
+            Some(start) => start,
+            None if semi_implicit => with_pins(self.ctx.pinned, v.to_vec(), v_fixed),
+            None => self.predict(v, v_fixed, stage.c * h),
+        };
         let mut guess_intersections = None;
         let self_contact_on = self.state.self_contact.is_some();
-        if let Some(sc) = self.state.self_contact.as_ref() {
+        if let Some(sc) = self.state.self_contact.as_ref().filter(|_| !semi_implicit) {
             let (guess, count) = self.untangled_guess(sc, v_new, v, v_fixed, stage);
             v_new = guess;
             guess_intersections = Some(count);
@@ -120,6 +126,7 @@ impl Substepper<'_> {
                 damping,
             )
             .with_explicit(stage.explicit.as_deref())
+            .with_inertia(stage.inertia)
             .with_contact(terms.as_ref())
             .with_mesh_contact(meshes)
             .with_surface_contact(surface)
@@ -142,7 +149,7 @@ impl Substepper<'_> {
             // With self-contact the (untangled) prediction stands: a shorter guess found a lower
             // potential but left the twisted-cylinder's shells where the line search, which never
             // adds intersections, stalled far from the solution.
-            if attempt == 1 && !given && v_new != v_plain && !self_contact_on {
+            if attempt == 1 && !given && !semi_implicit && v_new != v_plain && !self_contact_on {
                 let (guess, theta) = lowest_potential_guess(&mut system, &v_plain, std::mem::take(&mut v_new));
                 if theta < 1.0 {
                     log::debug!("Newton's guess: the predicted velocity change scaled by {theta} (lower potential)");
@@ -150,7 +157,11 @@ impl Substepper<'_> {
                 v_new = guess;
             }
             let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
-            let outcome = newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration);
+            let outcome = if semi_implicit {
+                newton::semi_implicit_step(&mut system, &mut linear, &mut v_new)
+            } else {
+                newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration)
+            };
             self.out.report.seconds_contact_search += system.terms.surfaces.as_ref().map_or(0.0, |s| s.seconds_search);
             self.out.report.seconds_contact_search +=
                 system.terms.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
@@ -161,7 +172,12 @@ impl Substepper<'_> {
             }
             if let Err((e, stats)) = &outcome {
                 let cancelled = matches!(e, Error::Cancelled(_));
-                if attempt == 1 && system.dropped_blocks > 0 && !cancelled && v_new.iter().all(|x| x.is_finite()) {
+                if attempt == 1
+                    && !semi_implicit
+                    && system.dropped_blocks > 0
+                    && !cancelled
+                    && v_new.iter().all(|x| x.is_finite())
+                {
                     log::debug!(
                         "stage failed ({e}); again from its last iterate with the contacts found there in the pattern"
                     );
@@ -188,7 +204,7 @@ impl Substepper<'_> {
                         .flatten()
                         .reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
                     let force = want_force.then(|| system.force(&q_new, &v_new));
-                    Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force })
+                    Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force, acceleration: None })
                 }
                 Err((e, stats)) => {
                     // How close the shells came at the last iterate: the substep is redone

@@ -127,6 +127,14 @@ impl Substepper<'_> {
                 }
             }
             match step.gaps {
+                // The linearized methods see only the contacts of the step's start: a stiffer κ
+                // does not stop a vertex that meets the surface within the step. The substep is
+                // taken again by backward Euler, as after a start inside a collider.
+                Some((deepest, _)) if deepest < 0.0 && self.linearized_step() => {
+                    self.out.report.add_failed_attempt(&step.stats);
+                    self.state.recovering = true;
+                    log::debug!("substep of {h:.3e} s ended {:.3e} m inside: taken by backward Euler", -deepest);
+                }
                 Some((deepest, _)) if deepest < 0.0 && retries < self.ctx.params.max_contact_retries => {
                     retries += 1;
                     self.out.report.contact_retries += 1;
@@ -145,7 +153,10 @@ impl Substepper<'_> {
                     self.out.report.active_contacts = active;
                     self.out.report.add_substep(&step.stats);
                     self.out.report.simulated_time += h;
-                    self.state.acceleration = step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect();
+                    self.state.acceleration = match step.acceleration {
+                        Some(a) => a,
+                        None => step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect(),
+                    };
                     if self.ctx.params.integrator == Integrator::Bdf2 {
                         self.state.history = Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
                     }

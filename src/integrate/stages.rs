@@ -16,6 +16,7 @@ use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
 use crate::integrate::schemes::{bdf2_coefficients, dirk_stages, needs_start_force};
 use crate::model::params::Integrator;
+use crate::solve::newton::LinearSystem;
 use crate::solve::NewtonStats;
 
 /// One substep: the fractions [f0, f1] of the call it covers, its length h (s), and the pinned
@@ -43,6 +44,8 @@ pub(crate) struct StageInput {
     pub h_eff: f64,
     /// Explicit momentum (N·s), if any.
     pub explicit: Option<Vec<f64>>,
+    /// Factor on the inertia term (1 but for Newmark and generalized-α).
+    pub inertia: f64,
 }
 
 /// A solved stage.
@@ -57,6 +60,9 @@ pub(crate) struct StageOutput {
     pub gaps: Option<(f64, u32)>,
     /// Total force (N) at the end, when asked for.
     pub force: Option<Vec<f64>>,
+    /// The acceleration (m/s²) the next step starts from, for integrators that carry one
+    /// (Newmark and generalized-α); otherwise (v₁ − v₀)/h is kept as Newton's predictor.
+    pub acceleration: Option<Vec<f64>>,
 }
 
 /// A failed stage: the error and, with self-contact, the smallest distance (m) between shell
@@ -98,8 +104,53 @@ impl Substepper<'_> {
         }
     }
 
+    /// The integrator of the next substep: backward Euler while recovering from a start inside
+    /// a collider (see `CallState::recovering`), the chosen one otherwise.
+    pub(crate) fn integrator_now(&self) -> Integrator {
+        if self.state.recovering || self.state.recovery_call {
+            Integrator::BackwardEuler
+        } else {
+            self.ctx.params.integrator
+        }
+    }
+
+    /// Whether each implicit stage takes one Newton iteration (the semi-implicit variant).
+    pub(crate) fn semi_implicit_stages(&self) -> bool {
+        !(self.state.recovering || self.state.recovery_call)
+            && (self.ctx.params.integrator == Integrator::SemiImplicit || self.ctx.params.semi_implicit)
+    }
+
+    /// Whether the next substep is linearized at its start (SI, the semi-implicit stages, ERE,
+    /// SIERE) rather than solved to convergence.
+    pub(crate) fn linearized_step(&self) -> bool {
+        self.semi_implicit_stages() || matches!(self.integrator_now(), Integrator::ExponentialEuler | Integrator::Siere)
+    }
+
     /// f(qₜ, vₜ) in N: every force at the start of the substep, colliders at their start poses.
-    fn start_force(&mut self, q: &[f64], v: &[f64], substep: &Substep, damping: &DampingMatrices) -> Result<Vec<f64>> {
+    pub(crate) fn start_force(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        substep: &Substep,
+        damping: &DampingMatrices,
+    ) -> Result<Vec<f64>> {
+        self.with_start_system(q, v, q, substep, damping, |system, _| system.force(q, v))
+    }
+
+    /// Runs `f` on the implicit stage (base positions `q_hat`, base velocities `v`, step
+    /// `substep.h`) over every force term at the start `q` of the substep, colliders at their
+    /// start poses, with the linear solver of the system layout: the start force of the
+    /// multi-stage schemes and the linearization of the exponential ones.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn with_start_system<R>(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        q_hat: &[f64],
+        substep: &Substep,
+        damping: &DampingMatrices,
+        f: impl FnOnce(&mut ImplicitStage, &mut LinearSystem) -> R,
+    ) -> Result<R> {
         let (f0, f1, h, v_fixed) = (substep.f0, substep.f1, substep.h, substep.v_fixed.as_slice());
         let law = self.state.contact_law;
         let pairs = self.ctx.colliders.pairs;
@@ -117,12 +168,12 @@ impl Substepper<'_> {
         let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
         stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
         self.ensure_layout(&stencils)?;
-        let (layout, _) =
-            self.state.system.as_ref().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
+        let (layout, solver) =
+            self.state.system.as_mut().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
         let mut system = ImplicitStage::new(
             self.ctx.model,
             layout,
-            q,
+            q_hat,
             v,
             h,
             self.ctx.params.gravity,
@@ -134,7 +185,8 @@ impl Substepper<'_> {
         .with_mesh_contact(meshes)
         .with_surface_contact(surface)
         .with_self_contact(self_contact);
-        Ok(system.force(q, v))
+        let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
+        Ok(f(&mut system, &mut linear))
     }
 
     /// Integrates `substep` from (q, v).
@@ -146,11 +198,15 @@ impl Substepper<'_> {
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let damping = DampingMatrices::new(self.ctx.model, q);
-        let integrator = if self.state.recovering || self.state.recovery_call {
-            Integrator::BackwardEuler
-        } else {
-            self.ctx.params.integrator
-        };
+        let integrator = self.integrator_now();
+        match integrator {
+            Integrator::Newmark | Integrator::GeneralizedAlpha => {
+                return self.newmark_step(q, v, substep, &damping, integrator);
+            }
+            Integrator::ExponentialEuler => return self.exponential_step(q, v, substep, &damping),
+            Integrator::Siere => return self.siere_step(q, v, substep, &damping),
+            _ => {}
+        }
         let Some(stages) = dirk_stages(integrator) else {
             let history = self.state.history.as_ref().filter(|s| s.q.len() == q.len());
             let stage = match history.and_then(|s| bdf2_coefficients(h, s.h).map(|c| (c, s))) {
@@ -158,9 +214,11 @@ impl Substepper<'_> {
                     let mut q_hat: Vec<f64> = q.iter().zip(&past.q).map(|(a, b)| c0 * a - c1 * b).collect();
                     let v_hat = v.iter().zip(&past.v).map(|(a, b)| c0 * a - c1 * b).collect();
                     self.pin_base(q, &mut q_hat, v_fixed, h - h_eff);
-                    StageInput { c: 1.0, q_hat, v_hat, h_eff, explicit: None }
+                    StageInput { c: 1.0, q_hat, v_hat, h_eff, explicit: None, inertia: 1.0 }
                 }
-                None => StageInput { c: 1.0, q_hat: q.to_vec(), v_hat: v.to_vec(), h_eff: h, explicit: None },
+                None => {
+                    StageInput { c: 1.0, q_hat: q.to_vec(), v_hat: v.to_vec(), h_eff: h, explicit: None, inertia: 1.0 }
+                }
             };
             return self.solve_stage(q, v, &stage, substep, &damping, false);
         };
@@ -179,7 +237,7 @@ impl Substepper<'_> {
                 e.iter_mut().zip(&forces[j]).for_each(|(x, f)| *x += h * a * f);
             }
             self.pin_base(q, &mut q_hat, v_fixed, st.c * h - h_eff);
-            let input = StageInput { c: st.c, q_hat, v_hat: v.to_vec(), h_eff, explicit };
+            let input = StageInput { c: st.c, q_hat, v_hat: v.to_vec(), h_eff, explicit, inertia: 1.0 };
             let out = match self.solve_stage(q, v, &input, substep, &damping, s < last) {
                 Ok(o) => o,
                 Err(e) => {

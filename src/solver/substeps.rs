@@ -106,6 +106,7 @@ impl Solver {
             history: history.clone(),
             recovering: start.inside,
             recovery_call: start.inside,
+            modal_basis: None,
         };
         Substepper { ctx, state, out: CallOutput { progress, report } }.run(&start.v, substeps, h)
     }
