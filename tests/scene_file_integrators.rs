@@ -98,7 +98,10 @@ fn integrator_fields_round_trip_through_export_and_import() {
     let d = SolverParams::default();
     let plain = parse_solver(&dir.0, "").expect("parse");
     assert_eq!(plain, d);
-    assert_eq!((d.newmark_beta, d.newmark_gamma, d.spectral_radius, d.modal_count, d.semi_implicit), (0.25, 0.5, 0.8, 10, false));
+    assert_eq!(
+        (d.newmark_beta, d.newmark_gamma, d.spectral_radius, d.modal_count, d.semi_implicit),
+        (0.25, 0.5, 0.8, 10, false)
+    );
     let scene = parse(&scene_text(""), &dir.0, "defaults").expect("parse");
     let written = export(&scene, &dir.0.join("defaults")).expect("export");
     assert_eq!(load(&written).expect("load").params, d);
