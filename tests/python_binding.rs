@@ -3,7 +3,9 @@
 //! build's cdylib, `tests/python/test_checkpoint.py` (checkpoints restored bit for bit),
 //! `tests/python/test_bad_input.py` (the bad-input matrix of
 //! `tests/bad_input/cases.txt`), `tests/python/test_argument_checks.py` (every public function's
-//! arguments checked before ctypes sees them), `tests/python/test_header_mirror.py` against
+//! arguments checked before ctypes sees them), `tests/python/test_integrators.py` (every integrator
+//! code and the integrators' fields accepted, out-of-range values refused naming the field),
+//! `tests/python/test_header_mirror.py` against
 //! `include/grip.h`, and the one-liner `python -c "import grip; ..."` that builds a shell, advances
 //! and reads it back.
 //!
@@ -61,6 +63,12 @@ fn binding_refuses_every_bad_input() {
 fn binding_checks_every_argument() {
     let text = run_python(&python(), &["tests/python/test_argument_checks.py"]);
     assert!(text.contains("\nOK") && text.contains("argument-check cases"), "{text}");
+}
+
+#[test]
+fn binding_takes_every_integrator_and_its_fields() {
+    let text = run_python(&python(), &["tests/python/test_integrators.py"]);
+    assert!(text.contains("\nOK"), "{text}");
 }
 
 #[test]

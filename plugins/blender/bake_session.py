@@ -18,6 +18,7 @@ from .cache_lifecycle import quiet
 from .cache_modifier import DrawingModifiersOff, attach, cache_modifier, detach
 from .cache_state import fingerprint, read_state, remove_state
 from .capture import BakeInputError, evaluated, is_closed, metres_per_unit, outward, pinned_mask
+from .integrators import solver_fields
 from .pc2 import HEADER as PC2_HEADER
 from .properties import ATM_PA
 
@@ -43,6 +44,22 @@ def self_collision(settings, g, scale):
         return None
     enabled = settings.self_contact if g.self_collision == "SCENE" else g.self_collision == "ON"
     return bool(enabled), g.self_collision_thickness * scale
+
+
+def solver_params(scene, self_contact_on):
+    """The ``GripSolverParams`` fields of a bake of ``scene`` (SI): its grip settings, frame
+    rate, gravity and unit scale; self-contact on when ``self_contact_on``."""
+    settings, scale = scene.grip, metres_per_unit(scene)
+    fps = scene.render.fps / scene.render.fps_base
+    gravity = np.array(scene.gravity) * scale if scene.use_gravity else np.zeros(3)
+    return dict(time_step=1.0 / fps / settings.substeps, gravity=tuple(gravity),
+                contact_thickness=settings.contact_thickness * scale,
+                collider_mesh_contact=settings.bl_rna.properties["collider_contact"].enum_items[
+                    settings.collider_contact].value,
+                self_contact=int(self_contact_on),
+                self_contact_thickness=settings.self_contact_thickness * scale,
+                linear_solver=settings.bl_rna.properties["linear_solver"].enum_items[settings.linear_solver].value,
+                **solver_fields(settings))
 
 
 def library_path():
@@ -224,19 +241,9 @@ class BakeSession:
         for b in bodies:
             b.self_contact = b.self_contact if self_contact_on else None
         fps = scene.render.fps / scene.render.fps_base
-        gravity = np.array(scene.gravity) * scale if scene.use_gravity else np.zeros(3)
-        params = dict(time_step=1.0 / fps / settings.substeps, gravity=tuple(gravity),
-                      contact_thickness=settings.contact_thickness * scale,
-                      collider_mesh_contact=settings.bl_rna.properties["collider_contact"].enum_items[
-                          settings.collider_contact].value,
-                      self_contact=int(self_contact_on),
-                      self_contact_thickness=settings.self_contact_thickness * scale,
-                      integrator=settings.bl_rna.properties["integrator"].enum_items[settings.integrator].value,
-                      linear_solver=settings.bl_rna.properties["linear_solver"].enum_items[
-                          settings.linear_solver].value)
-        setup = BakeSetup(library_path=library_path(), params=params, frame_start=settings.frame_start,
-                          frame_end=frame_end, frame_duration=1.0 / fps, bodies=bodies, colliders=colliders,
-                          state_path=state_file(scene))
+        setup = BakeSetup(library_path=library_path(), params=solver_params(scene, self_contact_on),
+                          frame_start=settings.frame_start, frame_end=frame_end, frame_duration=1.0 / fps,
+                          bodies=bodies, colliders=colliders, state_path=state_file(scene))
         setup.fingerprint = fingerprint(setup)
         return setup
 

@@ -6,6 +6,7 @@ import bpy
 from .bake_session import running_session
 from .cache_files import cache_folder, is_temporary
 from .cache_modifier import cache_modifier
+from .integrators import shown_settings
 
 
 def cache_summary(scene):
@@ -131,6 +132,8 @@ class GRIP_PT_scene(bpy.types.Panel):
         col.prop(s, "frame_end", text="End")
         layout.prop(s, "substeps")
         layout.prop(s, "integrator")
+        for name in shown_settings(s.integrator):
+            layout.prop(s, name)
         layout.prop(s, "linear_solver")
         layout.prop(s, "collider_contact")
         layout.prop(s, "contact_thickness")

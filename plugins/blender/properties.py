@@ -14,6 +14,7 @@ from bpy.props import (
 )
 
 from . import grip
+from .integrators import INTEGRATORS
 
 ROLES = [
     ("NONE", "None", "Not part of grip simulations"),
@@ -137,8 +138,6 @@ class GripObjectSettings(bpy.types.PropertyGroup):
                                     description="Modifiers the bake muted, as JSON [name, viewport, render]")
 
 
-INTEGRATORS = [("BACKWARD_EULER", "Backward Euler", "Implicit, fully coupled friction",
-                grip.INTEGRATOR_BACKWARD_EULER)]
 LINEAR_SOLVERS = [("DIRECT_LU", "Direct LU", "Damped Newton with a sparse LU factorisation",
                    grip.LINEAR_SOLVER_DIRECT_LU)]
 COLLIDER_CONTACTS = [
@@ -161,6 +160,22 @@ class GripSceneSettings(bpy.types.PropertyGroup):
     substeps: IntProperty(update=_scene_changed, name="Substeps", default=10, min=1, max=1000,
                           description="Time steps per frame (time step = frame duration / substeps)")
     integrator: EnumProperty(update=_scene_changed, name="Integrator", items=INTEGRATORS, default="BACKWARD_EULER")
+    newmark_beta: FloatProperty(update=_scene_changed, name="Newmark β", min=1e-4, max=1.0, default=0.25, precision=4,
+                                description="β of Newmark (dimensionless, in (0, 1]); 1/4 with γ = 1/2 is the "
+                                            "average acceleration rule")
+    newmark_gamma: FloatProperty(update=_scene_changed, name="Newmark γ", min=0.5, max=1.0, default=0.5, precision=4,
+                                 description="γ of Newmark (dimensionless, in [0.5, 1]): second order at 1/2, "
+                                             "larger values damp")
+    spectral_radius: FloatProperty(update=_scene_changed, name="Spectral Radius ρ∞", min=0.0, max=1.0, default=0.8,
+                                   precision=3,
+                                   description="High-frequency damping of generalized-α (dimensionless, in [0, 1]): "
+                                               "1 damps nothing, 0 removes the highest frequencies in one step")
+    modal_count: IntProperty(update=_scene_changed, name="Modes", min=1, max=200, default=10,
+                             description="Lowest modes that SIERE integrates exponentially (1 to 200), computed "
+                                         "at the start of every frame; the rest go semi-implicitly")
+    semi_implicit: BoolProperty(update=_scene_changed, name="Semi-Implicit Stages", default=False,
+                                description="Every implicit stage takes one Newton iteration, without a "
+                                            "convergence test: cheaper per step, more damping")
     linear_solver: EnumProperty(update=_scene_changed, name="Solver", items=LINEAR_SOLVERS, default="DIRECT_LU")
     collider_contact: EnumProperty(update=_scene_changed, name="Collider Contact", items=COLLIDER_CONTACTS, default="EXACT",
                                    description="How cloth and soft bodies meet collider meshes")

@@ -1,6 +1,8 @@
 """The add-on's settings, panels and input errors in a real Blender: presets fill SI values,
 every property the panels draw exists (drawn through a recording layout, since background
-Blender has no UI), and bakes that cannot start give readable errors and change nothing."""
+Blender has no UI), the integrator menu and each integrator's settings reach the solver
+parameters, the cache's fingerprint and its outdated flag, and bakes that cannot start give
+readable errors and change nothing."""
 
 import os
 import sys
@@ -139,6 +141,57 @@ checks.check({"frame_start", "frame_end", "substeps", "integrator", "linear_solv
 checks.check(("operator", "grip.bake") in log and ("operator", "grip.free_bake") in log, "Bake and Free Bake buttons")
 checks.check(sum(1 for entry in log if entry == ("operator", "grip.bake")) == 2, "Bake and Bake to Current Frame buttons")
 
+# -- integrators ---------------------------------------------------------------------------------
+settings = scene.grip
+menu = settings.bl_rna.properties["integrator"].enum_items
+checks.check({i.identifier: i.value for i in menu} == {
+    "BACKWARD_EULER": grip.INTEGRATOR_BACKWARD_EULER, "SEMI_IMPLICIT": grip.INTEGRATOR_SEMI_IMPLICIT,
+    "NEWMARK": grip.INTEGRATOR_NEWMARK, "GENERALIZED_ALPHA": grip.INTEGRATOR_GENERALIZED_ALPHA,
+    "EXPONENTIAL_EULER": grip.INTEGRATOR_EXPONENTIAL_EULER, "SIERE": grip.INTEGRATOR_SIERE},
+    f"the integrator menu maps to the library's codes: {[(i.identifier, i.value) for i in menu]}")
+checks.check(all(len(i.description) > 20 for i in menu), "every integrator has a tooltip")
+library = grip.load(addon.bake_session.library_path())
+c = library.solver_params()
+own = (settings.newmark_beta, settings.newmark_gamma, settings.spectral_radius, settings.modal_count,
+       int(settings.semi_implicit))
+library_defaults = (c.newmark_beta, c.newmark_gamma, c.spectral_radius, c.modal_count, c.semi_implicit)
+checks.check(np.allclose(own, library_defaults, rtol=1e-7, atol=0),  # Blender stores float32
+             f"integrator settings default to the library's: {own}")
+INTEGRATOR_SETTINGS = set(addon.integrators.SETTINGS)
+SHOWN = {"BACKWARD_EULER": {"semi_implicit"}, "SEMI_IMPLICIT": set(),
+         "NEWMARK": {"newmark_beta", "newmark_gamma", "semi_implicit"},
+         "GENERALIZED_ALPHA": {"spectral_radius", "semi_implicit"}, "EXPONENTIAL_EULER": set(), "SIERE": {"modal_count"}}
+for identifier, shown in SHOWN.items():
+    settings.integrator = identifier
+    log = draw(bpy.types.GRIP_PT_scene)
+    drawn = {n for kind, *rest in log if kind == "prop" for _, n in [rest]}
+    checks.check(drawn & INTEGRATOR_SETTINGS == shown and not all_exist(log),
+                 f"{identifier}: the panel shows {sorted(drawn & INTEGRATOR_SETTINGS)}")
+    params = addon.bake_session.solver_params(scene, False)
+    checks.check(params["integrator"] == menu[identifier].value, f"{identifier} reaches the solver parameters")
+    with grip.Solver(library=library, **params) as solver:  # created only: no step
+        checks.check(solver.params.integrator == menu[identifier].value, f"the library takes {identifier}")
+chosen = dict(newmark_beta=0.3, newmark_gamma=0.6, spectral_radius=0.6, modal_count=12, semi_implicit=True)
+settings.integrator = "GENERALIZED_ALPHA"
+for name, value in chosen.items():
+    setattr(settings, name, value)
+params = addon.bake_session.solver_params(scene, False)
+got = {name: params[name] for name in chosen}
+checks.check(all(abs(got[n] - chosen[n]) < 1e-6 for n in chosen) and params["semi_implicit"] == 1,
+             f"every integrator setting reaches the solver parameters: {got}")
+
+
+def setup_fingerprint(p):
+    return addon.cache_state.fingerprint(addon.bake_job.BakeSetup(
+        library_path="", params=p, frame_start=1, frame_end=24, frame_duration=1 / 24, bodies=[], colliders=[]))
+
+
+for name in ("integrator",) + addon.integrators.SETTINGS:
+    other = dict(params, **{name: params[name] + 1 if name in ("integrator", "modal_count") else 1 - params[name]})
+    checks.check(setup_fingerprint(other) != setup_fingerprint(params), f"{name} is part of the cache's fingerprint")
+for name in ("integrator",) + addon.integrators.SETTINGS:
+    settings.property_unset(name)
+
 # -- bakes that cannot start ---------------------------------------------------------------------
 cloth.grip.role = "NONE"
 
@@ -165,4 +218,10 @@ scene.grip.cache_folder = os.path.join(args.out, "cache")
 scene.grip.substeps = 4
 result, _, status = harness.bake(checks)
 checks.check(result == {"FINISHED"}, f"then a valid bake works: {status}")
+
+# -- an integrator setting outdates the cache -------------------------------------------------------
+for name, value in [("integrator", "NEWMARK")] + list(chosen.items()):
+    scene.grip.cache_outdated = False
+    setattr(scene.grip, name, value)
+    checks.check(scene.grip.cache_frame_end and scene.grip.cache_outdated, f"changing {name} marks the cache outdated")
 checks.finish()

@@ -4,6 +4,7 @@
  *   main.c           check bookkeeping, the watched solver, the group-end check and main()
  *   scene.c          the shared scene (a pinned cloth and a tet cube) and the physics tests
  *   create_errors.c  error paths of grip_solver_create, grip_solver_add_shell and _add_solid
+ *   integrators.c    the integrator codes and their fields: defaults, accepted and refused values
  *   call_errors.c    error paths of attributes, queries and steps; handles and misaligned outputs
  *   colliders.c      analytic colliders and collider meshes: error paths and a cloth on a floor
  *   checkpoint.c     the solver's state as bytes: exact continuation and refused restores
@@ -109,6 +110,9 @@ void test_create_errors(void);
 void test_add_shell_errors(void);
 void test_add_solid_errors(void);
 void test_solid_ignores_shell_fields(void);
+
+/* integrators.c */
+void test_integrators(void);
 
 /* call_errors.c */
 void test_attribute_errors(void);

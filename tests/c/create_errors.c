@@ -73,7 +73,7 @@ void test_create_errors(void) {
     EXPECT_BAD_PARAM(p.self_contact_thickness = 0.0, "self_contact_thickness");
     EXPECT_BAD_PARAM(p.self_contact_thickness = NAN, "self_contact_thickness");
     EXPECT_BAD_PARAM(p.linear_solver = 0xFFFFFFFFu, "linear_solver");
-    EXPECT_BAD_PARAM(p.integrator = GRIP_INTEGRATOR_SDIRK2 + 1, "integrator");
+    EXPECT_BAD_PARAM(p.integrator = GRIP_INTEGRATOR_SIERE + 1, "integrator");
     EXPECT_BAD_PARAM(p.integrator = 0xFFFFFFFFu, "integrator");
     EXPECT_BAD_PARAM(p.worker_count = 1025, "worker_count");
 

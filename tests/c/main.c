@@ -122,6 +122,7 @@ int main(void) {
     printf("grip %s, ABI %u\n", grip_version(), (unsigned)grip_abi_version());
     test_versions();
     test_create_errors();
+    test_integrators();
     build_scene();
     test_fall();
     test_driven_pin();

@@ -199,6 +199,48 @@ TEST(cook_every_integrator_and_linear_solver) {
     }
 }
 
+/// The integrators after SDIRK2 and their parameters reach the solver: the start-frame cook
+/// builds a solver with each of them (no step is taken), and a parameter out of grip's range is
+/// the cook's error, naming the field.
+TEST(cook_builds_every_newer_integrator_with_its_parameters) {
+    for (std::uint32_t integrator = GRIP_INTEGRATOR_SEMI_IMPLICIT; integrator <= GRIP_INTEGRATOR_SIERE; ++integrator) {
+        SolverRegistry registry;
+        CookInputs in;
+        in.parameters = default_parameters();
+        in.parameters.integrator = integrator;
+        in.parameters.newmark_beta = 0.3;
+        in.parameters.newmark_gamma = 0.6;
+        in.parameters.spectral_radius = 0.6;
+        in.parameters.modal_count = 12;
+        in.parameters.semi_implicit = integrator != GRIP_INTEGRATOR_SEMI_IMPLICIT;
+        Geometry g = cloth(4, 1.0);
+        in.geometry.simulated = &g;
+        in.owner = 3;
+        const CookOutput first = cook(in, registry, never);
+        const std::string what = "integrator " + std::to_string(integrator);
+        CHECK_MSG(first.error.empty() && first.action == CookAction::Reset, what + ": " + first.error);
+        CHECK_MSG(first.positions == g.positions, what);
+    }
+    const std::pair<const char *, void (*)(SopParameters &)> refused[] = {
+        {"params.newmark_beta", [](SopParameters &p) { p.newmark_beta = 0; }},
+        {"params.newmark_gamma", [](SopParameters &p) { p.newmark_gamma = 0.4; }},
+        {"params.spectral_radius", [](SopParameters &p) { p.spectral_radius = 1.5; }},
+        {"params.modal_count", [](SopParameters &p) { p.modal_count = 0; }},
+        {"params.integrator", [](SopParameters &p) { p.integrator = GRIP_INTEGRATOR_SIERE + 1; }},
+    };
+    for (const auto &r : refused) {
+        SolverRegistry registry;
+        CookInputs in;
+        in.parameters = default_parameters();
+        r.second(in.parameters);
+        Geometry g = cloth(4, 1.0);
+        in.geometry.simulated = &g;
+        in.owner = 3;
+        const CookOutput out = cook(in, registry, never);
+        CHECK_MSG(out.error.find(r.first) != std::string::npos, std::string(r.first) + ": \"" + out.error + "\"");
+    }
+}
+
 TEST(friction_attribute_gives_a_body_its_own_mu) {
     SopParameters parameters = default_parameters();
     parameters.friction = 0.4;

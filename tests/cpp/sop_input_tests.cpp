@@ -223,6 +223,9 @@ TEST(parameters_follow_the_c_defaults) {
     CHECK(p.collider_mesh_contact == c.collider_mesh_contact &&
           p.collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_EXACT);
     CHECK(solver_params(p).collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_EXACT);
+    CHECK(p.integrator == c.integrator && p.newmark_beta == c.newmark_beta && p.newmark_gamma == c.newmark_gamma);
+    CHECK(p.spectral_radius == c.spectral_radius && p.modal_count == c.modal_count);
+    CHECK(p.semi_implicit == (c.semi_implicit != 0));
     CHECK(p.shell.density == m.density && p.shell.youngs_modulus == m.youngs_modulus);
     CHECK(p.shell.thickness == m.thickness && p.shell.bending_stiffness == m.bending_stiffness);
 
@@ -241,6 +244,28 @@ TEST(parameters_follow_the_c_defaults) {
     CHECK(q == p);
     q.collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_IMPLICIT; // a change restarts the simulation
     CHECK(q != p && solver_params(q).collider_mesh_contact == GRIP_COLLIDER_MESH_CONTACT_IMPLICIT);
+    q = p;
+    q.integrator = GRIP_INTEGRATOR_GENERALIZED_ALPHA;
+    q.newmark_beta = 0.3;
+    q.newmark_gamma = 0.6;
+    q.spectral_radius = 0.6;
+    q.modal_count = 12;
+    q.semi_implicit = true;
+    {
+        const GripSolverParams n = solver_params(q);
+        CHECK(n.integrator == GRIP_INTEGRATOR_GENERALIZED_ALPHA && n.newmark_beta == 0.3 && n.newmark_gamma == 0.6);
+        CHECK(n.spectral_radius == 0.6 && n.modal_count == 12 && n.semi_implicit == 1);
+    }
+    for (auto change : {+[](SopParameters &x) { x.integrator = GRIP_INTEGRATOR_SIERE; },
+                        +[](SopParameters &x) { x.newmark_beta = 0.3; },
+                        +[](SopParameters &x) { x.newmark_gamma = 0.6; },
+                        +[](SopParameters &x) { x.spectral_radius = 0.6; },
+                        +[](SopParameters &x) { x.modal_count = 12; },
+                        +[](SopParameters &x) { x.semi_implicit = true; }}) {
+        SopParameters r = p;
+        change(r);
+        CHECK(r != p); // a change restarts the simulation
+    }
     q = p;
     q.substeps = 0;
     CHECK_THROWS(SopError, solver_params(q), "Substeps must be at least 1");
@@ -281,7 +306,7 @@ TEST(glue_evaluates_every_parameter) {
         ++parameters;
         CHECK_MSG(glue.find("get" + name + "()") != std::string::npos, "SOP_Grip.C never reads " + name);
     }
-    CHECK(parameters == 34);
+    CHECK(parameters == 39);
 }
 
 TEST(dialog_script_defaults_are_the_parameter_defaults) {
@@ -305,6 +330,11 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
         {"selfcontact", p.self_contact ? 1 : 0},
         {"selfcontactthickness", p.self_contact_thickness},
         {"integrator", p.integrator},
+        {"newmarkbeta", p.newmark_beta},
+        {"newmarkgamma", p.newmark_gamma},
+        {"spectralradius", p.spectral_radius},
+        {"modalcount", p.modal_count},
+        {"semiimplicit", p.semi_implicit ? 1 : 0},
         {"linearsolver", p.linear_solver},
         {"colliderwinding", p.collider_clockwise_front ? 0 : 1},
         {"collidercontact", p.collider_mesh_contact},
@@ -331,9 +361,24 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
     // The menus list exactly the values the C API accepts, in the order of their values (an
     // ordinal menu passes its item index).
     CHECK(ds.find(R"(menu { "backwardeuler" "Backward Euler" "trapezoidal" "Trapezoidal Rule" "bdf2" "BDF2" )"
-                  R"("trbdf2" "TR-BDF2" "sdirk2" "SDIRK2" })") != std::string::npos);
+                  R"("trbdf2" "TR-BDF2" "sdirk2" "SDIRK2" "semiimplicit" "Semi-Implicit Euler" "newmark" "Newmark" )"
+                  R"("generalizedalpha" "Generalized-Alpha" "exponentialeuler" "Exponential Rosenbrock-Euler" )"
+                  R"("siere" "SIERE" })") != std::string::npos);
     CHECK(GRIP_INTEGRATOR_BACKWARD_EULER == 0 && GRIP_INTEGRATOR_TRAPEZOIDAL == 1 && GRIP_INTEGRATOR_BDF2 == 2 &&
-          GRIP_INTEGRATOR_TR_BDF2 == 3 && GRIP_INTEGRATOR_SDIRK2 == 4);
+          GRIP_INTEGRATOR_TR_BDF2 == 3 && GRIP_INTEGRATOR_SDIRK2 == 4 && GRIP_INTEGRATOR_SEMI_IMPLICIT == 5 &&
+          GRIP_INTEGRATOR_NEWMARK == 6 && GRIP_INTEGRATOR_GENERALIZED_ALPHA == 7 &&
+          GRIP_INTEGRATOR_EXPONENTIAL_EULER == 8 && GRIP_INTEGRATOR_SIERE == 9);
+    // Each integrator's own parameters show only while it is selected; semi-implicit stages
+    // only for the integrators that have implicit stages (not SI itself, ERE or SIERE).
+    CHECK(ds.find(R"(name "newmarkbeta" cppname "NewmarkBeta" label "Newmark Beta" type float default { "0.25" } )"
+                  R"(range { 0! 1! } hidewhen "{ integrator != 6 }")") != std::string::npos);
+    CHECK(ds.find(R"(name "newmarkgamma" cppname "NewmarkGamma" label "Newmark Gamma" type float default { "0.5" } )"
+                  R"(range { 0.5! 1! } hidewhen "{ integrator != 6 }")") != std::string::npos);
+    CHECK(ds.find(R"(name "spectralradius" cppname "SpectralRadius" label "Spectral Radius" type float default { "0.8" } )"
+                  R"(range { 0! 1! } hidewhen "{ integrator != 7 }")") != std::string::npos);
+    CHECK(ds.find(R"(name "modalcount" cppname "ModalCount" label "Modal Count" type integer default { "10" } )"
+                  R"(range { 1! 200! } hidewhen "{ integrator != 9 }")") != std::string::npos);
+    CHECK(ds.find(R"(hidewhen "{ integrator == 5 } { integrator == 8 } { integrator == 9 }")") != std::string::npos);
     CHECK(ds.find(R"m(menu { "directlu" "Direct Sparse LU" "iterative" "Iterative (BiCGSTAB)" )m"
                   R"m("matrixfree" "Iterative, Matrix-Free" })m") != std::string::npos);
     CHECK(GRIP_LINEAR_SOLVER_DIRECT_LU == 0 && GRIP_LINEAR_SOLVER_ITERATIVE == 1 &&

@@ -189,6 +189,25 @@ class Cooks(unittest.TestCase):
         with self.assertRaisesRegex(gh.SopError, "Substeps"):
             gh.solver_params(dict(self.params, substeps=0))
 
+    def test_integrator_and_its_parameters_reach_the_solver(self):
+        c = grip.load().solver_params()
+        self.assertEqual([self.params[k] for k in ("integrator", "newmarkbeta", "newmarkgamma", "spectralradius",
+                                                   "modalcount", "semiimplicit")],
+                         [c.integrator, c.newmark_beta, c.newmark_gamma, c.spectral_radius, c.modal_count,
+                          c.semi_implicit])
+        changed = dict(self.params, integrator=grip.INTEGRATOR_GENERALIZED_ALPHA, newmarkbeta=0.3, newmarkgamma=0.6,
+                       spectralradius=0.6, modalcount=12, semiimplicit=True)
+        fields = gh.solver_params(changed)
+        self.assertEqual([fields[k] for k in ("integrator", "newmark_beta", "newmark_gamma", "spectral_radius",
+                                              "modal_count", "semi_implicit")],
+                         [grip.INTEGRATOR_GENERALIZED_ALPHA, 0.3, 0.6, 0.6, 12, 1])
+        for integrator in range(grip.INTEGRATOR_SEMI_IMPLICIT, grip.INTEGRATOR_SIERE + 1):
+            start = gh.cook([cloth(3, 1.0), None, None], dict(changed, integrator=integrator), 0.0, 0, 5,
+                            self.registry)  # the start frame builds the solver and takes no step
+            self.assertEqual((start["error"], start["action"]), ("", "reset"), integrator)
+        refused = gh.cook([cloth(3, 1.0), None, None], dict(self.params, newmarkgamma=0.4), 0.0, 0, 5, self.registry)
+        self.assertIn("newmark_gamma", refused["error"])
+
     def test_collider_contact_menu_index_is_the_c_value(self):
         c = grip.load().solver_params()
         self.assertEqual(self.params["collidercontact"], c.collider_mesh_contact)

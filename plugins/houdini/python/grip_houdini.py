@@ -54,7 +54,8 @@ def default_parameters(library=None):
     """The SOP's parameter defaults: grip's C defaults, Y-up gravity, 1/24 s in 4 substeps,
     a rubber-like solid. Keys are the compiled SOP's parameter names; a menu's value is its item
     index, which is the C value (``collidercontact``: ``grip.COLLIDER_MESH_CONTACT_EXACT`` 0,
-    "Exact Distance", or ``grip.COLLIDER_MESH_CONTACT_IMPLICIT`` 1, "Smooth Surface")."""
+    "Exact Distance", or ``grip.COLLIDER_MESH_CONTACT_IMPLICIT`` 1, "Smooth Surface";
+    ``integrator``: ``grip.INTEGRATOR_*``, 0 backward Euler to 9 SIERE)."""
     lib = library or grip.load()
     c, m = lib.solver_params(), lib.material()
     shell = {"density": m.density, "youngs_modulus": m.youngs_modulus, "poisson_ratio": m.poisson_ratio,
@@ -62,6 +63,8 @@ def default_parameters(library=None):
              "damping_beta": m.damping_beta, "membrane_model": m.membrane_model}
     solid = dict(shell, density=1100.0, youngs_modulus=1e6, poisson_ratio=0.45)
     return {"startframe_time": 0.0, "timestep": 1.0 / 24.0, "substeps": 4, "gravity": (0.0, c.gravity[2], 0.0),
+            "integrator": c.integrator, "newmarkbeta": c.newmark_beta, "newmarkgamma": c.newmark_gamma,
+            "spectralradius": c.spectral_radius, "modalcount": c.modal_count, "semiimplicit": c.semi_implicit,
             "maxnewton": c.max_newton_iterations, "tolerance": c.residual_tolerance, "workers": c.worker_count,
             "contactthickness": c.contact_thickness, "friction": c.default_friction,
             "frictioncoupling": c.friction_coupling, "frictionepsilon": c.friction_epsilon,
@@ -77,6 +80,9 @@ def solver_params(p):
     if p["substeps"] < 1:
         raise SopError("Substeps must be at least 1")
     return {"time_step": p["timestep"] / p["substeps"], "gravity": tuple(p["gravity"]),
+            "integrator": int(p["integrator"]), "newmark_beta": p["newmarkbeta"], "newmark_gamma": p["newmarkgamma"],
+            "spectral_radius": p["spectralradius"], "modal_count": int(p["modalcount"]),
+            "semi_implicit": int(bool(p["semiimplicit"])),
             "max_newton_iterations": int(p["maxnewton"]), "residual_tolerance": p["tolerance"],
             "worker_count": int(p["workers"]), "contact_thickness": p["contactthickness"],
             "default_friction": p["friction"], "friction_coupling": int(p["frictioncoupling"]),

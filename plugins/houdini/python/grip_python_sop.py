@@ -7,7 +7,8 @@ GRIP_LIBRARY to libgrip.so (or .dylib / grip.dll). Make a Python SOP type with 3
 ``from grip_python_sop import cook_node; cook_node(hou.pwd())`` as its code.
 
 Parameters are read by the compiled SOP's names when the node has them, else their defaults:
-``startframe``, ``timestep``, ``substeps``, ``gravity`` (x, y, z), ``maxnewton``, ``tolerance``,
+``startframe``, ``timestep``, ``substeps``, ``gravity`` (x, y, z), ``integrator``, ``newmarkbeta``,
+``newmarkgamma``, ``spectralradius``, ``modalcount``, ``semiimplicit``, ``maxnewton``, ``tolerance``,
 ``workers``, ``contactthickness``, ``friction``, ``frictioncoupling``, ``frictionepsilon``,
 ``selfcontact``, ``selfcontactthickness``, ``colliderwinding``, ``collidercontact``, ``typeattrib``,
 ``nameattrib``, ``solidgroup``, ``shellgroup``, and the
@@ -40,7 +41,8 @@ def _value(node, name, default):
 def parameters(node):
     """The node's parameters as grip_houdini.cook expects them."""
     p = core.default_parameters()
-    for name in ("timestep", "substeps", "gravity", "maxnewton", "tolerance", "workers", "contactthickness",
+    for name in ("timestep", "substeps", "gravity", "integrator", "newmarkbeta", "newmarkgamma", "spectralradius",
+                 "modalcount", "semiimplicit", "maxnewton", "tolerance", "workers", "contactthickness",
                  "friction", "frictioncoupling", "frictionepsilon", "selfcontact", "selfcontactthickness",
                  "colliderwinding", "collidercontact", "typeattrib", "nameattrib"):
         p[name] = _value(node, name, p[name])

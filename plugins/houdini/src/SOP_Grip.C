@@ -61,7 +61,12 @@ static const char *theDsFile = R"THEDSFILE(
     groupsimple {
         name    "solver_folder"
         label   "Solver"
-        parm { name "integrator" cppname "Integrator" label "Integrator" type ordinal default { "0" } menu { "backwardeuler" "Backward Euler" "trapezoidal" "Trapezoidal Rule" "bdf2" "BDF2" "trbdf2" "TR-BDF2" "sdirk2" "SDIRK2" } }
+        parm { name "integrator" cppname "Integrator" label "Integrator" type ordinal default { "0" } menu { "backwardeuler" "Backward Euler" "trapezoidal" "Trapezoidal Rule" "bdf2" "BDF2" "trbdf2" "TR-BDF2" "sdirk2" "SDIRK2" "semiimplicit" "Semi-Implicit Euler" "newmark" "Newmark" "generalizedalpha" "Generalized-Alpha" "exponentialeuler" "Exponential Rosenbrock-Euler" "siere" "SIERE" } }
+        parm { name "newmarkbeta" cppname "NewmarkBeta" label "Newmark Beta" type float default { "0.25" } range { 0! 1! } hidewhen "{ integrator != 6 }" }
+        parm { name "newmarkgamma" cppname "NewmarkGamma" label "Newmark Gamma" type float default { "0.5" } range { 0.5! 1! } hidewhen "{ integrator != 6 }" }
+        parm { name "spectralradius" cppname "SpectralRadius" label "Spectral Radius" type float default { "0.8" } range { 0! 1! } hidewhen "{ integrator != 7 }" }
+        parm { name "modalcount" cppname "ModalCount" label "Modal Count" type integer default { "10" } range { 1! 200! } hidewhen "{ integrator != 9 }" }
+        parm { name "semiimplicit" cppname "SemiImplicit" label "Semi-Implicit Stages" type toggle default { "0" } hidewhen "{ integrator == 5 } { integrator == 8 } { integrator == 9 }" }
         parm { name "linearsolver" cppname "LinearSolver" label "Linear Solver" type ordinal default { "0" } menu { "directlu" "Direct Sparse LU" "iterative" "Iterative (BiCGSTAB)" "matrixfree" "Iterative, Matrix-Free" } }
         parm { name "maxnewton" cppname "MaxNewton" label "Max Newton Iterations" type integer default { "50" } range { 1! 200 } }
         parm { name "tolerance" cppname "Tolerance" label "Relative Tolerance" type log default { "1e-06" } range { 1e-10 0.01 } }
@@ -236,6 +241,11 @@ grip_sop::SopParameters evaluate(const SOP_GripParms &p) {
     s.time_step = p.getTimeStep();
     s.substeps = static_cast<int>(p.getSubsteps());
     s.integrator = static_cast<std::uint32_t>(p.getIntegrator());
+    s.newmark_beta = p.getNewmarkBeta();
+    s.newmark_gamma = p.getNewmarkGamma();
+    s.spectral_radius = p.getSpectralRadius();
+    s.modal_count = static_cast<std::uint32_t>(p.getModalCount());
+    s.semi_implicit = p.getSemiImplicit();
     s.linear_solver = static_cast<std::uint32_t>(p.getLinearSolver());
     const UT_Vector3D gravity = p.getGravity();
     s.gravity = {gravity.x(), gravity.y(), gravity.z()};

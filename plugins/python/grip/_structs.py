@@ -10,7 +10,7 @@ library's ``grip_sizeof_*()`` must equal ``ctypes.sizeof`` of each mirror, and i
 import ctypes
 
 #: ``GRIP_ABI_VERSION`` of the header these mirrors follow.
-ABI_VERSION = 5
+ABI_VERSION = 6
 
 # GripStatus (uint32): numbers are part of the ABI.
 STATUS_OK = 0
@@ -48,6 +48,11 @@ INTEGRATOR_TRAPEZOIDAL = 1
 INTEGRATOR_BDF2 = 2
 INTEGRATOR_TR_BDF2 = 3
 INTEGRATOR_SDIRK2 = 4
+INTEGRATOR_SEMI_IMPLICIT = 5
+INTEGRATOR_NEWMARK = 6
+INTEGRATOR_GENERALIZED_ALPHA = 7
+INTEGRATOR_EXPONENTIAL_EULER = 8
+INTEGRATOR_SIERE = 9
 VOLUME_NONE = 0
 VOLUME_QUADRATIC = 1
 VOLUME_IDEAL_GAS = 2
@@ -144,6 +149,11 @@ class GripSolverParams(ctypes.Structure):
         ("forcing_max", ctypes.c_double),
         ("self_contact_thickness", ctypes.c_double),
         ("self_contact", ctypes.c_uint32),
+        ("newmark_beta", ctypes.c_double),
+        ("newmark_gamma", ctypes.c_double),
+        ("spectral_radius", ctypes.c_double),
+        ("modal_count", ctypes.c_uint32),
+        ("semi_implicit", ctypes.c_uint32),
         ("struct_tag", ctypes.c_uint32),
     ]
 

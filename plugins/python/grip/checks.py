@@ -201,7 +201,7 @@ ENUM_FIELDS = {
     "preconditioner": "PRECONDITIONER_", "membrane_model": "MEMBRANE_",
 }
 #: ``uint32_t`` struct fields that are 0/1 switches.
-FLAG_FIELDS = {"inside", "self_contact"}
+FLAG_FIELDS = {"inside", "self_contact", "semi_implicit"}
 
 
 def field(name, ctype, value):

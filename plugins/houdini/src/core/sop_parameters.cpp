@@ -17,7 +17,8 @@ auto tie(const MaterialParameters &m) {
 }
 
 auto tie(const SopParameters &p) {
-    return std::tie(p.start_time, p.time_step, p.substeps, p.integrator, p.linear_solver, p.gravity,
+    return std::tie(p.start_time, p.time_step, p.substeps, p.integrator, p.newmark_beta, p.newmark_gamma,
+                    p.spectral_radius, p.modal_count, p.semi_implicit, p.linear_solver, p.gravity,
                     p.max_newton_iterations, p.residual_tolerance, p.contact_thickness, p.friction,
                     p.friction_coupling, p.friction_epsilon, p.self_contact, p.self_contact_thickness,
                     p.collider_mesh_contact, p.type_attribute, p.name_attribute,
@@ -50,6 +51,11 @@ SopParameters default_parameters() {
     p.time_step = 1.0 / 24.0;
     p.substeps = 4;
     p.integrator = c.integrator;
+    p.newmark_beta = c.newmark_beta;
+    p.newmark_gamma = c.newmark_gamma;
+    p.spectral_radius = c.spectral_radius;
+    p.modal_count = c.modal_count;
+    p.semi_implicit = c.semi_implicit != 0;
     p.linear_solver = c.linear_solver;
     p.gravity = {c.gravity[0], c.gravity[2], c.gravity[1]}; // Z up → Y up: (0, −9.81, 0)
     p.max_newton_iterations = c.max_newton_iterations;
@@ -84,6 +90,11 @@ GripSolverParams solver_params(const SopParameters &p) {
     c.time_step = p.time_step / p.substeps;
     for (int k = 0; k < 3; ++k) c.gravity[k] = p.gravity[k];
     c.integrator = p.integrator;
+    c.newmark_beta = p.newmark_beta;
+    c.newmark_gamma = p.newmark_gamma;
+    c.spectral_radius = p.spectral_radius;
+    c.modal_count = p.modal_count;
+    c.semi_implicit = p.semi_implicit ? 1u : 0u;
     c.linear_solver = p.linear_solver;
     c.max_newton_iterations = p.max_newton_iterations;
     c.residual_tolerance = p.residual_tolerance;

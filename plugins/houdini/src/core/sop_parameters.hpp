@@ -34,6 +34,11 @@ struct SopParameters {
     double time_step = 0;     ///< Time Step [s]: the length of one frame (1/$FPS)
     int substeps = 0;         ///< Substeps per Time Step: grip's largest substep is time_step/substeps
     std::uint32_t integrator = GRIP_INTEGRATOR_BACKWARD_EULER;
+    double newmark_beta = 0;             ///< β of Newmark, in (0, 1]
+    double newmark_gamma = 0;            ///< γ of Newmark, in [0.5, 1]
+    double spectral_radius = 0;          ///< ρ∞ of generalized-α, in [0, 1]
+    std::uint32_t modal_count = 0;       ///< modes SIERE integrates exponentially, 1 to 200
+    bool semi_implicit = false;          ///< every implicit stage takes one Newton iteration
     std::uint32_t linear_solver = GRIP_LINEAR_SOLVER_DIRECT_LU;
     std::array<double, 3> gravity{};     ///< [m/s²]; Houdini is Y up
     std::uint32_t max_newton_iterations = 0;
