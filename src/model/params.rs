@@ -301,7 +301,10 @@ impl SolverParams {
             return Err(Error::invalid(format!("params.newmark_beta must be in (0, 1], got {}", self.newmark_beta)));
         }
         if !(self.newmark_gamma >= 0.5 && self.newmark_gamma <= 1.0) {
-            return Err(Error::invalid(format!("params.newmark_gamma must be in [0.5, 1], got {}", self.newmark_gamma)));
+            return Err(Error::invalid(format!(
+                "params.newmark_gamma must be in [0.5, 1], got {}",
+                self.newmark_gamma
+            )));
         }
         if !(self.spectral_radius >= 0.0 && self.spectral_radius <= 1.0) {
             return Err(Error::invalid(format!(
