@@ -25,6 +25,8 @@ pub mod bench_csv;
 pub mod bench_report;
 pub mod bench_tables;
 mod command;
+pub mod damping_beam;
+pub mod damping_fit;
 pub mod demo;
 pub mod demo_colliders;
 pub mod demo_contact;
