@@ -229,7 +229,7 @@ enum Command {
         quick: bool,
     },
     /// Run the soft beam of Ascher et al. 2022 (Fig. 6, clamped at both ends, sagging under
-    /// gravity, no physical damping) with every integrator at h = 0.02, 0.01, 0.005 s for 5 s;
+    /// gravity, no physical damping) with every integrator at h = 0.04, 0.02, 0.01 s for 4 s;
     /// write every sample (CSV), the potential energy over time (PNG) and each run's measured
     /// numerical damping (CSV and a Markdown report)
     Damping {

@@ -31,12 +31,12 @@ pub const METHODS: [(Integrator, &str); 10] = [
 /// Step sizes of the full run (s).
 ///
 /// cbindgen:ignore
-pub const STEPS: [f64; 3] = [0.02, 0.01, 0.005];
-/// Simulated seconds of the full run.
-pub const DURATION: f64 = 5.0;
+pub const STEPS: [f64; 3] = [0.04, 0.02, 0.01];
+/// Simulated seconds of the full run: seven first periods.
+pub const DURATION: f64 = 4.0;
 /// The one step size of `--quick` (s), also the plotted one.
 pub const QUICK_STEP: f64 = 0.01;
-/// Simulated seconds of `--quick`: two and a half first periods, 1 s inside.
+/// Simulated seconds of `--quick`: nearly four first periods, 1 s inside.
 pub const QUICK_DURATION: f64 = 2.0;
 /// Line colours of the plot, one per method in [`METHODS`] order.
 const COLORS: [[u8; 3]; 10] = [
