@@ -108,6 +108,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// the outputs. Returns an error only when nothing can be measured or written.
 fn damping(options: &DampingOptions) -> Result<String, String> {
     let started = Instant::now();
+    let machine = crate::bench_report::Machine::read();
     let methods = select_methods(&options.methods)?;
     let (steps, duration): (&[f64], f64) =
         if options.quick { (&[QUICK_STEP], QUICK_DURATION) } else { (&STEPS, DURATION) };
@@ -143,7 +144,6 @@ fn damping(options: &DampingOptions) -> Result<String, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     write_png(&image, &plot(&cases, plot_step))?;
-    let machine = crate::bench_report::Machine::read();
     let command = format!(
         "cargo run --release -- damping{}{}{}",
         if options.report { " --report" } else { "" },
