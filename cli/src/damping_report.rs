@@ -166,3 +166,45 @@ pub fn markdown(cases: &[Case], ctx: &ReportContext) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run stopped by the solver keeps its samples, ends the samples CSV with a row that
+    /// says so, and reads "failed: …" (commas made safe) in the summary and the table.
+    #[test]
+    fn a_failed_run_is_reported_in_every_output() {
+        let run = BeamRun {
+            t: vec![0.0, 0.01],
+            pe: vec![0.0, -0.1],
+            ke: vec![0.0, 0.1],
+            mid_z: vec![0.0, -0.001],
+            newton_iterations: vec![3],
+            failure: Some("failed: Newton did not converge, residual 1e-2".into()),
+            ..BeamRun::default()
+        };
+        let cases = [Case { method: "ERE", h: 0.01, run, decay: Err("no full oscillation".into()) }];
+        let samples = samples_csv(&cases);
+        assert_eq!(samples.lines().count(), 1 + 2 + 1);
+        assert_eq!(
+            samples.lines().last(),
+            Some("ERE,0.01,,,,,failed: Newton did not converge; residual 1e-2 (at t = 0.01 s)")
+        );
+        let summary = summary_csv(&cases);
+        let row: Vec<&str> = summary.lines().nth(1).expect("a row").split(',').collect();
+        assert_eq!(row.len(), SUMMARY_HEADER.split(',').count());
+        assert!(row[2].is_empty() && row[8].starts_with("failed: Newton"));
+        let ctx = ReportContext {
+            command: "grip damping",
+            duration: 0.01,
+            equilibrium: (-6.6, -0.13),
+            plot_step: 0.01,
+            plot: "damping.png",
+            samples: "damping.csv",
+            seconds: 1.0,
+            machine: "test",
+        };
+        assert!(markdown(&cases, &ctx).contains("| ERE | 0.01 | failed: Newton did not converge; residual 1e-2"));
+    }
+}
