@@ -114,7 +114,7 @@ pub struct BeamRun {
     pub positions: Vec<Vec<f64>>,
     /// The k of `positions` (0: none kept).
     pub positions_every: usize,
-    /// Why the run stopped early: "failed: <solver error>"; the samples before it are kept.
+    /// Why the run stopped early: `failed: <solver error>`; the samples before it are kept.
     pub failure: Option<String>,
 }
 
