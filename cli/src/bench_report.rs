@@ -148,7 +148,7 @@ pub(crate) struct Machine {
 }
 
 impl Machine {
-    fn read() -> Self {
+    pub(crate) fn read() -> Self {
         let file = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
         let field = |text: &str, key: &str| {
             text.lines().find(|l| l.starts_with(key)).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string())

@@ -1,6 +1,6 @@
 //! The arguments of the `grip` command (clap) and the dispatch to the subcommands.
 
-use crate::{accuracy, bench, bench_report, demo, demo_tube, diff, logger, report, slip_sweep};
+use crate::{accuracy, bench, bench_report, damping, demo, demo_tube, diff, logger, report, slip_sweep};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand};
 use grip::scene::{file as scene_file, resume, run, Scene};
@@ -228,6 +228,27 @@ enum Command {
         #[arg(long)]
         quick: bool,
     },
+    /// Run the soft beam of Ascher et al. 2022 (Fig. 6, clamped at both ends, sagging under
+    /// gravity, no physical damping) with every integrator at h = 0.04, 0.02, 0.01 s for 4 s;
+    /// write every sample (CSV), the potential energy over time (PNG) and each run's measured
+    /// numerical damping (CSV and a Markdown report)
+    Damping {
+        /// Directory of damping.csv (every sample), damping_summary.csv and, without --report,
+        /// damping.png and DAMPING.md
+        #[arg(long, short, value_name = "DIR", default_value = "out/damping")]
+        out: PathBuf,
+        /// Write DAMPING.md into the current directory and its plot as docs/damping.png (run
+        /// it from the repository's root)
+        #[arg(long)]
+        report: bool,
+        /// Only h = 0.01 s for 2 s (a quick check)
+        #[arg(long)]
+        quick: bool,
+        /// Integrators, comma-separated: BE, TR, BDF2, TR-BDF2, SDIRK2, SI, Newmark, gen-alpha,
+        /// ERE, SIERE [default: all]
+        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+        methods: Vec<String>,
+    },
 }
 
 /// `grip demo NAME --export DIR`: writes the scene (with `--frames`/`--fps` applied) as
@@ -302,6 +323,9 @@ pub fn main() -> i32 {
             return bench::run(&names, &options);
         }
         Command::Accuracy { out, quick } => return accuracy::run(&out, quick),
+        Command::Damping { out, report, quick, methods } => {
+            return damping::run(&damping::DampingOptions { quick, methods, out, report })
+        }
         Command::SlipVsMu { res, sleeve, frames, out, figures_only } => {
             return slip_sweep::run(&slip_sweep::SweepOptions {
                 resolution: res.as_deref().and_then(demo_tube::Resolution::parse),

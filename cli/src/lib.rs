@@ -6,8 +6,9 @@
 //! `preview_last.png`. `grip demo NAME --export DIR` writes the demo as a scene file instead
 //! (`DIR/scene.toml` and its meshes), which `grip run` reproduces exactly.
 //! `grip bench` times the demos without writing output; `grip accuracy` compares the friction
-//! experiments with their closed-form answers and writes ACCURACY.md; `grip diff` compares the
-//! frames of two runs.
+//! experiments with their closed-form answers and writes ACCURACY.md; `grip damping` measures
+//! every integrator's numerical damping on a soft beam and writes DAMPING.md; `grip diff`
+//! compares the frames of two runs.
 //! Exit codes: 0 success, 1 simulation or input error, 2 usage error.
 //!
 //! This crate owns the terminal side (arguments, progress bar, PNG files, logging) and the
@@ -25,6 +26,10 @@ pub mod bench_csv;
 pub mod bench_report;
 pub mod bench_tables;
 mod command;
+pub mod damping;
+pub mod damping_beam;
+pub mod damping_fit;
+pub mod damping_report;
 pub mod demo;
 pub mod demo_colliders;
 pub mod demo_contact;

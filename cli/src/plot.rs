@@ -1,6 +1,6 @@
 //! Line plots and captioned side-by-side panels drawn into an [`RgbImage`] with
 //! embedded-graphics (lines, markers and its built-in bitmap fonts, so no font file or system
-//! library is needed), for the figures `grip slip-vs-mu` writes.
+//! library is needed), for the figures `grip slip-vs-mu` and `grip damping` write.
 
 use embedded_graphics::mono_font::ascii::{FONT_6X10, FONT_9X15};
 use embedded_graphics::mono_font::{MonoFont, MonoTextStyle};
@@ -17,6 +17,8 @@ const INK: [u8; 3] = [30, 30, 30];
 const GRID: [u8; 3] = [215, 215, 215];
 /// Plot background.
 const PAPER: [u8; 3] = [255, 255, 255];
+/// Width (pixels) of the legend column of [`Legend::Right`].
+const LEGEND_COLUMN: i32 = 150;
 
 /// An RGB image that embedded-graphics draws into; pixels outside it are dropped.
 pub struct Canvas {
@@ -81,7 +83,7 @@ impl DrawTarget for Canvas {
     }
 }
 
-/// One curve of a [`LinePlot`]: points joined by lines, each marked with a dot.
+/// One curve of a [`LinePlot`]: points joined by lines, each marked with a dot if `markers`.
 pub struct Series<'a> {
     /// Legend text.
     pub label: &'a str,
@@ -89,10 +91,21 @@ pub struct Series<'a> {
     pub points: Vec<(f64, f64)>,
     /// Line and marker colour.
     pub color: [u8; 3],
+    /// Whether each point gets a dot (for a few measured points, not for a dense time series).
+    pub markers: bool,
 }
 
-/// A line plot with a title, labelled axes from 0 to a rounded maximum, grid lines at rounded
-/// ticks, and a legend.
+/// Where a [`LinePlot`] draws its legend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Legend {
+    /// In the plot area's top right corner.
+    Inside,
+    /// In a column right of the plot area, which narrows to leave room for it.
+    Right,
+}
+
+/// A line plot with a title, labelled axes (x from 0, y from 0 or a rounded minimum below it, to
+/// rounded maxima), grid lines at rounded ticks, and a legend.
 pub struct LinePlot<'a> {
     /// Title above the plot.
     pub title: &'a str,
@@ -102,6 +115,8 @@ pub struct LinePlot<'a> {
     pub y_label: &'a str,
     /// The curves.
     pub series: Vec<Series<'a>>,
+    /// Where the legend goes.
+    pub legend: Legend,
 }
 
 /// Tick spacing of 1, 2 or 5 × 10ᵏ giving about `count` intervals over [0, `max`].
@@ -121,21 +136,27 @@ impl LinePlot<'_> {
     /// Draws the plot into a `width` × `height` image. Non-finite points are left out.
     pub fn draw(&self, width: u32, height: u32) -> RgbImage {
         let mut c = Canvas::new(width, height, PAPER);
-        let (left, right, top, bottom) = (70i32, width as i32 - 20, 40i32, height as i32 - 50);
+        let key_column = if self.legend == Legend::Right { LEGEND_COLUMN } else { 0 };
+        let (left, right, top, bottom) = (70i32, width as i32 - 20 - key_column, 40i32, height as i32 - 50);
         let finite = |p: &&(f64, f64)| p.0.is_finite() && p.1.is_finite();
         let all: Vec<(f64, f64)> = self.series.iter().flat_map(|s| s.points.iter().filter(finite).copied()).collect();
         let max = |f: fn(&(f64, f64)) -> f64| all.iter().map(f).fold(0.0, f64::max);
-        let (sx, sy) = (tick_step(max(|p| p.0), 8.0), tick_step(max(|p| p.1), 6.0));
+        let y_min = all.iter().map(|p| p.1).fold(0.0, f64::min);
+        let span = max(|p| p.1) - y_min;
+        let (sx, sy) = (tick_step(max(|p| p.0), 8.0), tick_step(span, 6.0));
         let x_max = (max(|p| p.0) / sx).ceil().max(1.0) * sx;
-        let y_max = (max(|p| p.1) * 1.05 / sy).ceil().max(1.0) * sy;
+        // The y range in whole ticks [k0, k1]·sy, 5 % of the span beyond the data on each side.
+        let k0 = if y_min < 0.0 { ((y_min - 0.05 * span) / sy).floor() as i32 } else { 0 };
+        let k1 = ((max(|p| p.1) + 0.05 * span) / sy).ceil().max(f64::from(k0) + 1.0) as i32;
+        let (y_lo, y_hi) = (f64::from(k0) * sy, f64::from(k1) * sy);
         let px = |x: f64| left + ((x / x_max) * f64::from(right - left)).round() as i32;
-        let py = |y: f64| bottom - ((y / y_max) * f64::from(bottom - top)).round() as i32;
+        let py = |y: f64| bottom - (((y - y_lo) / (y_hi - y_lo)) * f64::from(bottom - top)).round() as i32;
         for k in 0..=((x_max / sx).round() as i32) {
             let x = f64::from(k) * sx;
             c.line(Point::new(px(x), top), Point::new(px(x), bottom), GRID, 1);
             c.text(&tick_label(x, sx), Point::new(px(x), bottom + 12), &FONT_6X10, INK, Alignment::Center);
         }
-        for k in 0..=((y_max / sy).round() as i32) {
+        for k in k0..=k1 {
             let y = f64::from(k) * sy;
             c.line(Point::new(left, py(y)), Point::new(right, py(y)), GRID, 1);
             c.text(&tick_label(y, sy), Point::new(left - 6, py(y)), &FONT_6X10, INK, Alignment::Right);
@@ -150,14 +171,15 @@ impl LinePlot<'_> {
             for pair in points.windows(2) {
                 c.line(pair[0], pair[1], s.color, 2);
             }
-            for p in &points {
+            for p in points.iter().filter(|_| s.markers) {
                 let Ok(_) =
                     Circle::with_center(*p, 7).into_styled(PrimitiveStyle::with_fill(rgb(s.color))).draw(&mut c);
             }
             let y = top + 14 + 18 * i as i32;
-            let key = Rectangle::new(Point::new(right - 150, y - 2), Size::new(18, 4));
+            let key_x = if self.legend == Legend::Right { right + 16 } else { right - 150 };
+            let key = Rectangle::new(Point::new(key_x, y - 2), Size::new(18, 4));
             let Ok(_) = key.into_styled(PrimitiveStyle::with_fill(rgb(s.color))).draw(&mut c);
-            c.text(s.label, Point::new(right - 126, y), &FONT_9X15, INK, Alignment::Left);
+            c.text(s.label, Point::new(key_x + 24, y), &FONT_9X15, INK, Alignment::Left);
         }
         c.image
     }
@@ -243,7 +265,13 @@ mod tests {
             title: "t",
             x_label: "x",
             y_label: "y",
-            series: vec![Series { label: "s", points: vec![(0.0, 0.0), (1.0, 10.0), (f64::NAN, 1.0)], color: red }],
+            series: vec![Series {
+                label: "s",
+                points: vec![(0.0, 0.0), (1.0, 10.0), (f64::NAN, 1.0)],
+                color: red,
+                markers: true,
+            }],
+            legend: Legend::Inside,
         };
         let image = plot.draw(400, 300);
         let at = |x: u32, y: u32| &image.rgb[((y * 400 + x) * 3) as usize..((y * 400 + x) * 3 + 3) as usize];
@@ -260,6 +288,29 @@ mod tests {
         let tall = stacked(&[&both, &key]);
         assert_eq!((tall.width, tall.height), (300, 71));
         assert_eq!(&tall.rgb[..12], &both.rgb[..12]);
+    }
+
+    /// Negative data extend the y axis below 0 by whole ticks; a right-hand legend narrows the
+    /// plot area and draws its key beside it; a dense series without markers is just its line.
+    #[test]
+    fn negative_values_and_a_legend_on_the_right() {
+        let blue = [30, 60, 200];
+        let plot = LinePlot {
+            title: "t",
+            x_label: "x",
+            y_label: "y",
+            series: vec![Series { label: "s", points: vec![(0.0, 0.0), (2.0, -10.0)], color: blue, markers: false }],
+            legend: Legend::Right,
+        };
+        let image = plot.draw(400, 300);
+        let at = |x: i32, y: i32| &image.rgb[((y * 400 + x) * 3) as usize..((y * 400 + x) * 3 + 3) as usize];
+        // x: 0..2 over pixels 70..230; y: ticks of 2 from −12 (−10.5 rounded down) to 2 (0.5 up),
+        // over 250..40, so y = 0 is at 250 − 12/14 · 210 = 70 and y = −10 at 250 − 2/14 · 210 = 220.
+        assert_eq!(at(70, 70), blue);
+        assert_eq!(at(230, 220), blue);
+        assert_ne!(at(66, 70), blue, "no marker dot");
+        let key_row = 40 + 14;
+        assert_eq!(at(230 + 16 + 9, key_row), blue);
     }
 
     #[test]

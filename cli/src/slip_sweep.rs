@@ -7,7 +7,7 @@
 
 use crate::demo::DemoOptions;
 use crate::demo_tube::{tube_cloth_bend, Resolution, SleeveFit};
-use crate::plot::{color_key, ramp, side_by_side, stacked, LinePlot, Series};
+use crate::plot::{color_key, ramp, side_by_side, stacked, Legend, LinePlot, Series};
 use crate::png_file::write_png;
 use crate::report::Terminal;
 use grip::io::obj::{read_obj, SurfaceMesh};
@@ -158,13 +158,16 @@ pub fn plot(rows: &[SweepRow], frames: usize) -> grip::io::preview::RgbImage {
                 label: "largest",
                 points: rows.iter().map(|r| (r.mu, 1e3 * r.max_slip)).collect(),
                 color: [220, 120, 60],
+                markers: true,
             },
             Series {
                 label: "mean",
                 points: rows.iter().map(|r| (r.mu, 1e3 * r.mean_slip)).collect(),
                 color: [70, 130, 200],
+                markers: true,
             },
         ],
+        legend: Legend::Inside,
     }
     .draw(720, 480)
 }

@@ -1,5 +1,5 @@
-//! Procedural meshes for demos and tests: a rectangular cloth grid, a box of tetrahedra, and a
-//! helper that finds the vertices on the top of a mesh (for pinning).
+//! Procedural meshes for demos and tests: a rectangular cloth grid, a box of tetrahedra (six or
+//! five per cube), and a helper that finds the vertices on the top of a mesh (for pinning).
 //!
 //! Positions are flat `x0 y0 z0 x1 …` in metres; element indices are flat and 0-based.
 
@@ -51,17 +51,7 @@ const KUHN: [([usize; 3], f64); 6] =
 /// positively oriented: det[x1 − x0, x2 − x0, x3 − x0] > 0 (for positive `size`).
 pub fn box_tets(size: [f64; 3], cells: [usize; 3], origin: [f64; 3]) -> (Vec<f64>, Vec<u32>) {
     let c = cells.map(|n| n.max(1));
-    let mut positions = Vec::with_capacity(3 * (c[0] + 1) * (c[1] + 1) * (c[2] + 1));
-    for k in 0..=c[2] {
-        for j in 0..=c[1] {
-            for i in 0..=c[0] {
-                let ijk = [i, j, k];
-                for a in 0..3 {
-                    positions.push(origin[a] + ijk[a] as f64 * size[a] / c[a] as f64);
-                }
-            }
-        }
-    }
+    let positions = grid_vertices(size, c, origin);
     let index = |p: [usize; 3]| ((p[2] * (c[1] + 1) + p[1]) * (c[0] + 1) + p[0]) as u32;
     // Orientation flips if the size has an odd number of negative components.
     let flip = size.iter().filter(|s| **s < 0.0).count() % 2 == 1;
@@ -86,6 +76,81 @@ pub fn box_tets(size: [f64; 3], cells: [usize; 3], origin: [f64; 3]) -> (Vec<f64
         }
     }
     (positions, tets)
+}
+
+/// The `(c[0]+1) × (c[1]+1) × (c[2]+1)` grid points of a box (flat, m), vertex (i, j, k) at
+/// origin + (i·sx/cx, j·sy/cy, k·sz/cz) with index (k·(cy+1) + j)·(cx+1) + i.
+fn grid_vertices(size: [f64; 3], c: [usize; 3], origin: [f64; 3]) -> Vec<f64> {
+    let mut positions = Vec::with_capacity(3 * (c[0] + 1) * (c[1] + 1) * (c[2] + 1));
+    for k in 0..=c[2] {
+        for j in 0..=c[1] {
+            for i in 0..=c[0] {
+                let ijk = [i, j, k];
+                for a in 0..3 {
+                    positions.push(origin[a] + ijk[a] as f64 * size[a] / c[a] as f64);
+                }
+            }
+        }
+    }
+    positions
+}
+
+/// Corners (dx, dy, dz) of a cube whose coordinate sum is even: the central tet of the
+/// five-tet split, and each odd corner's three neighbours.
+const EVEN_CORNERS: [[usize; 3]; 4] = [[0, 0, 0], [1, 1, 0], [1, 0, 1], [0, 1, 1]];
+/// The odd corners, each cut off with its three (even) neighbours.
+const ODD_CORNERS: [[usize; 3]; 4] = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]];
+
+/// A box of `cells[0] × cells[1] × cells[2]` cubes (cells clamped to ≥ 1), each split into five
+/// tets: a central regular tet on four alternate corners and the four corner tets cut off
+/// around it. The central tet uses the corners whose global grid index sum i + j + k is even,
+/// so the split alternates (mirrors) from cube to cube and neighbouring cubes share their face
+/// diagonals (the mesh is conforming).
+///
+/// Same vertices, numbering and orientation (det[x1 − x0, x2 − x0, x3 − x0] > 0) as
+/// [`box_tets`]; 5 instead of 6 tets per cube.
+pub fn box_tets_five(size: [f64; 3], cells: [usize; 3], origin: [f64; 3]) -> (Vec<f64>, Vec<u32>) {
+    let c = cells.map(|n| n.max(1));
+    let positions = grid_vertices(size, c, origin);
+    let index = |p: [usize; 3]| ((p[2] * (c[1] + 1) + p[1]) * (c[0] + 1) + p[0]) as u32;
+    let corner = |p: usize| [0, 1, 2].map(|a| positions[3 * p + a]);
+    let mut tets = Vec::with_capacity(20 * c[0] * c[1] * c[2]);
+    for k in 0..c[2] {
+        for j in 0..c[1] {
+            for i in 0..c[0] {
+                // In a cube of odd i + j + k, the globally even corners are the locally odd ones.
+                let (central, cut) =
+                    if (i + j + k) % 2 == 0 { (EVEN_CORNERS, ODD_CORNERS) } else { (ODD_CORNERS, EVEN_CORNERS) };
+                let at = |d: [usize; 3]| index([i + d[0], j + d[1], k + d[2]]);
+                let mut cube = vec![central.map(at)];
+                for tip in cut {
+                    // The three corners one edge away from the tip.
+                    let near = central.iter().filter(|d| (0..3).filter(|&a| d[a] != tip[a]).count() == 1);
+                    let mut t = [at(tip); 4];
+                    for (slot, d) in t[1..].iter_mut().zip(near) {
+                        *slot = at(*d);
+                    }
+                    cube.push(t);
+                }
+                for mut t in cube {
+                    let [a, b, cc, d] = t.map(|v| corner(v as usize));
+                    if signed_volume6(a, b, cc, d) < 0.0 {
+                        t.swap(1, 2);
+                    }
+                    tets.extend_from_slice(&t);
+                }
+            }
+        }
+    }
+    (positions, tets)
+}
+
+/// det[b − a, c − a, d − a]: six times the signed volume of the tet (a, b, c, d) (m³).
+fn signed_volume6(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> f64 {
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let w = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
+    u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0])
 }
 
 /// Indices of the vertices whose coordinate along `axis` (0 = x, 1 = y, 2 = z) is within
@@ -217,6 +282,35 @@ mod tests {
         let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
         let boundary = crate::mesh::boundary_triangles(&tets);
         assert_eq!(boundary.len(), 2 * 2 * (2 * 2 + 2 * 3 + 2 * 3));
+    }
+
+    #[test]
+    fn five_tet_box_counts_orientation_volume_and_conformity() {
+        let size = [0.3, 0.5, 1.1];
+        let (p, t) = box_tets_five(size, [2, 3, 4], [1.0, -2.0, 0.5]);
+        assert_eq!(p, box_tets(size, [2, 3, 4], [1.0, -2.0, 0.5]).0);
+        assert_eq!(t.len(), 4 * 5 * 2 * 3 * 4);
+        let mut volume = 0.0;
+        for tet in t.chunks_exact(4) {
+            let det = orientation(vertex(&p, tet[0]), vertex(&p, tet[1]), vertex(&p, tet[2]), vertex(&p, tet[3]));
+            assert!(det > 0.0, "tet {tet:?} has det {det}");
+            volume += det / 6.0;
+        }
+        let want = size[0] * size[1] * size[2];
+        assert!((volume - want).abs() < 1e-12 * want, "volume {volume}");
+        let tets: Vec<[u32; 4]> = t.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+        let boundary = crate::mesh::boundary_triangles(&tets);
+        assert_eq!(boundary.len(), 2 * 2 * (2 * 3 + 2 * 4 + 3 * 4));
+        // The central tet of each cube is regular: all six edges are face diagonals.
+        let (p, t) = box_tets_five([1.0; 3], [1, 1, 1], [0.0; 3]);
+        let central = &t[..4];
+        for a in 0..4 {
+            for b in a + 1..4 {
+                let (x, y) = (vertex(&p, central[a]), vertex(&p, central[b]));
+                let d2: f64 = (0..3).map(|k| (x[k] - y[k]).powi(2)).sum();
+                assert!((d2 - 2.0).abs() < 1e-12);
+            }
+        }
     }
 
     #[test]
