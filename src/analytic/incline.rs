@@ -106,6 +106,11 @@ impl Incline {
     /// (E = 10 MPa, ν = 0.3, 1000 kg/m³) whose base sits at gap δ/2; after `settle` seconds at
     /// rest it is given v₀ down the slope.
     pub fn build(&self) -> Result<(Solver, u32, u32)> {
+        self.build_with(&SolverParams::default())
+    }
+
+    /// As [`Incline::build`], the solver's other parameters from `base` (e.g. an integrator's own).
+    pub fn build_with(&self, base: &SolverParams) -> Result<(Solver, u32, u32)> {
         let params = SolverParams {
             time_step: self.h,
             friction_epsilon: self.epsilon,
@@ -114,7 +119,7 @@ impl Incline {
             integrator: self.integrator,
             max_newton_iterations: 100,
             collider_mesh_contact: ColliderMeshContact::Exact,
-            ..SolverParams::default()
+            ..*base
         };
         let mut solver = Solver::new(&params)?;
         let (down, normal) = frame(self.angle_deg);
@@ -150,7 +155,12 @@ impl Incline {
 
     /// Runs the experiment, one sample per step (t = 0 included).
     pub fn run(&self) -> Result<Vec<InclineSample>> {
-        let (mut solver, block, plane) = self.build()?;
+        self.run_with(&SolverParams::default())
+    }
+
+    /// As [`Incline::run`], the solver's other parameters from `base`.
+    pub fn run_with(&self, base: &SolverParams) -> Result<Vec<InclineSample>> {
+        let (mut solver, block, plane) = self.build_with(base)?;
         let (down, _) = frame(self.angle_deg);
         let centre = |s: &Solver| -> Result<([f64; 3], f64)> {
             let (x, v) = (s.positions(block)?, s.velocities(block)?);

@@ -15,9 +15,10 @@
 //! force evaluated at t + (1 − α_f) h (colliders there too). β = ¼, γ = ½ gives h_q = h/2, ρ = 1,
 //! e = (h/2) f₀: the trapezoidal rule. Contact and friction enter f at the α-point, fully
 //! implicit (or lagged) as with every other integrator; the gaps checked after the step are
-//! those at the α-point.
-//! The first step, and any step after the state was set by the host, starts from the
-//! consistent a₀ = M⁻¹ f(q₀, v₀).
+//! those at its end.
+//! Newmark (α_m = α_f = 0) takes a₀ = M⁻¹ f(q₀, v₀) at every step, which its balance of momentum
+//! makes equal to the carried value; generalized-α carries a, and its first step, and any step
+//! after the state was set by the host, starts from that consistent value.
 
 use super::call::Substepper;
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
@@ -82,7 +83,12 @@ impl Substepper<'_> {
         let k = NewmarkCoefficients::of(integrator, self.ctx.params);
         let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let mass = &self.ctx.model.mass;
-        let a0: Vec<f64> = if self.state.acceleration.len() == q.len() {
+        // Newmark's balance M a₁ = f(q₁, v₁) makes the carried acceleration M⁻¹f at the step's
+        // start, so it is evaluated there afresh: the same in smooth motion, and right after a
+        // step of another integrator or a change of the contact stiffness, whose carried value
+        // would be stale. Generalized-α's a is not M⁻¹f and is carried.
+        let carried = k.alpha_m != 0.0 || k.alpha_f != 0.0;
+        let a0: Vec<f64> = if carried && self.state.acceleration.len() == q.len() {
             self.state.acceleration.clone()
         } else {
             let f0 = self.start_force(q, v, substep, damping)?;
@@ -119,7 +125,9 @@ impl Substepper<'_> {
                 a1[d] = (v1[d] - v[d] - h * (1.0 - k.gamma) * a0[d]) / (h * k.gamma);
             }
         }
-        Ok(StageOutput { q: q1, v: v1, acceleration: Some(a1), ..out })
+        // The gaps that decide the contact retries are those at the end of the step.
+        let gaps = if out.gaps.is_some() && k.alpha_f != 0.0 { self.end_gaps(q, &q1, substep) } else { out.gaps };
+        Ok(StageOutput { q: q1, v: v1, acceleration: Some(a1), gaps, ..out })
     }
 }
 

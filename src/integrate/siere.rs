@@ -1,9 +1,10 @@
 //! SIERE (Ascher et al. 2022 §3.5.2, Eq. 19–25; Chen et al. 2023): exponential Rosenbrock–Euler
 //! on the s lowest modes, semi-implicit Euler on the rest.
 //!
-//! Modes: X, the s lowest eigenvectors of A x = μ M x, XᵀMX = I, with A the step's Jacobian
-//! M(1 + hα) + h(βK⁺ + hK⁺) + (contact) at the start of the first SIERE substep of a call, its
-//! energy Hessians projected onto the PSD cone (`crate::solve::modal_basis`). With Rayleigh
+//! Modes: X, the s lowest eigenvectors of A x = μ M x, XᵀMX = I, with A the backward Euler
+//! Jacobian M(1 + Hα) + H(βK⁺ + HK⁺) of the body's own forces (no contact) for a step H = 1 s
+//! at the start of the first SIERE substep of a call, its energy Hessians projected onto the
+//! PSD cone (`crate::solve::modal_basis`). With Rayleigh
 //! damping A is a function of K, so these are the lowest modes of (K, M) (Eq. 24's K X = M X D).
 //! The basis is computed again at the start of every call (each `step`/`advance`, a frame in
 //! the hosts) and kept over its substeps; s = `params.modal_count`.
@@ -27,13 +28,17 @@ use super::call::Substepper;
 use super::exponential::pin_ends;
 use super::guess::with_pins;
 use super::stages::{StageFailure, StageOutput, Substep};
-use crate::assemble::DampingMatrices;
+use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
 use crate::solve::modal_basis::{lowest_modes, ModalBasis};
 use crate::solve::newton::linearized_solve;
 use crate::solve::{NewtonStats, NonlinearSystem};
 use nalgebra::DMatrix;
 use std::time::Instant;
+
+/// The step (s) of the matrix whose lowest modes SIERE takes: long enough that its stiffness
+/// dominates the mass for any mode slower than 1 rad/s.
+const MODAL_STEP: f64 = 1.0;
 
 /// h φ₁(hJ_r) g for the reduced system J_r = [[0, I], [−K_r, −D_r]] (2s × 2s) by the exponential
 /// of the augmented matrix [[hJ_r, h g], [0, 0]] (its last column).
@@ -74,20 +79,25 @@ impl Substepper<'_> {
         let count = self.ctx.params.modal_count as usize;
         let need_basis = self.state.modal_basis.is_none();
         let mut stats = NewtonStats::default();
-        let step = self.with_start_system(q, &v0, &q_hat, substep, damping, |system, linear| -> Result<_> {
-            let basis = if need_basis {
-                let mut jac = vec![0.0; linear.pattern.nnz()];
-                system.set_definite(true);
-                system.jacobian(&v0, &mut jac);
-                system.set_definite(false);
-                Some(lowest_modes(linear.pattern, &jac, &mass, count)?)
-            } else {
-                None
-            };
-            let f0 = system.force(q, &v0);
-            Ok((basis, f0))
-        })?;
-        let (basis, f0) = step?;
+        // The modes come from the step matrix of a long step, dominated by K: with the substep's
+        // own h it is nearly M and its eigenvalues 1 + h²λ cluster, which slows the iteration.
+        // They are the modes of the elastic body (Ascher's K = −∂f_els/∂q); contact and friction
+        // enter the reduced system below.
+        let basis = if need_basis {
+            let modal_q_hat: Vec<f64> = q.iter().zip(&v0).map(|(x, u)| x - MODAL_STEP * u).collect();
+            self.ensure_layout(&[])?;
+            let (layout, _) = self.state.system.as_ref().ok_or_else(|| Error::Panic("no system layout".into()))?;
+            let (model, gravity) = (self.ctx.model, self.ctx.params.gravity);
+            let mut system =
+                ImplicitStage::new(model, layout, &modal_q_hat, &v0, MODAL_STEP, gravity, pinned, v_fixed, damping);
+            let mut jac = vec![0.0; layout.pattern.nnz()];
+            system.set_definite(true);
+            system.jacobian(&v0, &mut jac);
+            Some(lowest_modes(&layout.pattern, &jac, &mass, count)?)
+        } else {
+            None
+        };
+        let f0 = self.with_start_system(q, &v0, &q_hat, substep, damping, |system, _| system.force(q, &v0))?;
         if let Some(basis) = basis {
             log::debug!(
                 "SIERE: {} modes, frequencies {:.3e}–{:.3e} rad/s of the step matrix",
