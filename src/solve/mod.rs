@@ -4,6 +4,7 @@
 pub mod bicgstab;
 pub mod direct_lu;
 pub mod linear_solver;
+pub mod linearized;
 pub mod modal_basis;
 pub mod newton;
 pub mod nonlinear_system;
