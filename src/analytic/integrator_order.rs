@@ -60,7 +60,12 @@ pub fn run(integrator: Integrator, h: f64) -> Result<Vec<f64>> {
 
 /// As [`run`] with the given linear solver.
 pub fn run_with(integrator: Integrator, h: f64, linear_solver: LinearSolverKind) -> Result<Vec<f64>> {
-    let params = SolverParams {
+    run_params(&params(integrator, h, linear_solver)).map(|(q, _)| q)
+}
+
+/// The study's solver parameters for `integrator` at step `h`.
+pub fn params(integrator: Integrator, h: f64, linear_solver: LinearSolverKind) -> SolverParams {
+    SolverParams {
         linear_solver,
         time_step: h,
         integrator,
@@ -72,8 +77,13 @@ pub fn run_with(integrator: Integrator, h: f64, linear_solver: LinearSolverKind)
         gravity: [0.0; 3],
         modal_count: SIERE_MODES,
         ..Default::default()
-    };
-    let mut solver = Solver::new(&params)?;
+    }
+}
+
+/// Positions (m) of the mass–spring after `DURATION` with `params`, and the Newton iterations
+/// it took.
+pub fn run_params(params: &SolverParams) -> Result<(Vec<f64>, u32)> {
+    let mut solver = Solver::new(params)?;
     // One tet of 0.1 m legs with its base pinned: the apex is a 3-DOF nonlinear (neo-Hookean)
     // mass–spring, E = 15 Pa, ρ = 1000 kg/m³, free vibration at ≈ 1 Hz with up to ≈ 25 %
     // strain; no gravity (it would flatten so soft a tet).
@@ -91,7 +101,7 @@ pub fn run_with(integrator: Integrator, h: f64, linear_solver: LinearSolverKind)
     let v = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.12, 0.05, -0.1];
     solver.set_vertex_attribute(id, VertexAttribute::Velocity, &v)?;
     solver.advance(DURATION)?;
-    Ok(solver.positions(id)?.to_vec())
+    Ok((solver.positions(id)?.to_vec(), solver.report().newton_iterations))
 }
 
 /// Errors at each of `steps` and the fitted order of one integrator.
