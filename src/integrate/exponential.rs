@@ -5,7 +5,7 @@
 //! dimensionless B = [[0, I], [h² M⁻¹ ∂f/∂q, h M⁻¹ ∂f/∂v]] and h F(u₀) becomes
 //! b = (h v₀, h² M⁻¹ f₀), both in metres; B x comes from one forward-mode AD pass through every
 //! force term (`ImplicitStage::force_derivative`), and φ₁(B) b from the Krylov method of
-//! `crate::math::krylov_phi`. There is no nonlinear solve.
+//! `crate::solve::krylov_phi`. There is no nonlinear solve.
 //!
 //! Pinned vertices stay in the system with constant prescribed velocity (their v rows of B and
 //! b are zero, their q rows carry v_pin), so the step is exact for them and their motion acts on
@@ -24,7 +24,7 @@ use crate::assemble::contact_terms::ContactTerms;
 use crate::assemble::mesh_contact_terms::MeshContactTerms;
 use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::DampingMatrices;
-use crate::math::krylov_phi::{phi1_product, PhiStats};
+use crate::solve::krylov_phi::{phi1_product, PhiStats};
 use crate::solve::NewtonStats;
 use std::time::Instant;
 

@@ -2,5 +2,4 @@
 //! numbers), and the automatic differentiation built on it ([`autodiff`]): the crate's lowest layer.
 
 pub mod autodiff;
-pub mod krylov_phi;
 pub mod real;
