@@ -97,7 +97,6 @@ impl Substepper<'_> {
         } else {
             None
         };
-        let f0 = self.with_start_system(q, &v0, &q_hat, substep, damping, |system, _| system.force(q, &v0))?;
         if let Some(basis) = basis {
             log::debug!(
                 "SIERE: {} modes, frequencies {:.3e}–{:.3e} rad/s of the step matrix",
@@ -109,6 +108,7 @@ impl Substepper<'_> {
         }
         let basis = self.state.modal_basis.take().unwrap_or_default();
         let result = self.with_start_system(q, &v0, &q_hat, substep, damping, |system, linear| {
+            let f0 = system.force(q, &v0);
             siere_update(system, linear, &basis, &mass, q, &v0, &f0, h, &mut stats)
         });
         self.state.modal_basis = Some(basis);
