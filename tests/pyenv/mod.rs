@@ -85,3 +85,18 @@ pub fn ensure_venv(name: &str, requirements: &[&str], preferred_pythons: &[&str]
     }
     venv_python(&venv)
 }
+
+/// Requirement strings of a pip requirements file: its lines without comments and blanks.
+pub fn requirements_file(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines().map(|l| l.split('#').next().unwrap_or("").trim().to_string()).filter(|l| !l.is_empty()).collect()
+}
+
+/// The Python of `.venv-batch`: `plugins/python/requirements-batch.txt` (Dask and its
+/// dashboard) plus `usd-core`, which the tests use to open the USD files grip writes.
+pub fn batch_venv() -> PathBuf {
+    let mut requirements = requirements_file(&repo_root().join("plugins/python/requirements-batch.txt"));
+    requirements.push("usd-core==26.11".into());
+    let refs: Vec<&str> = requirements.iter().map(String::as_str).collect();
+    ensure_venv("batch", &refs, &["python3.11", "python3"])
+}
