@@ -33,7 +33,7 @@ CLOCK_COLUMNS = ("seconds", "seconds_contact_search")
 
 
 class Killer:
-    """``on_update`` of the batch: once every job has started, waits for a task that has just
+    """``on_update`` of the batch: once the running jobs are 2 frames in, waits for a task that has just
     logged its start (it is inside :func:`grip.bake`) on a frame in the middle of its job and
     SIGKILLs that worker's process, once."""
 
@@ -43,7 +43,8 @@ class Killer:
         self.start = time.monotonic()
 
     def __call__(self, progress, client):
-        if self.killed or any(s.frames_done < 2 for s in progress.states.values() if s.status == "running"):
+        running = [s for s in progress.states.values() if s.status == "running"]
+        if self.killed or not running or min(s.frames_done for s in running) < 2:
             return
         pids = set(client.run(os.getpid).values())
         deadline = time.monotonic() + 30

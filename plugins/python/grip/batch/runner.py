@@ -146,9 +146,16 @@ def _run(states, client, out, chunk, usd, solver_threads, library, log, on_updat
     from distributed import as_completed
 
     try:
-        for future in as_completed(futures):
+        completed = as_completed(futures)
+        for future in completed:
             if future.status == "finished":
                 progress.chunk_done(future.result())
+            elif future.status in ("lost", "pending"):
+                # Finished, then lost with its worker before it was read: Dask computes it again.
+                completed.add(future)
+                continue
+            elif future.status == "cancelled":
+                progress.failed(owner[future.key], "cancelled", "CancelledError")
             else:
                 error = future.exception()
                 if isinstance(error, BakeFailed):
