@@ -123,15 +123,15 @@ def run(jobs, out, *, client=None, scheduler=None, workers=None, threads_per_wor
     threads = solver_threads or default_solver_threads(n, threads_per_worker, local)
     with client_for(scheduler, workers=workers, threads_per_worker=threads_per_worker,
                     dashboard=dashboard, allowed_failures=allowed_failures) as own:
-        return _run(states, own, out, chunk, usd, threads, library, log, on_update)
+        return _run(states, own, out, chunk, usd, threads, library, log, on_update,
+                    dashboard_on=not local or dashboard is not None)
 
 
-def _run(states, client, out, chunk, usd, solver_threads, library, log, on_update):
+def _run(states, client, out, chunk, usd, solver_threads, library, log, on_update, dashboard_on=True):
     started = time.monotonic()
     progress = Progress(states, log)
     if log:
-        has_dashboard = "dashboard" in client.scheduler_info().get("services", {})
-        where = f"dashboard {client.dashboard_link}" if has_dashboard else "no dashboard"
+        where = f"dashboard {client.dashboard_link}" if dashboard_on else "no dashboard"
         log(f"grip.batch: {len(states)} jobs, {progress.total_frames} frames, into {out}; {where}")
     run_id = secrets.token_hex(3)
     owner, futures = {}, []
