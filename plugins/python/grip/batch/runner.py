@@ -150,6 +150,9 @@ def _run(states, client, out, chunk, usd, solver_threads, library, log, on_updat
         for future in completed:
             if future.status == "finished":
                 progress.chunk_done(future.result())
+                # Read: Dask may forget it once the next chunk has it, and need not compute it
+                # again when a worker holding it dies.
+                future.release()
             elif future.status in ("lost", "pending"):
                 # Finished, then lost with its worker before it was read: Dask computes it again.
                 completed.add(future)
