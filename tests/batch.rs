@@ -30,7 +30,8 @@ fn newest(dir: &Path) -> SystemTime {
     let mut latest = SystemTime::UNIX_EPOCH;
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
-        let time = if path.is_dir() { newest(&path) } else { entry.metadata().and_then(|m| m.modified()).unwrap_or(latest) };
+        let time =
+            if path.is_dir() { newest(&path) } else { entry.metadata().and_then(|m| m.modified()).unwrap_or(latest) };
         latest = latest.max(time);
     }
     latest
@@ -40,12 +41,14 @@ fn newest(dir: &Path) -> SystemTime {
 /// it is built from (a stale binary would bake other bits than the cdylib).
 fn grip_bin() -> PathBuf {
     let lib = cdylib::cdylib_path();
-    let profile = lib.parent().and_then(|d| if d.ends_with("deps") { d.parent() } else { Some(d) }).expect("profile dir");
+    let profile =
+        lib.parent().and_then(|d| if d.ends_with("deps") { d.parent() } else { Some(d) }).expect("profile dir");
     let bin = profile.join(if cfg!(windows) { "grip.exe" } else { "grip" });
     let built = std::fs::metadata(&bin).and_then(|m| m.modified()).unwrap_or_else(|_| {
         panic!("{} not found: run `cargo build --release` (or the whole `cargo test --release`)", bin.display())
     });
-    let sources = [root().join("src"), root().join("cli").join("src")].iter().map(|d| newest(d)).max().expect("two dirs");
+    let sources =
+        [root().join("src"), root().join("cli").join("src")].iter().map(|d| newest(d)).max().expect("two dirs");
     assert!(
         built >= sources,
         "{} is older than the sources: run `cargo build --release` before `cargo test --release --test batch`",
