@@ -9,6 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// `grip_scene_run` flag: write `<out>/checkpoint.grip` after every frame (`grip run --checkpoint`).
+#define GRIP_RUN_CHECKPOINT 1
+
+// `grip_scene_run` flag: go on from `<out>/checkpoint.grip` instead of frame 0, keeping the
+// frames written so far (`grip run --resume`).
+#define GRIP_RUN_RESUME 2
+
+// `grip_scene_run` flag: after the last frame, write the animation as `<out>/<scene name>.usda`
+// (`grip run --usd`, docs/usd.md).
+#define GRIP_RUN_USD 4
+
 // Value of `GripMaterial::struct_tag` written by `grip_material_default()`.
 #define GRIP_MATERIAL_TAG 1196576049
 
@@ -305,6 +316,23 @@ typedef struct GripStepReport {
     // (+∞ without contact); negative means the input was penetrating.
     double initial_deepest_gap;
 } GripStepReport;
+
+// Frame callback of `grip_scene_run`: called after frame `frame` (of `last_frame`) is written,
+// with the wall-clock seconds that frame took. Return nonzero to stop the run there: the call
+// then returns `GRIP_STATUS_CANCELLED`, keeping that frame (and its checkpoint) on disk.
+typedef uint32_t (*GripFrameFn)(void *user_data, size_t frame, size_t last_frame, double seconds);
+
+// What `grip_scene_run` did, written on success and on failure (then: up to the failure).
+typedef struct GripRunSummary {
+    // The last frame simulated and written (those of a resumed run included; 0: none).
+    size_t frames;
+    // Wall-clock seconds of the call, loading the scene and writing included.
+    double seconds;
+    // Substeps taken by this call.
+    size_t substeps;
+    // Newton iterations of this call, over all substeps.
+    size_t newton_iterations;
+} GripRunSummary;
 
 // Parameters of a solver, fixed at creation. Always start from `grip_solver_params_default()`
 // (the solver refuses a struct whose `struct_tag` it did not write).
@@ -697,6 +725,19 @@ GripStatus grip_solver_get_friction(const struct GripSolver *solver,
 // `path` must be NUL-terminated; `out_solver` must point to writable storage.
 GripStatus grip_scene_load(const char *path, struct GripSolver **out_solver);
 
+// `grip_scene_load` with `override_count` strings `KEY=VALUE` at `overrides` (NULL when 0)
+// applied to the file first, as `grip run --set` does (docs/scene-file.md#overrides): e.g.
+// `solver.default_friction=0.4`, `object.cloth.density=200`. A malformed override, or one that
+// names no table, element or key of the file, fails with `GRIP_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// `path` must be NUL-terminated; `overrides` must point to `override_count` NUL-terminated
+// strings; `out_solver` must point to writable storage.
+GripStatus grip_scene_load_overrides(const char *path,
+                                     const char *const *overrides,
+                                     size_t override_count,
+                                     struct GripSolver **out_solver);
+
 // Writes the scene's number of frames after frame 0 (its `[output] frames`) to `*out_frames`.
 //
 // # Safety
@@ -738,6 +779,33 @@ GripStatus grip_scene_object_name(struct GripSolver *solver, size_t index, const
 // # Safety
 // `solver` must be a live handle used by one thread at a time.
 GripStatus grip_scene_advance_frame(struct GripSolver *solver, size_t frame);
+
+// Simulates the scene file at `path` with `overrides` (`override_count` strings `KEY=VALUE`,
+// docs/scene-file.md#overrides; NULL when 0) into the directory `out_dir` (created if needed), as
+// `grip run path --set … --out out_dir` does: frame 0 then frames 1 to `last_frame` (0: the
+// scene's `[output] frames`), an OBJ per object per frame and `stats.csv`; `flags` is a sum of
+// `GRIP_RUN_*` (checkpoint after every frame, resume from the directory's checkpoint, write
+// the USD file). No PNG previews are written. `on_frame` (may be NULL) is told of every frame
+// and may stop the run. `*out_summary` (may be NULL) receives what was done, also on failure.
+//
+// Frames written before a failure stay on disk; with `GRIP_RUN_CHECKPOINT` the same call with
+// `GRIP_RUN_RESUME` added goes on from the last one, bit for bit. Status: INVALID_ARGUMENT for a
+// bad file, override, flag or checkpoint; NOT_CONVERGED when the solver fails on a frame (the
+// message names it); CANCELLED when `on_frame` stopped the run; INVALID_ARGUMENT when an output
+// cannot be written.
+//
+// # Safety
+// `path` and `out_dir` must be NUL-terminated; `overrides` must point to `override_count`
+// NUL-terminated strings; `out_summary` must be NULL or point to writable storage.
+GripStatus grip_scene_run(const char *path,
+                          const char *const *overrides,
+                          size_t override_count,
+                          const char *out_dir,
+                          uint32_t flags,
+                          size_t last_frame,
+                          GripFrameFn on_frame,
+                          void *user_data,
+                          struct GripRunSummary *out_summary);
 
 // Sets the self-contact of shell `id`, which acts while `params.self_contact` is on (that
 // switch still turns self-contact on and off for the whole solver). `enabled` (0 or 1): with 0
@@ -852,6 +920,9 @@ size_t grip_sizeof_material(void);
 
 // `sizeof(GripStepReport)` as compiled into the library.
 size_t grip_sizeof_step_report(void);
+
+// `sizeof(GripRunSummary)` as compiled into the library.
+size_t grip_sizeof_run_summary(void);
 
 // Sets the volume-change penalty of object `id` (paper §3.4), or removes it with
 // `GRIP_VOLUME_NONE`. `model`: `GRIP_VOLUME_QUADRATIC` (Eq. 20/21),

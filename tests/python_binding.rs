@@ -1,6 +1,7 @@
 //! The Python binding (`plugins/python/grip`) outside Blender, in a venv holding only numpy
 //! (`.venv-python`, created on first use from PyPI): `tests/python/test_binding.py` against this
-//! build's cdylib, `tests/python/test_checkpoint.py` (checkpoints restored bit for bit),
+//! build's cdylib, `tests/python/test_checkpoint.py` (checkpoints restored bit for bit), `tests/python/test_bake.py`
+//! (`grip.bake`: scene files baked as `grip run` bakes them, resumed bit for bit, overrides),
 //! `tests/python/test_bad_input.py` (the bad-input matrix of
 //! `tests/bad_input/cases.txt`), `tests/python/test_argument_checks.py` (every public function's
 //! arguments checked before ctypes sees them), `tests/python/test_integrators.py` (every integrator
@@ -44,6 +45,12 @@ fn run_python(py: &Path, args: &[&str]) -> String {
 #[test]
 fn binding_unit_tests() {
     let text = run_python(&python(), &["tests/python/test_binding.py"]);
+    assert!(text.contains("\nOK"), "{text}");
+}
+
+#[test]
+fn bakes_resume_bit_for_bit_and_report_failures() {
+    let text = run_python(&python(), &["tests/python/test_bake.py"]);
     assert!(text.contains("\nOK"), "{text}");
 }
 

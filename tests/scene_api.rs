@@ -11,7 +11,6 @@ mod cdylib;
 mod pyenv;
 
 use grip::io::obj::read_obj;
-use grip::scene::resume::Resumable;
 use grip::scene::run::{simulate, unique_names, Quiet};
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -45,7 +44,7 @@ type Frames = (Vec<String>, Vec<Vec<Vec<f64>>>);
 fn driver_frames(tag: &str) -> Frames {
     let scene = grip::scene::file::load(&scene_path()).expect("scene loads");
     let out = scratch(&format!("driver-{tag}"));
-    let summary = simulate(&scene, &out, Resumable::default(), &mut Quiet).expect("the scene runs");
+    let summary = simulate(&scene, &out, grip::scene::run::RunOptions::default(), &mut Quiet).expect("the scene runs");
     assert_eq!(summary.frames, scene.frames);
     let names = unique_names(&scene);
     let frames = (1..=scene.frames)

@@ -3,7 +3,7 @@
 use crate::{accuracy, bench, bench_report, damping, demo, demo_tube, diff, logger, report, slip_sweep};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand};
-use grip::scene::{file as scene_file, resume, run, Scene};
+use grip::scene::{file as scene_file, run, Scene};
 use std::path::PathBuf;
 
 /// Cloth and soft-body simulation with fully implicit frictional contact.
@@ -37,6 +37,9 @@ struct FrameOptions {
     /// 0, keeping the frames written so far; with --frames, the run's last frame
     #[arg(long)]
     resume: bool,
+    /// Also write the animation as one USD file, <out>/<scene name>.usda (docs/usd.md)
+    #[arg(long)]
+    usd: bool,
 }
 
 /// Options of the demos that take parameters; other demos refuse them.
@@ -151,6 +154,11 @@ enum Command {
     Run {
         /// The scene file; mesh paths in it are relative to it
         scene: PathBuf,
+        /// Change a key of the scene file, e.g. --set solver.default_friction=0.4 or
+        /// --set object.cloth.density=200 (an [[object]] by name or 1-based number); VALUE is
+        /// TOML, or else a string; repeat for more keys
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        overrides: Vec<String>,
         #[command(flatten)]
         options: FrameOptions,
         #[command(flatten)]
@@ -254,8 +262,8 @@ enum Command {
 /// `grip demo NAME --export DIR`: writes the scene (with `--frames`/`--fps` applied) as
 /// `DIR/scene.toml` and its meshes; returns the exit code.
 fn export_demo(scene: Result<Scene, String>, options: &FrameOptions, dir: &std::path::Path) -> i32 {
-    if options.out.is_some() || options.checkpoint || options.resume {
-        eprintln!("grip: error: --export writes a scene file and simulates nothing: --out, --checkpoint and --resume do not apply");
+    if options.out.is_some() || options.checkpoint || options.resume || options.usd {
+        eprintln!("grip: error: --export writes a scene file and simulates nothing: --out, --checkpoint, --resume and --usd do not apply");
         return 2;
     }
     let written = scene.and_then(|mut s| {
@@ -302,8 +310,8 @@ pub fn main() -> i32 {
             }
             (scene, options)
         }
-        Command::Run { scene, options, solver } => (
-            scene_file::load(&scene).map(|mut s| {
+        Command::Run { scene, overrides, options, solver } => (
+            scene_file::load_with_overrides(&scene, &overrides).map(|mut s| {
                 solver.apply(&mut s.params);
                 s
             }),
@@ -347,5 +355,6 @@ pub fn main() -> i32 {
     scene.frames = options.frames.unwrap_or(scene.frames);
     scene.fps = options.fps.unwrap_or(scene.fps);
     let out = options.out.unwrap_or_else(|| PathBuf::from("out").join(grip::scene::file_stem(&scene.name)));
-    report::run_and_report(&scene, &out, resume::Resumable { checkpoint: options.checkpoint, resume: options.resume })
+    let run_options = run::RunOptions { checkpoint: options.checkpoint, resume: options.resume, usd: options.usd };
+    report::run_and_report(&scene, &out, run_options)
 }

@@ -4,8 +4,7 @@
 
 use crate::png_file::write_png;
 use grip::io::preview::RgbImage;
-use grip::scene::resume::Resumable;
-use grip::scene::run::{describe, simulate, RunObserver, Summary};
+use grip::scene::run::{describe, simulate, RunObserver, RunOptions, Summary};
 use grip::scene::Scene;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
@@ -54,7 +53,7 @@ impl RunObserver for Terminal {
 
 /// Runs `scene` into `out` and prints a line describing the scene, then the one-line summary
 /// (stdout) or the error (stderr). Returns the process exit code: 0 on success, 1 on failure.
-pub fn run_and_report(scene: &Scene, out: &Path, resumable: Resumable) -> i32 {
+pub fn run_and_report(scene: &Scene, out: &Path, options: RunOptions) -> i32 {
     println!("grip: {}", describe(scene));
     let line = |s: &Summary| {
         format!(
@@ -66,7 +65,7 @@ pub fn run_and_report(scene: &Scene, out: &Path, resumable: Resumable) -> i32 {
             out.display()
         )
     };
-    match simulate(scene, out, resumable, &mut Terminal::new()) {
+    match simulate(scene, out, options, &mut Terminal::new()) {
         Ok(s) => {
             println!("grip: {}", line(&s));
             0

@@ -13,7 +13,6 @@ use crate::report::Terminal;
 use grip::io::obj::{read_obj, SurfaceMesh};
 use grip::io::preview::{render_image, Camera, PreviewMesh};
 use grip::scene::output::{frame_file_name, PREVIEW_SIZE};
-use grip::scene::resume::Resumable;
 use grip::scene::run::{describe, simulate};
 use grip::scene::slip::SlipEmbedding;
 use std::fmt::Write as _;
@@ -279,7 +278,7 @@ fn sweep(options: &SweepOptions) -> Result<(), String> {
         let dir = run_dir(&out, mu);
         if !options.figures_only {
             println!("grip: mu = {mu}: {scene_line}");
-            simulate(&scene, &dir, Resumable::default(), &mut Terminal::new())
+            simulate(&scene, &dir, grip::scene::run::RunOptions::default(), &mut Terminal::new())
                 .map_err(|e| format!("mu = {mu}: {} (output in {})", e.message, dir.display()))?;
         }
         let row = read_row(&dir, mu)?;

@@ -12,6 +12,8 @@ pub mod mesher_api;
 pub mod query_api;
 #[cfg(feature = "scene")]
 pub mod scene_api;
+#[cfg(feature = "scene")]
+pub mod scene_run_api;
 pub mod self_contact_api;
 pub mod solver_api;
 pub mod status;

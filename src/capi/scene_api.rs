@@ -7,6 +7,7 @@
 
 use super::guard::{self, call};
 use super::handles::{self, GripSolver, Held};
+use super::scene_run_api::override_strings;
 use super::{GripObjectId, GripStatus};
 use crate::error::{Error, Result};
 use crate::scene::SceneSolver;
@@ -41,18 +42,46 @@ fn with_scene<R>(handle: *const GripSolver, body: impl FnOnce(&mut LoadedScene) 
 /// `path` must be NUL-terminated; `out_solver` must point to writable storage.
 #[no_mangle]
 pub unsafe extern "C" fn grip_scene_load(path: *const c_char, out_solver: *mut *mut GripSolver) -> GripStatus {
+    call(|| load(path, &[], out_solver))
+}
+
+/// `grip_scene_load` with `override_count` strings `KEY=VALUE` at `overrides` (NULL when 0)
+/// applied to the file first, as `grip run --set` does (docs/scene-file.md#overrides): e.g.
+/// `solver.default_friction=0.4`, `object.cloth.density=200`. A malformed override, or one that
+/// names no table, element or key of the file, fails with `GRIP_STATUS_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `path` must be NUL-terminated; `overrides` must point to `override_count` NUL-terminated
+/// strings; `out_solver` must point to writable storage.
+#[no_mangle]
+pub unsafe extern "C" fn grip_scene_load_overrides(
+    path: *const c_char,
+    overrides: *const *const c_char,
+    override_count: usize,
+    out_solver: *mut *mut GripSolver,
+) -> GripStatus {
     call(|| {
         if out_solver.is_null() {
             return Err(Error::NullPointer("out_solver is NULL".into()));
         }
         guard::write(out_solver, std::ptr::null_mut(), "out_solver")?;
-        let path = guard::string(path, "path")?;
-        let scene = crate::scene::file::load(Path::new(path)).map_err(Error::invalid)?;
-        let built = scene.build_solver().map_err(|m| Error::invalid(format!("{path}: {m}")))?;
-        let names = built.scene.objects.iter().map(|o| CString::new(o.name.replace('\0', " ")).unwrap_or_default());
-        let loaded = LoadedScene { names: names.collect(), built };
-        guard::write(out_solver, handles::register_held(Held::Scene(Box::new(loaded))), "out_solver")
+        let overrides = override_strings(overrides, override_count)?;
+        load(path, &overrides, out_solver)
     })
+}
+
+/// Loads and builds the scene into `*out_solver` (set to NULL first).
+unsafe fn load(path: *const c_char, overrides: &[&str], out_solver: *mut *mut GripSolver) -> Result<()> {
+    if out_solver.is_null() {
+        return Err(Error::NullPointer("out_solver is NULL".into()));
+    }
+    guard::write(out_solver, std::ptr::null_mut(), "out_solver")?;
+    let path = guard::string(path, "path")?;
+    let scene = crate::scene::file::load_with_overrides(Path::new(path), overrides).map_err(Error::invalid)?;
+    let built = scene.build_solver().map_err(|m| Error::invalid(format!("{path}: {m}")))?;
+    let names = built.scene.objects.iter().map(|o| CString::new(o.name.replace('\0', " ")).unwrap_or_default());
+    let loaded = LoadedScene { names: names.collect(), built };
+    guard::write(out_solver, handles::register_held(Held::Scene(Box::new(loaded))), "out_solver")
 }
 
 /// Writes the scene's number of frames after frame 0 (its `[output] frames`) to `*out_frames`.

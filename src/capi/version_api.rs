@@ -48,3 +48,10 @@ pub extern "C" fn grip_sizeof_material() -> usize {
 pub extern "C" fn grip_sizeof_step_report() -> usize {
     std::mem::size_of::<GripStepReport>()
 }
+
+/// `sizeof(GripRunSummary)` as compiled into the library.
+#[cfg(feature = "scene")]
+#[no_mangle]
+pub extern "C" fn grip_sizeof_run_summary() -> usize {
+    std::mem::size_of::<super::scene_run_api::GripRunSummary>()
+}

@@ -16,15 +16,6 @@ use std::path::{Path, PathBuf};
 /// First bytes of a run checkpoint.
 const MAGIC: &[u8; 8] = b"GRIPRUN1";
 
-/// How a run keeps its state for a later process and whether it takes up an earlier one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Resumable {
-    /// Write `checkpoint.grip` after every frame.
-    pub checkpoint: bool,
-    /// Start from the output directory's `checkpoint.grip` instead of frame 0.
-    pub resume: bool,
-}
-
 /// The checkpoint file of output directory `out`.
 pub fn checkpoint_path(out: &Path) -> PathBuf {
     out.join("checkpoint.grip")

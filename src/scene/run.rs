@@ -5,7 +5,7 @@
 
 use super::description::{file_stem, Elements, Scene};
 use super::output::Output;
-use super::resume::{read_checkpoint, remove_checkpoint, write_checkpoint, Resumable};
+use super::resume::{read_checkpoint, remove_checkpoint, write_checkpoint};
 use crate::io::preview::RgbImage;
 use std::path::Path;
 use std::time::Instant;
@@ -30,6 +30,31 @@ impl Summary {
     }
 }
 
+/// What a run writes besides the OBJ frames and `stats.csv`, and whether it takes up an earlier
+/// run ([`resume`](super::resume)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Write `checkpoint.grip` after every frame.
+    pub checkpoint: bool,
+    /// Start from the output directory's `checkpoint.grip` instead of frame 0.
+    pub resume: bool,
+    /// After the last frame, write the whole animation as `<scene name>.usda` (docs/usd.md).
+    pub usd: bool,
+}
+
+/// Why a run stopped before its last frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunFailure {
+    /// The scene or the checkpoint to resume from was refused before the frame loop.
+    Input,
+    /// The solver did not converge on a frame (the message names it).
+    Solver,
+    /// An output file could not be written or read back.
+    Output,
+    /// The observer asked to stop ([`RunObserver::stop`]).
+    Cancelled,
+}
+
 /// A failure of the frame loop: the message, and the summary of what was done before it.
 #[derive(Clone, Debug)]
 pub struct RunError {
@@ -37,6 +62,8 @@ pub struct RunError {
     pub message: String,
     /// Progress before the failure (outputs up to `frames` were written).
     pub summary: Summary,
+    /// What kind of failure it was.
+    pub kind: RunFailure,
 }
 
 /// What a caller of [`simulate`] sees of the run as it goes, and where the previews go. Every
@@ -52,8 +79,19 @@ pub trait RunObserver {
         let _ = summary;
     }
 
+    /// Asked after every frame: true ends the run there, as [`RunFailure::Cancelled`] (the
+    /// frame and its checkpoint are written).
+    fn stop(&mut self) -> bool {
+        false
+    }
+
     /// The frame loop ended (every frame done, or a failure), before the previews.
     fn end(&mut self) {}
+
+    /// Whether to draw the previews at all (false spares the drawing when none is stored).
+    fn wants_previews(&self) -> bool {
+        true
+    }
 
     /// Stores the preview `image` as the file `path` (`preview_first.png` or `preview_last.png`
     /// in the output directory); the library encodes no images, so by default none is written.
@@ -86,23 +124,24 @@ pub fn unique_names(scene: &Scene) -> Vec<String> {
 
 /// Simulates `scene` into `out`: frame 0 is the initial state, then `scene.frames` frames of
 /// 1/fps s each. Outputs written before a failure are kept (the previews show the last frame
-/// that succeeded). With `resumable` the run writes a checkpoint after every frame and/or starts
-/// after the frame of the checkpoint in `out` (`resume.rs`); `Summary::frames` counts the frames
-/// reached, those of the earlier run included. `observer` follows the frames and stores the
-/// previews.
+/// that succeeded). With `options` the run writes a checkpoint after every frame and/or starts
+/// after the frame of the checkpoint in `out` (`resume.rs`), and writes the USD file at the end;
+/// `Summary::frames` counts the frames reached, those of the earlier run included. `observer`
+/// follows the frames, may stop the run, and stores the previews.
 pub fn simulate(
     scene: &Scene,
     out: &Path,
-    resumable: Resumable,
+    options: RunOptions,
     observer: &mut dyn RunObserver,
 ) -> Result<Summary, RunError> {
     let started = Instant::now();
     let mut summary = Summary::default();
-    let fail = |message: String, summary: &Summary| RunError { message, summary: summary.clone() };
+    let fail =
+        |message: String, summary: &Summary| RunError { message, summary: summary.clone(), kind: RunFailure::Input };
     scene.validate().map_err(|m| fail(m, &summary))?;
     let mut built = scene.build_solver().map_err(|m| fail(m, &summary))?;
     let names = unique_names(scene);
-    let (first, mut output) = if resumable.resume {
+    let (first, mut output) = if options.resume {
         let (frame, state) = read_checkpoint(out, scene.fps, scene.frames).map_err(|m| fail(m, &summary))?;
         // The output first, from the solver still at frame 0 (the first preview's state); its
         // stats.csv replaces the old one only once the state is restored.
@@ -112,14 +151,15 @@ pub fn simulate(
             output.abandon();
             return Err(fail(m, &summary));
         }
-        output.commit().map_err(|m| fail(m, &summary))?;
+        output.commit().map_err(|m| RunError { kind: RunFailure::Output, ..fail(m, &summary) })?;
         summary.frames = frame;
         (frame + 1, output)
     } else {
         // A checkpoint of an earlier run in this directory no longer matches its frames.
         remove_checkpoint(out).map_err(|m| fail(m, &summary))?;
-        let mut output = Output::create(out, &built, &names).map_err(|m| fail(m, &summary))?;
-        output.write_frame(0, &built.solver, None).map_err(|m| fail(m, &summary))?;
+        let output_failed = |m: String, summary: &Summary| RunError { kind: RunFailure::Output, ..fail(m, summary) };
+        let mut output = Output::create(out, &built, &names).map_err(|m| output_failed(m, &summary))?;
+        output.write_frame(0, &built.solver, None).map_err(|m| output_failed(m, &summary))?;
         (1, output)
     };
     let g = scene.params.gravity;
@@ -129,14 +169,14 @@ pub fn simulate(
     let mut error = None;
     for frame in first..=scene.frames {
         if let Err(m) = built.prepare_frame(frame) {
-            error = Some(m);
+            error = Some((m, RunFailure::Input));
             break;
         }
         if let Err(e) = built.solver.advance(1.0 / scene.fps) {
             let r = built.solver.report();
             summary.substeps += r.substeps as u64;
             summary.newton_iterations += r.newton_iterations as u64;
-            error = Some(format!("solver failed at frame {frame}: {e}"));
+            error = Some((format!("solver failed at frame {frame}: {e}"), RunFailure::Solver));
             break;
         }
         let (solver, report) = (&built.solver, *built.solver.report());
@@ -144,24 +184,36 @@ pub fn simulate(
         summary.substeps += report.substeps as u64;
         summary.newton_iterations += report.newton_iterations as u64;
         let written = output.write_frame(frame, solver, Some(&report));
-        let written = written.and_then(|_| match resumable.checkpoint {
+        let written = written.and_then(|_| match options.checkpoint {
             true => write_checkpoint(out, frame, scene.fps, solver),
             false => Ok(()),
         });
         if let Err(m) = written {
-            error = Some(format!("frame {frame}: {m}"));
+            error = Some((format!("frame {frame}: {m}"), RunFailure::Output));
             break;
         }
         observer.frame(&summary);
+        if frame < scene.frames && observer.stop() {
+            error = Some((format!("cancelled after frame {frame}"), RunFailure::Cancelled));
+            break;
+        }
     }
     observer.end();
-    let previews = output.write_previews(up, &mut |path, image| observer.write_preview(path, image));
-    summary.seconds = started.elapsed().as_secs_f64();
-    match (error, previews) {
-        (Some(m), _) => Err(fail(m, &summary)),
-        (None, Err(m)) => Err(fail(m, &summary)),
-        (None, Ok(())) => Ok(summary),
+    let mut finished = match error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    };
+    if finished.is_ok() && options.usd {
+        finished = Err(("USD_PENDING".to_string(), RunFailure::Output));
     }
+    if observer.wants_previews() {
+        let previews = output.write_previews(up, &mut |path, image| observer.write_preview(path, image));
+        if let (Ok(()), Err(m)) = (&finished, previews) {
+            finished = Err((m, RunFailure::Output));
+        }
+    }
+    summary.seconds = started.elapsed().as_secs_f64();
+    finished.map(|_| summary.clone()).map_err(|(message, kind)| RunError { message, summary, kind })
 }
 
 /// One line describing the scene's objects: name, kind, vertices and elements.

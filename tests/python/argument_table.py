@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import sys
+import tempfile
 
 import numpy as np
 
@@ -69,6 +70,12 @@ def bad_values(kind, valid):
     ``valid``."""
     T, V = TypeError, ValueError
     arr = np.asarray(valid) if kind in ("vectors", "scalars", "mask", "values", "matrix", "out") else None
+    if kind == "size?":
+        return [c for c in bad_values("size", 1 if valid is None else valid) if c[0] is not None]
+    if kind == "overrides":
+        return [("solver.default_friction=0.3", T), (5, T), ([b"solver.x=1"], T), (["no-equals"], V),
+                ({"": 1}, V), ({"a=b": 1}, V), ({b"solver.x": 1}, T), ({"solver.x": 1j}, T),
+                ({"solver.x": object()}, T), ({"solver.x": "a\x00b"}, V), (["solver.x=a\x00b"], V), ([None], T)]
     if kind in ("u32", "id", "size", "flag") or kind.startswith("enum:"):
         cases = [(v, T) for v in TYPE_ERRORS_FOR_INTEGERS] + [(-1, V), (U64 + int(valid), V)]
         if kind != "flag":
@@ -103,7 +110,7 @@ def bad_values(kind, valid):
     if kind == "out":
         return [(np.zeros(arr.shape, np.float32), T), (arr.tolist(), T), (np.zeros(arr.shape, complex), T),
                 (np.empty((arr.shape[0] + 1, 3)), V), (np.empty((2 * arr.shape[0], 3))[::2], V)]
-    if kind == "callback":
+    if kind in ("callback", "frame_callback"):
         return [("progress", T), (5, T), (b"x", T)]
     if kind in ("text", "path", "path?", "library?"):
         cases = [(b"grip", T), (5, T), (1.5, T), ("x\x00junk", V), (pathlib.Path("x") if kind == "text" else [], T)]
@@ -143,6 +150,13 @@ def valid_forms(kind, valid):
         return [pathlib.Path(valid), None, grip.load(LIB)]
     if kind == "callback":
         return [lambda fraction: False]
+    if kind == "frame_callback":
+        return [lambda frame, last_frame, seconds: False]
+    if kind == "size?":
+        return [np.uint32(valid), np.int64(valid), None] if valid is not None else [1]
+    if kind == "overrides":
+        return [{"solver.default_friction": 0.3, "output.name": "x", "solver.gravity": (0, 0, -9.8)},
+                ["solver.default_friction=0.3"], ("solver.friction_coupling=lagged",), {}]
     if kind == "struct":
         return [None]
     if kind == "blob":
@@ -290,8 +304,18 @@ ROWS = [
         {"obj": "id", "out": "out"}),
     row("Solver.checkpoint", S("checkpoint"), lambda w: {}),
     row("Solver.restore", S("restore"), lambda w: dict(state=w.solver.checkpoint()), {"state": "blob"}),
-    row("SceneSolver.__init__", lambda w, a: grip.SceneSolver(**a).close(), lambda w: dict(path=SCENE, library=LIB),
-        {"path": "path", "library": "library?"}),
+    row("SceneSolver.__init__", lambda w, a: grip.SceneSolver(**a).close(),
+        lambda w: dict(path=SCENE, overrides=None, library=LIB),
+        {"path": "path", "overrides": "overrides", "library": "library?"}),
+    row("bake", lambda w, a: grip.bake(**a),
+        lambda w: dict(scene=SCENE, out=tempfile.mkdtemp(prefix="grip-bake-"), overrides=None, frames=1,
+                       checkpoint=0, resume=0, usd=0, on_frame=None, library=LIB),
+        {"scene": "path", "out": "path", "overrides": "overrides", "frames": "size?", "checkpoint": "flag",
+         "resume": "flag", "usd": "flag", "on_frame": "frame_callback", "library": "library?"}),
+    row("override_strings", lambda w, a: grip.override_strings(**a), lambda w: dict(overrides=None),
+        {"overrides": "overrides"}),
+    row("run_checkpoint_frame", lambda w, a: grip.run_checkpoint_frame(**a), lambda w: dict(out=ROOT),
+        {"out": "path"}),
     row("SceneSolver.advance_frame", S("advance_frame"), lambda w: dict(frame=1, progress=None),
         {"frame": "size", "progress": "callback"}, scene=True),
 ]

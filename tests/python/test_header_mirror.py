@@ -57,6 +57,7 @@ def c_type_to_python(c):
         "GripSolver *": "c_void_p", "GripTetMesh *": "c_void_p", "GripSolver * *": "P(c_void_p)",
         "GripTetMesh * *": "P(c_void_p)", "double *": "P(c_double)", "uint32_t *": "P(c_uint32)",
         "GripObjectId *": "P(c_uint32)", "size_t *": "P(c_size_t)", "GripProgressFn": "GripProgressFn",
+        "GripFrameFn": "GripFrameFn",
         "uint8_t *": "P(c_ubyte)",
     }
     if c in table:
@@ -87,7 +88,8 @@ def header_functions():
 # ctypes aliases share one class (c_uint32 is c_uint): name them by identity.
 CTYPE_NAMES = {ctypes.c_double: "c_double", ctypes.c_uint32: "c_uint32", ctypes.c_size_t: "c_size_t",
                ctypes.c_void_p: "c_void_p", ctypes.c_char_p: "c_char_p",
-               _structs.GripProgressFn: "GripProgressFn"}
+               _structs.GripProgressFn: "GripProgressFn",
+               _structs.GripFrameFn: "GripFrameFn"}
 
 
 def python_type_name(t):
@@ -153,13 +155,14 @@ class HeaderMirror(unittest.TestCase):
             mine = (python_type_name(restype), [python_type_name(a) for a in argtypes])
             self.assertEqual(mine, (ret, params), f"signature of {name}")
 
-    def test_progress_callback_type(self):
-        m = re.search(r"typedef (\w+) \(\*GripProgressFn\)\(([^)]*)\);", CODE)
-        self.assertTrue(m, "GripProgressFn typedef not found")
-        params = [c_type_to_python(re.sub(r"\s*\b\w+$", "", p.strip())) for p in m[2].split(",")]
-        fn = _structs.GripProgressFn
-        self.assertEqual(python_type_name(fn._restype_), c_type_to_python(m[1]))
-        self.assertEqual([python_type_name(a) for a in fn._argtypes_], params)
+    def test_callback_types(self):
+        for name in ("GripProgressFn", "GripFrameFn"):
+            m = re.search(rf"typedef (\w+) \(\*{name}\)\(([^)]*)\);", CODE)
+            self.assertTrue(m, f"{name} typedef not found")
+            params = [c_type_to_python(re.sub(r"\s*\b\w+$", "", p.strip())) for p in m[2].split(",")]
+            fn = getattr(_structs, name)
+            self.assertEqual(python_type_name(fn._restype_), c_type_to_python(m[1]), name)
+            self.assertEqual([python_type_name(a) for a in fn._argtypes_], params, name)
 
     def test_pending_functions_are_still_pending(self):
         landed = sorted(_signatures.PENDING & set(header_functions()))

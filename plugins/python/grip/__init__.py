@@ -18,6 +18,9 @@ A TOML scene file runs as ``grip run`` runs it through :class:`SceneSolver`::
             scene.advance_frame(frame)
             xyz = scene.positions(scene.objects["cloth"])
 
+A scene file bakes into an output directory as ``grip run`` bakes it (OBJ frames, stats.csv,
+checkpoints, USD) with :func:`bake`; ``grip.batch`` runs many such bakes on Dask.
+
 Every failing call raises a :class:`GripError` subclass carrying ``grip_last_error()``.
 """
 
@@ -57,6 +60,7 @@ from ._structs import (
     GripSolverParams,
     GripStepReport,
 )
+from .bake import BakeSummary, bake, override_strings, run_checkpoint_frame
 from .errors import (
     CancelledError,
     GripError,
@@ -89,5 +93,5 @@ __all__ = [
     "InvalidArgumentError", "InvalidMeshError", "LibraryError", "NotConvergedError",
     "NullPointerError", "UnknownObjectError", "Library", "find_library", "library_file_name",
     "load", "MATERIAL_PRESETS", "preset_fields", "SceneSolver", "Solver", "TetMesh",
-    "tetrahedralize",
+    "tetrahedralize", "BakeSummary", "bake", "override_strings", "run_checkpoint_frame",
 ]

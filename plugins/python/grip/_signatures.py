@@ -8,7 +8,15 @@ raises :class:`grip.GripError` (with ``grip_last_error()``) on any status other 
 
 import ctypes
 
-from ._structs import GripMaterial, GripProgressFn, GripShape, GripSolverParams, GripStepReport
+from ._structs import (
+    GripFrameFn,
+    GripMaterial,
+    GripProgressFn,
+    GripRunSummary,
+    GripShape,
+    GripSolverParams,
+    GripStepReport,
+)
 
 #: Marker for a ``GripStatus`` (uint32) return value.
 STATUS = "GripStatus"
@@ -30,6 +38,7 @@ SIGNATURES = {
     "grip_sizeof_material": (_size, []),
     "grip_sizeof_step_report": (_size, []),
     "grip_sizeof_shape": (_size, []),
+    "grip_sizeof_run_summary": (_size, []),
     "grip_solver_params_default": (GripSolverParams, []),
     "grip_material_default": (GripMaterial, []),
     "grip_shape_default": (GripShape, []),
@@ -73,6 +82,17 @@ SIGNATURES = {
     "grip_scene_object_id": (STATUS, [_solver, _size, _u32s]),
     "grip_scene_object_name": (STATUS, [_solver, _size, ctypes.POINTER(ctypes.c_char_p)]),
     "grip_scene_advance_frame": (STATUS, [_solver, _size]),
+    "grip_scene_load_overrides": (
+        STATUS,
+        [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), _size, ctypes.POINTER(_solver)],
+    ),
+    "grip_scene_run": (
+        STATUS,
+        [
+            ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), _size, ctypes.c_char_p, ctypes.c_uint32,
+            _size, GripFrameFn, ctypes.c_void_p, ctypes.POINTER(GripRunSummary),
+        ],
+    ),
     "grip_tetrahedralize": (
         STATUS,
         [_doubles, _size, _u32s, _size, ctypes.c_double, ctypes.POINTER(_tet_mesh)],

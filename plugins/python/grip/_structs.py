@@ -38,6 +38,9 @@ SHAPE_TAG = 1196577585
 MEMBRANE_NEO_HOOKEAN = 0
 MEMBRANE_STVK = 1
 MATERIAL_TAG = 1196576049
+RUN_CHECKPOINT = 1
+RUN_RESUME = 2
+RUN_USD = 4
 LINEAR_SOLVER_DIRECT_LU = 0
 LINEAR_SOLVER_ITERATIVE = 1
 LINEAR_SOLVER_ITERATIVE_MATRIX_FREE = 2
@@ -174,13 +177,30 @@ class GripMaterial(ctypes.Structure):
     ]
 
 
+class GripRunSummary(ctypes.Structure):
+    """What ``grip_scene_run`` did (``GripRunSummary``): the last frame reached, wall-clock
+    seconds, substeps and Newton iterations of the call."""
+
+    _fields_ = [
+        ("frames", ctypes.c_size_t),
+        ("seconds", ctypes.c_double),
+        ("substeps", ctypes.c_size_t),
+        ("newton_iterations", ctypes.c_size_t),
+    ]
+
+
 #: Mirrored struct → name of the library function returning its C size.
 SIZEOF_FUNCTIONS = {
     GripSolverParams: "grip_sizeof_solver_params",
     GripMaterial: "grip_sizeof_material",
     GripStepReport: "grip_sizeof_step_report",
     GripShape: "grip_sizeof_shape",
+    GripRunSummary: "grip_sizeof_run_summary",
 }
 
 #: Progress callback type ``GripProgressFn``: (user_data, fraction_done) -> nonzero to cancel.
 GripProgressFn = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_double)
+
+#: Frame callback type ``GripFrameFn`` of ``grip_scene_run``: (user_data, frame, last_frame,
+#: seconds of that frame) -> nonzero to stop after that frame.
+GripFrameFn = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_double)

@@ -6,27 +6,33 @@ import ctypes
 import os
 
 from . import checks
+from .bake import _c_strings, override_strings
 from .library import _resolve
 from .solver import Solver
 
 
 class SceneSolver(Solver):
     """The solver of the scene file at ``path`` (``docs/scene-file.md``; mesh paths in it are
-    relative to it; a str or ``os.PathLike``), with every :class:`Solver` method. Units are SI
-    (m, kg, s).
+    relative to it; a str or ``os.PathLike``), with ``overrides`` applied to the file first (as
+    ``grip run --set``; see :func:`grip.override_strings`), with every :class:`Solver` method.
+    Units are SI (m, kg, s).
 
     :meth:`advance_frame` runs frame k as ``grip run`` does: the scene's colliders, collider
     meshes and pin groups move to their poses at the end of frame k, then the solver advances
     1/:attr:`fps` s. :attr:`objects` maps object names to ids, in file order.
     A failed call raises a :class:`GripError` subclass and leaves the solver as it was."""
 
-    def __init__(self, path, *, library=None):
+    def __init__(self, path, *, overrides=None, library=None):
         path = checks.path(path, "path")
+        strings, count = _c_strings(override_strings(overrides))
         self.library = _resolve(library)
         self.params = None
         self._handle = None
         handle = ctypes.c_void_p()
-        self.library.call("grip_scene_load", os.fsencode(path), ctypes.byref(handle))
+        if count:
+            self.library.call("grip_scene_load_overrides", os.fsencode(path), strings, count, ctypes.byref(handle))
+        else:
+            self.library.call("grip_scene_load", os.fsencode(path), ctypes.byref(handle))
         self._handle = handle
 
     @property

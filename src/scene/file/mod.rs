@@ -9,6 +9,7 @@ mod colliders;
 pub mod export;
 mod motion;
 mod objects;
+pub mod overrides;
 mod solver;
 
 use super::description::{FrictionPair, Scene, SlipPair, DEFAULT_FPS, DEFAULT_FRAMES};
@@ -58,16 +59,41 @@ struct SlipToml {
 
 /// Reads the scene file at `path`; errors name the file and the key or mesh at fault.
 pub fn load(path: &Path) -> Result<Scene, String> {
+    load_with_overrides::<&str>(path, &[])
+}
+
+/// Reads the scene file at `path` with `overrides` (`KEY=VALUE`, [`overrides`]) applied in
+/// order; errors name the file and the key, mesh or override at fault.
+pub fn load_with_overrides<S: AsRef<str>>(path: &Path, overrides: &[S]) -> Result<Scene, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let base = path.parent().unwrap_or(Path::new("."));
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    parse(&text, base, &name).map_err(|e| format!("{}: {e}", path.display()))
+    let parsed = overrides.iter().map(|o| overrides::parse_override(o.as_ref())).collect::<Result<Vec<_>, _>>();
+    parsed.and_then(|o| parse_with_overrides(&text, base, &name, &o)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Parses scene TOML `text`; mesh paths are relative to `base`; `name` names the scene unless
 /// `[output] name` does. The scene is validated (names of pairs, pins, motions).
 pub fn parse(text: &str, base: &Path, name: &str) -> Result<Scene, String> {
-    let file: SceneToml = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+    parse_with_overrides(text, base, name, &[])
+}
+
+/// [`parse`] with `overrides` applied to the file's tables first.
+pub fn parse_with_overrides(
+    text: &str,
+    base: &Path,
+    name: &str,
+    overrides: &[overrides::Override],
+) -> Result<Scene, String> {
+    let toml_error = |e: toml::de::Error| e.to_string().trim_end().to_string();
+    let file: SceneToml = if overrides.is_empty() {
+        // Straight from the text, so that errors point at the line.
+        toml::from_str(text).map_err(toml_error)?
+    } else {
+        let mut table: toml::Table = text.parse().map_err(toml_error)?;
+        overrides::apply(&mut table, overrides)?;
+        toml::Value::Table(table).try_into().map_err(toml_error)?
+    };
     let params = solver::params(&file.solver)?;
     let fps = file.output.fps.unwrap_or(DEFAULT_FPS);
     if !(fps.is_finite() && fps > 0.0) {
