@@ -33,9 +33,9 @@ CLOCK_COLUMNS = ("seconds", "seconds_contact_search")
 
 
 class Killer:
-    """``on_update`` of the batch: once the running jobs are 2 frames in, waits for a task that has just
-    logged its start (it is inside :func:`grip.bake`) on a frame in the middle of its job and
-    SIGKILLs that worker's process, once."""
+    """``on_update`` of the batch: once a job is 6 frames in, waits for a task that has just
+    logged its start (it is inside :func:`grip.bake`) on a frame in the middle third of its
+    job and SIGKILLs that worker's process, once."""
 
     def __init__(self, out):
         self.out = out
@@ -44,7 +44,7 @@ class Killer:
 
     def __call__(self, progress, client):
         running = [s for s in progress.states.values() if s.status == "running"]
-        if self.killed or not running or min(s.frames_done for s in running) < 2:
+        if self.killed or not running or max(s.frames_done for s in running) < 6:
             return
         pids = set(client.run(os.getpid).values())
         deadline = time.monotonic() + 30
@@ -56,7 +56,7 @@ class Killer:
                 last = rows[-1]
                 pid, end = int(last["pid"]), int(last["chunk_end"])
                 fresh = time.time() - float(last["time"]) < 0.05
-                if pid in pids and 4 <= end <= FRAMES - 4 and fresh:
+                if pid in pids and FRAMES // 3 <= end <= 2 * FRAMES // 3 and fresh:
                     os.kill(pid, signal.SIGKILL)
                     self.killed = (name, end, pid, time.monotonic() - self.start)
                     return
@@ -87,7 +87,7 @@ class KillAWorker(unittest.TestCase):
             killer = Killer(out)
             lines = []
             started = time.monotonic()
-            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
                     Client(cluster) as client:
                 result = batch.run(jobs, out, client=client, frames=FRAMES, log=lines.append, on_update=killer)
             batch_seconds = time.monotonic() - started

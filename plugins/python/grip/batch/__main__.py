@@ -54,13 +54,16 @@ def _parser():
 def _common(p):
     p.add_argument("-o", "--out", default="out/batch", metavar="DIR",
                    help="batch directory, on storage every worker shares (default: out/batch)")
-    p.add_argument("-f", "--frames", type=_positive, metavar="N", help="every job's last frame (default: each scene's)")
+    p.add_argument("-f", "--frames", type=_positive, metavar="N",
+                   help="every job's last frame (default: each scene's)")
     p.add_argument("--chunk", type=_positive, default=1, metavar="N",
                    help="frames per Dask task; a retried task redoes at most its chunk's frames since "
                         "the last checkpoint (default: 1)")
     p.add_argument("--usd", action="store_true", help="write each job's USD file after its last frame")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler (tcp://host:8786) instead of a local cluster")
-    p.add_argument("--workers", type=_positive, metavar="N", help="local cluster: worker processes (default: cores / threads per worker)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a running Dask scheduler (tcp://host:8786) instead of a local cluster")
+    p.add_argument("--workers", type=_positive, metavar="N",
+                   help="local cluster: worker processes (default: cores / threads per worker)")
     p.add_argument("--threads-per-worker", type=_positive, default=1, metavar="N",
                    help="local cluster: tasks each worker runs at once (default: 1)")
     p.add_argument("--solver-threads", type=_positive, metavar="N",
@@ -70,8 +73,10 @@ def _common(p):
                    help="local cluster: dashboard address (default :8787; :0 any free port; none: off)")
     p.add_argument("--allowed-failures", type=int, metavar="N",
                    help="local cluster: times a task may lose its worker before it fails (Dask's default: 3)")
-    p.add_argument("--library", metavar="PATH", help="the grip library on the workers (default: GRIP_LIBRARY or beside the package)")
-    p.add_argument("--dry-run", action="store_true", help="write jobs.csv and list the jobs without running them")
+    p.add_argument("--library", metavar="PATH",
+                   help="the grip library on the workers (default: GRIP_LIBRARY or beside the package)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="write jobs.csv and list the jobs without running them")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
 
 

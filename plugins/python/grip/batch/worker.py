@@ -158,7 +158,10 @@ def _claim(chunk):
     except (OSError, ValueError):
         mine = False
     if mine:
-        done = grip.run_checkpoint_frame(chunk.out)
+        try:
+            done = grip.run_checkpoint_frame(chunk.out)
+        except ValueError:  # not a run checkpoint: start afresh
+            done = chunk.frames + 1
         if done is None or done <= chunk.frames:
             return done
     for pattern in _GRIP_OUTPUT:
