@@ -95,3 +95,31 @@ fn one_step_off(text: &str, frame: usize) -> String {
     let x: f32 = text[start..end].parse().expect("a float32");
     format!("{}{}{}", &text[..start], x.next_up(), &text[end..])
 }
+
+/// Times `write_usd` on a bake made beforehand: the scene file `$GRIP_USD_SCENE` run into
+/// `$GRIP_USD_OUT`, e.g. `grip demo --export DIR` then `grip run DIR/scene.toml -o OUT`; prints
+/// the USD file's size and the time taken. Ignored (it needs the bake):
+/// `cargo test --release --test usd_output -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn time_write_usd_of_a_bake() {
+    let scene_file = std::env::var("GRIP_USD_SCENE").expect("set GRIP_USD_SCENE to a scene file");
+    let out = PathBuf::from(std::env::var("GRIP_USD_OUT").expect("set GRIP_USD_OUT to its run's output directory"));
+    let scene = grip::scene::file::load(Path::new(&scene_file)).expect("scene loads");
+    let names = unique_names(&scene);
+    let started = std::time::Instant::now();
+    let path = write_usd(&out, &scene, &names, scene.frames).expect("USD written");
+    let seconds = started.elapsed().as_secs_f64();
+    let bytes = std::fs::metadata(&path).expect("USD file").len();
+    let obj_bytes: u64 = (0..=scene.frames)
+        .flat_map(|f| names.iter().map(move |n| grip::scene::output::frame_file_name(n, f)))
+        .map(|f| std::fs::metadata(out.join(f)).map(|m| m.len()).unwrap_or(0))
+        .sum();
+    println!(
+        "{}: {} frames, {bytes} bytes ({:.1} MB; the OBJ frames {:.1} MB), written in {seconds:.3} s",
+        path.display(),
+        scene.frames,
+        bytes as f64 / 1e6,
+        obj_bytes as f64 / 1e6
+    );
+}

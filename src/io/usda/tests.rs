@@ -110,7 +110,7 @@ fn several_meshes_and_y_up() {
 fn coordinates_are_the_nearest_float32_in_shortest_text() {
     let third = 1.0 / 3.0;
     let p = vec![[third, -2.5e-7, 123456.789], [0.1, 1e-30, -0.0], [std::f64::consts::PI, 3.0e38, 1.0]];
-    let text = layer_text(&triangle("m", false), &[p.clone()]).expect("written");
+    let text = layer_text(&triangle("m", false), std::slice::from_ref(&p)).expect("written");
     let line = text.lines().find(|l| l.trim_start().starts_with("0: [(0.33")).expect("points line");
     let inner = line.trim().trim_start_matches("0: [(").trim_end_matches(")],");
     let read: Vec<f32> = inner
