@@ -3,6 +3,7 @@
 //! * [`obj`]: Wavefront OBJ surface meshes (read and write).
 //! * [`vtk`]: legacy VTK unstructured grids and polydata (read ASCII/BINARY, write ASCII).
 //! * [`preview`]: a small software rasterizer producing flat-shaded PNG previews.
+//! * [`usda`]: USD ASCII layers of animated triangle meshes (write).
 //!
 //! All coordinates are `f64` in SI units (metres). Readers never panic on malformed
 //! input; they return an [`IoError`] whose message names the offending line, section or
@@ -10,6 +11,7 @@
 
 pub mod obj;
 pub mod preview;
+pub mod usda;
 pub mod vtk;
 
 use std::fmt;

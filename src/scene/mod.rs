@@ -10,6 +10,7 @@
 //! - [`run`]: the frame driver that writes a run's outputs ([`output`]: OBJ per object per
 //!   frame, `stats.csv` with the [`metrics`] and [`slip`] columns, previews drawn with
 //!   [`collider_mesh`]) and checkpoints ([`resume`]).
+//! - [`usd`]: a run's OBJ frames gathered into one USD file (`<scene>.usda`).
 //!
 //! Units are SI: m, kg, s, Pa; frames are numbered from 0 (the initial state), frame k ends at
 //! t = k / fps s.
@@ -26,6 +27,7 @@ pub mod point_cache;
 pub mod resume;
 pub mod run;
 pub mod slip;
+pub mod usd;
 
 pub use build::SceneSolver;
 pub use collider::SceneCollider;
