@@ -123,3 +123,29 @@ fn time_write_usd_of_a_bake() {
         obj_bytes as f64 / 1e6
     );
 }
+
+/// `grip run --usd` (the frame driver with `RunOptions::usd`) writes the USD file after the last
+/// frame; a bake stopped after frame 2 and resumed writes the same bytes as one that never
+/// stopped, every frame included.
+#[test]
+fn usd_of_a_resumed_bake_equals_the_uninterrupted_one() {
+    let mut scene = grip::scene::file::load(&root().join("tests/scenes/usd-output.toml")).expect("scene loads");
+    let last = scene.frames;
+    assert!(last > 2);
+    let options = RunOptions { checkpoint: true, resume: false, usd: true };
+    let whole = scratch("whole");
+    simulate(&scene, &whole, options, &mut Quiet).expect("the scene runs");
+    let resumed = scratch("resumed");
+    scene.frames = 2;
+    simulate(&scene, &resumed, options, &mut Quiet).expect("frames 1 and 2");
+    let early = std::fs::read_to_string(resumed.join("usd_output.usda")).expect("the USD of frames 0 to 2");
+    assert!(early.contains("endTimeCode = 2\n"), "{}", &early[..400.min(early.len())]);
+    scene.frames = last;
+    simulate(&scene, &resumed, RunOptions { resume: true, ..options }, &mut Quiet).expect("the rest");
+    let (a, b) = (std::fs::read(whole.join("usd_output.usda")), std::fs::read(resumed.join("usd_output.usda")));
+    let (a, b) = (a.expect("whole USD"), b.expect("resumed USD"));
+    assert!(String::from_utf8_lossy(&a).contains(&format!("endTimeCode = {last}\n")));
+    assert!(a == b, "the resumed bake's USD file differs");
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&resumed);
+}

@@ -1,6 +1,6 @@
 //! `grip run --set KEY=VALUE`: the scene file with those keys changed, as the library's loader
 //! reads it (`load_with_overrides`), bakes to the same bytes; bad overrides fail naming the
-//! override. Run in release: `cargo test --release --test run_overrides`.
+//! override. `--usd` adds the USD file. Run in release: `cargo test --release --test run_overrides`.
 
 mod cli_support;
 
@@ -23,12 +23,15 @@ fn set_changes_the_keys_it_names() {
     let out = dir.0.join("cli");
     let scene = scene_path();
     let args = ["output.frames=2", "solver.gravity=[0, 0, -5]", "object.cloth.density=250"];
-    let mut command = vec!["run", scene.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let mut command = vec!["run", scene.to_str().unwrap(), "--out", out.to_str().unwrap(), "--usd"];
     for a in &args {
         command.extend(["--set", a]);
     }
     assert_ok(&grip(&command));
     assert!(!frame(&out, 2).is_empty() && frame(&out, 3).is_empty(), "output.frames=2 runs frames 1 and 2");
+    // --usd: the USD file of frames 0 to 2 (its content: tests/usd_output.rs).
+    let usd = std::fs::read_to_string(out.join("moving-parts.usda")).expect("--usd writes the USD file");
+    assert!(usd.starts_with("#usda 1.0") && usd.contains("endTimeCode = 2\n"), "{}", &usd[..200.min(usd.len())]);
 
     let library = dir.0.join("library");
     let changed = load_with_overrides(&scene, &args).expect("overrides apply");

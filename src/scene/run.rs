@@ -38,7 +38,8 @@ pub struct RunOptions {
     pub checkpoint: bool,
     /// Start from the output directory's `checkpoint.grip` instead of frame 0.
     pub resume: bool,
-    /// After the last frame, write the whole animation as `<scene name>.usda` (docs/usd.md).
+    /// After the last frame, write the whole animation as one USD file, `<stem>.usda` with the
+    /// stem of the scene's name (`super::usd::write_usd`, docs/usd.md).
     pub usd: bool,
 }
 
@@ -204,7 +205,8 @@ pub fn simulate(
         None => Ok(()),
     };
     if finished.is_ok() && options.usd {
-        finished = Err(("USD_PENDING".to_string(), RunFailure::Output));
+        let usd = super::usd::write_usd(out, scene, &names, summary.frames);
+        finished = usd.map(|_| ()).map_err(|m| (m, RunFailure::Output));
     }
     if observer.wants_previews() {
         let previews = output.write_previews(up, &mut |path, image| observer.write_preview(path, image));

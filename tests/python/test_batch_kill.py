@@ -5,7 +5,8 @@ is being simulated, that worker's process is killed with SIGKILL. Every job must
 the killed job must have resumed from its checkpoint (a retry in summary.csv and in its
 attempts.csv), and every job's frames must equal the serial bake's: ``grip diff --tolerance 0``
 against ``grip run SCENE --set ...`` (the CLI at $GRIP_BIN) and against :func:`grip.bake` in this
-process without checkpoints, and the same ``stats.csv`` apart from wall-clock times.
+process without checkpoints, the same ``stats.csv`` apart from wall-clock times, and the same
+bytes of the USD file (``--usd``), which usd-core opens with a time sample per frame.
 
 Run by tests/batch.rs with GRIP_LIBRARY and GRIP_BIN set; prints the measured numbers and
 unittest's summary."""
@@ -89,7 +90,8 @@ class KillAWorker(unittest.TestCase):
             started = time.monotonic()
             with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
                     Client(cluster) as client:
-                result = batch.run(jobs, out, client=client, frames=FRAMES, log=lines.append, on_update=killer)
+                result = batch.run(jobs, out, client=client, frames=FRAMES, usd=True, log=lines.append,
+                                   on_update=killer)
             batch_seconds = time.monotonic() - started
             print("\n".join(lines))
             self.assertIsNotNone(killer.killed, "no worker was killed")
@@ -114,8 +116,8 @@ class KillAWorker(unittest.TestCase):
                 batch_dir = os.path.join(out, job.name)
                 cli_dir = os.path.join(tmp, "serial-cli", job.name)
                 sets = [a for assignment in job.assignments() for a in ("--set", assignment)]
-                run = subprocess.run([GRIP_BIN, "run", SCENE, *sets, "--frames", str(FRAMES), "--out", cli_dir],
-                                     capture_output=True, text=True)
+                run = subprocess.run([GRIP_BIN, "run", SCENE, *sets, "--frames", str(FRAMES), "--usd",
+                                      "--out", cli_dir], capture_output=True, text=True)
                 self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
                 code, text = diff(batch_dir, cli_dir)
                 self.assertEqual(code, 0, f"{job.name}: batch and grip run differ\n{text}")
@@ -125,9 +127,23 @@ class KillAWorker(unittest.TestCase):
                 self.assertEqual(code, 0, f"{job.name}: batch and grip.bake differ\n{text}")
                 self.assertEqual(stats_without_clocks(batch_dir), stats_without_clocks(cli_dir), job.name)
                 self.assertEqual(len(stats_without_clocks(batch_dir)), FRAMES + 1)
+                usd = [os.path.join(d, "cloth-on-sphere.usda") for d in (batch_dir, cli_dir)]
+                with open(usd[0], "rb") as a, open(usd[1], "rb") as b:
+                    self.assertEqual(a.read(), b.read(), f"{job.name}: the USD files differ")
+                self.assert_usd_frames(usd[0])
             serial_seconds = time.monotonic() - serial_started
             print(f"measured: {len(jobs)} jobs x {FRAMES} frames, batch {batch_seconds:.1f} s "
                   f"(kill at {when:.1f} s, {retries} retried tasks), serial bakes {serial_seconds:.1f} s")
+
+    def assert_usd_frames(self, path):
+        """The USD file opens in usd-core with the cloth's points sampled at frames 0..FRAMES."""
+        from pxr import Usd, UsdGeom
+
+        stage = Usd.Stage.Open(path)
+        self.assertEqual(UsdGeom.GetStageMetersPerUnit(stage), 1.0)
+        meshes = [UsdGeom.Mesh(p) for p in stage.Traverse() if p.IsA(UsdGeom.Mesh)]
+        self.assertEqual(len(meshes), 1, path)
+        self.assertEqual(meshes[0].GetPointsAttr().GetTimeSamples(), [float(k) for k in range(FRAMES + 1)])
 
 
 if __name__ == "__main__":

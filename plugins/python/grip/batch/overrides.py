@@ -10,9 +10,9 @@ text the user wrote, so a job passes grip exactly what the same ``grip run --set
 ``jobs.csv`` shows it. Values given as Python objects are turned into TOML text by
 :func:`value_text` (floats by ``repr``, which round-trips them exactly)."""
 
-import json
-import math
 import tomllib
+
+from ..bake import _toml_value
 
 #: Characters that open a TOML array, inline table or string.
 _OPENERS = "[{\"'"
@@ -43,33 +43,11 @@ def check_value_text(text, key="value"):
 
 
 def value_text(value):
-    """The TOML text of a Python value: bool, int, float (``repr``; inf and nan as TOML spells
-    them), str (a quoted TOML string), or a list/tuple of these. A str that is already TOML text
-    is not parsed again: pass ``"lagged"`` as the str ``lagged``, not ``'"lagged"'``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        # A JSON string of printable text is a TOML basic string (same escapes).
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(value_text(v) for v in value) + "]"
-    # numpy scalars and other numbers: through float or int, when they convert losslessly.
-    for convert in (int, float):
-        try:
-            converted = convert(value)
-        except (TypeError, ValueError):
-            continue
-        if converted == value:
-            return value_text(converted)
-    raise TypeError(f"cannot write {type(value).__name__} {value!r} as a TOML value")
+    """The TOML text of a Python value: bool, integer, real (``repr``, which round-trips; inf and
+    nan as TOML spells them), str (a quoted TOML string), or a list/tuple of these, as
+    :func:`grip.bake` writes overrides given as a mapping. A str that is already TOML text is not
+    parsed again: pass ``"lagged"`` as the str ``lagged``, not ``'"lagged"'``."""
+    return _toml_value(value, "value")
 
 
 def split_values(text):
