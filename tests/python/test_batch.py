@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "plugins", "python"))
 import grip  # noqa: E402
@@ -172,6 +173,37 @@ class CommandLine(unittest.TestCase):
                                "--workers", "1", "--dashboard", "none", "--quiet", "--out", os.path.join(tmp, "bad"))
             self.assertEqual(bad.returncode, 1, bad.stdout + bad.stderr)
             self.assertIn("no_such_key", bad.stderr)
+
+    def test_a_running_scheduler_by_its_address(self):
+        """``--scheduler ADDRESS`` sends the jobs to a scheduler started elsewhere (here a
+        LocalCluster of this process, reached over TCP) instead of starting a cluster."""
+        from distributed import LocalCluster
+
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                          protocol="tcp") as cluster, tempfile.TemporaryDirectory() as tmp:
+            self.assertTrue(cluster.scheduler_address.startswith("tcp://"), cluster.scheduler_address)
+            out = self.run_cli("wedge", HANGING, "--set", "solver.default_friction=0.1,0.2", "--frames", "2",
+                               "--scheduler", cluster.scheduler_address, "--out", tmp)
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+            self.assertIn("2 of 2 jobs done", out.stdout)
+            self.assertIn(f"scheduler {cluster.scheduler_address}, dashboard {cluster.dashboard_link}", out.stdout)
+            rows = batch.read_summary(os.path.join(tmp, "summary.csv"))
+            self.assertEqual({r["status"] for r in rows}, {"done"})
+            # The frames were baked by that cluster's worker process.
+            from distributed import Client
+
+            with Client(cluster) as client:
+                pids = {str(p) for p in client.run(os.getpid).values()}
+                # The dashboard's Progress panel groups tasks by prefix: one per job.
+                prefixes = client.run_on_scheduler(lambda dask_scheduler: sorted(dask_scheduler.task_prefixes))
+            self.assertEqual([p for p in prefixes if p.startswith("grip")],
+                             ["grip:hanging_cloth_0", "grip:hanging_cloth_1"])
+            with urllib.request.urlopen(cluster.dashboard_link, timeout=30) as page:
+                self.assertEqual(page.status, 200)
+            from grip.batch.worker import read_attempts
+
+            for job in ("hanging-cloth-0", "hanging-cloth-1"):
+                self.assertEqual({r["pid"] for r in read_attempts(os.path.join(tmp, job))}, pids, job)
 
 
 if __name__ == "__main__":

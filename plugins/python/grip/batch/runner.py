@@ -127,12 +127,19 @@ def run(jobs, out, *, client=None, scheduler=None, workers=None, threads_per_wor
                     dashboard_on=not local or dashboard is not None)
 
 
+def _where(client, dashboard_on):
+    """The scheduler's address and its dashboard's link, when it runs one."""
+    services = client.scheduler_info().get("services", {})
+    board = f"dashboard {client.dashboard_link}" if dashboard_on and "dashboard" in services else "no dashboard"
+    return f"scheduler {client.scheduler.address}, {board}"
+
+
 def _run(states, client, out, chunk, usd, solver_threads, library, log, on_update, dashboard_on=True):
     started = time.monotonic()
     progress = Progress(states, log)
     if log:
-        where = f"dashboard {client.dashboard_link}" if dashboard_on else "no dashboard"
-        log(f"grip.batch: {len(states)} jobs, {progress.total_frames} frames, into {out}; {where}")
+        log(f"grip.batch: {len(states)} jobs, {progress.total_frames} frames, into {out}; "
+            f"{_where(client, dashboard_on)}")
     run_id = secrets.token_hex(3)
     owner, futures = {}, []
     for state in states:
