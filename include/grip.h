@@ -319,14 +319,17 @@ typedef struct GripStepReport {
 
 // Frame callback of `grip_scene_run`: called after frame `frame` (of `last_frame`) is written,
 // with the wall-clock seconds that frame took. Return nonzero to stop the run there: the call
-// then returns `GRIP_STATUS_CANCELLED`, keeping that frame (and its checkpoint) on disk.
+// then returns `GRIP_STATUS_CANCELLED`, keeping that frame on disk (and its checkpoint, with
+// `GRIP_RUN_CHECKPOINT`). After the last frame there is nothing left to stop and the value is
+// ignored.
 typedef uint32_t (*GripFrameFn)(void *user_data, size_t frame, size_t last_frame, double seconds);
 
 // What `grip_scene_run` did, written on success and on failure (then: up to the failure).
 typedef struct GripRunSummary {
     // The last frame simulated and written (those of a resumed run included; 0: none).
     size_t frames;
-    // Wall-clock seconds of the call, loading the scene and writing included.
+    // Wall-clock seconds of the run: building the solver, the frames and writing their outputs
+    // (reading the scene file before is not counted).
     double seconds;
     // Substeps taken by this call.
     size_t substeps;

@@ -31,7 +31,8 @@ const KNOWN_FLAGS: u32 = GRIP_RUN_CHECKPOINT | GRIP_RUN_RESUME | GRIP_RUN_USD;
 pub struct GripRunSummary {
     /// The last frame simulated and written (those of a resumed run included; 0: none).
     pub frames: usize,
-    /// Wall-clock seconds of the call, loading the scene and writing included.
+    /// Wall-clock seconds of the run: building the solver, the frames and writing their outputs
+    /// (reading the scene file before is not counted).
     pub seconds: f64,
     /// Substeps taken by this call.
     pub substeps: usize,
@@ -53,7 +54,9 @@ impl From<&Summary> for GripRunSummary {
 
 /// Frame callback of `grip_scene_run`: called after frame `frame` (of `last_frame`) is written,
 /// with the wall-clock seconds that frame took. Return nonzero to stop the run there: the call
-/// then returns `GRIP_STATUS_CANCELLED`, keeping that frame (and its checkpoint) on disk.
+/// then returns `GRIP_STATUS_CANCELLED`, keeping that frame on disk (and its checkpoint, with
+/// `GRIP_RUN_CHECKPOINT`). After the last frame there is nothing left to stop and the value is
+/// ignored.
 pub type GripFrameFn =
     Option<unsafe extern "C" fn(user_data: *mut c_void, frame: usize, last_frame: usize, seconds: f64) -> u32>;
 

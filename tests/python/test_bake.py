@@ -67,6 +67,11 @@ class Bake(unittest.TestCase):
         with self.assertRaises(KeyError):
             grip.bake(SCENE, self.out("raised"), checkpoint=True, on_frame=fail)
         self.assertEqual(grip.run_checkpoint_frame(self.out("raised")), 1)
+        # Raised after the last frame: the bake is complete, and the exception still reaches
+        # the caller.
+        with self.assertRaises(KeyError):
+            grip.bake(SCENE, self.out("last"), frames=1, checkpoint=True, on_frame=fail)
+        self.assertEqual(grip.run_checkpoint_frame(self.out("last")), 1)
 
     def test_overrides_as_mapping_and_as_strings(self):
         mapping = {"output.frames": 2, "solver.gravity": [0, 0, -5.0], "object.cloth.density": 200}

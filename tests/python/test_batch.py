@@ -95,8 +95,10 @@ class Jobs(unittest.TestCase):
         self.assertEqual(batch.chunk_ends(7, 1), [1, 2, 3, 4, 5, 6, 7])
         self.assertEqual(batch.chunk_ends(7, 3), [3, 6, 7])
         self.assertEqual(batch.chunk_ends(6, 3), [3, 6])
-        keys = {key_split(batch.task_key(f"cloth-on-sphere-{k}", f, "a1b2c3")) for k in range(3) for f in (1, 24)}
+        keys = {key_split(batch.task_key(f"cloth-on-sphere-{k}", f, "a1b2c3", k)) for k in range(3) for f in (1, 24)}
         self.assertEqual(keys, {f"grip:cloth_on_sphere_{k}" for k in range(3)})
+        # Names that differ only by - and _ still get their own keys.
+        self.assertNotEqual(batch.task_key("cloth-a", 1, "a1b2c3", 0), batch.task_key("cloth_a", 1, "a1b2c3", 1))
 
     def test_import_grip_does_not_import_dask(self):
         code = "import sys, grip, grip.batch; grip.batch.wedge(sys.argv[1], ['collider.ball.mu=0,1']); " \
@@ -141,6 +143,39 @@ class FailingJob(unittest.TestCase):
                 events = [r["event"] for r in batch.worker.read_attempts(os.path.join(out, name))]
                 self.assertEqual(events, ["start", "done"] * 3 + ["skip"] * 3)
                 self.assertEqual(again.jobs[name].newton_iterations, states[name].newton_iterations)
+            # With fewer frames the finished bakes stay whole, simulating nothing.
+            with open(os.path.join(out, "cloth-on-sphere-0", "cloth_0003.obj"), "rb") as f:
+                frame3 = f.read()
+            fewer = batch.run(jobs[:1], out, workers=1, dashboard=None, frames=2, log=None)
+            self.assertTrue(fewer.ok)
+            events = [r["event"] for r in batch.worker.read_attempts(os.path.join(out, "cloth-on-sphere-0"))]
+            self.assertEqual(events[-2:], ["skip", "skip"])
+            with open(os.path.join(out, "cloth-on-sphere-0", "cloth_0003.obj"), "rb") as f:
+                self.assertEqual(f.read(), frame3)
+            self.assertEqual(grip.run_checkpoint_frame(os.path.join(out, "cloth-on-sphere-0")), 3)
+
+    def test_an_edited_mesh_makes_another_job(self):
+        """``job.json`` holds the SHA-256 of every mesh the scene reads, so a checkpoint of the
+        old mesh is never resumed onto a new one."""
+        from grip.batch.worker import job_record
+
+        with tempfile.TemporaryDirectory() as tmp:
+            scene = os.path.join(tmp, "scene.toml")
+            with open(SCENE, encoding="utf-8") as f:
+                text = f.read()
+            with open(scene, "w", encoding="utf-8") as f:
+                f.write(text)
+            mesh = os.path.join(os.path.dirname(SCENE), "cloth.obj")
+            with open(mesh, "rb") as f, open(os.path.join(tmp, "cloth.obj"), "wb") as g:
+                g.write(f.read())
+            job = batch.wedge(scene)[0]
+            before = job_record(job)
+            self.assertIn("cloth.obj", before["inputs_sha256"])
+            with open(os.path.join(tmp, "cloth.obj"), "a", encoding="utf-8") as f:
+                f.write("# edited\n")
+            self.assertNotEqual(job_record(job), before)
+            moved = batch.Job(job.name, scene, (("object.cloth.mesh", '"other.obj"'),))
+            self.assertIn("other.obj", job_record(moved)["inputs_sha256"])
 
 
 class CommandLine(unittest.TestCase):

@@ -34,9 +34,10 @@ CLOCK_COLUMNS = ("seconds", "seconds_contact_search")
 
 
 class Killer:
-    """``on_update`` of the batch: once a job is 6 frames in, waits for a task that has just
-    logged its start (it is inside :func:`grip.bake`) on a frame in the middle third of its
-    job and SIGKILLs that worker's process, once."""
+    """``on_update`` of the batch: once a job is 6 frames in, waits for a task on a frame in the
+    middle third of its job that logged its start half of that job's seconds per frame ago (it
+    is inside :func:`grip.bake`, simulating the frame) and SIGKILLs that worker's process,
+    once."""
 
     def __init__(self, out):
         self.out = out
@@ -56,10 +57,14 @@ class Killer:
                     continue
                 last = rows[-1]
                 pid, end = int(last["pid"]), int(last["chunk_end"])
-                fresh = time.time() - float(last["time"]) < 0.05
-                if pid in pids and FRAMES // 3 <= end <= 2 * FRAMES // 3 and fresh:
+                # Half way through the frame's simulation: the task started (loaded the scene,
+                # restored the checkpoint) about half a frame's solver time ago.
+                per_frame = progress.states[name].seconds_per_frame or 0.1
+                age = time.time() - float(last["time"])
+                if pid in pids and FRAMES // 3 <= end <= 2 * FRAMES // 3 and 0.5 * per_frame <= age <= 0.8 * per_frame:
                     os.kill(pid, signal.SIGKILL)
                     self.killed = (name, end, pid, time.monotonic() - self.start)
+                    self.age, self.per_frame = age, per_frame
                     return
             time.sleep(0.003)
         raise AssertionError("no task was caught in the middle of a frame within 30 s")
@@ -96,7 +101,8 @@ class KillAWorker(unittest.TestCase):
             print("\n".join(lines))
             self.assertIsNotNone(killer.killed, "no worker was killed")
             name, end, pid, when = killer.killed
-            print(f"killed worker pid {pid} at {when:.1f} s, while {name} simulated frame {end}")
+            print(f"killed worker pid {pid} at {when:.1f} s, while {name} simulated frame {end} "
+                  f"({killer.age:.3f} s after its task started; {killer.per_frame:.3f} s/frame)")
             self.assertTrue(result.ok, [(s.job.name, s.status, s.error) for s in result.failed])
 
             rows = {r["job"]: r for r in batch.read_summary(result.summary)}

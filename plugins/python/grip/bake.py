@@ -94,7 +94,7 @@ def bake(scene, out, *, overrides=None, frames=None, checkpoint=False, resume=Fa
     ``out/<scene name>.usda`` after the last frame (docs/usd.md). ``on_frame(frame, last_frame,
     seconds)`` is called after every frame with the seconds that frame took; returning True stops
     the bake there (:class:`CancelledError`, the frame and its checkpoint kept), and an exception
-    it raises stops it too and is re-raised.
+    it raises stops it too and is re-raised (after the last frame, with the bake complete).
 
     Raises :class:`InvalidArgumentError` for a bad scene, override or checkpoint,
     :class:`NotConvergedError` when the solver fails on a frame (the message names it; the frames
@@ -125,14 +125,14 @@ def bake(scene, out, *, overrides=None, frames=None, checkpoint=False, resume=Fa
     try:
         lib.call("grip_scene_run", os.fsencode(scene), strings, count, os.fsencode(out), flags, last,
                  callback, None, ctypes.byref(summary))
-    except CancelledError as e:
+    except Exception as e:
         e.summary = _summary(summary)
         if raised:
             raise raised[0] from None
         raise
-    except Exception as e:
-        e.summary = _summary(summary)
-        raise
+    if raised:
+        # Raised after the last frame, where there is nothing left to stop: the bake is whole.
+        raise raised[0]
     return _summary(summary)
 
 

@@ -87,11 +87,12 @@ def chunk_ends(frames, chunk):
     return ends + [frames]
 
 
-def task_key(job_name, end, run):
-    """The Dask key of the chunk of ``job_name`` ending at frame ``end`` in batch run ``run``;
-    ``dask.utils.key_split`` of it is ``grip:<job name>`` (with ``_`` for ``-``), one group per
-    job."""
-    return f"grip:{job_name.replace('-', '_')}-{end:05d}-{run}"
+def task_key(job_name, end, run, index):
+    """The Dask key of the chunk of job number ``index`` (named ``job_name``) ending at frame
+    ``end`` in batch run ``run``; ``dask.utils.key_split`` of it is ``grip:<job name>`` (with
+    ``_`` for ``-``), one group per job. The number keeps keys of jobs whose names differ only by
+    ``-`` and ``_`` apart (they then share a dashboard bar, nothing else)."""
+    return f"grip:{job_name.replace('-', '_')}-{end:05d}-{index}-{run}"
 
 
 def run(jobs, out, *, client=None, scheduler=None, workers=None, threads_per_worker=1,
@@ -142,11 +143,11 @@ def _run(states, client, out, chunk, usd, solver_threads, library, log, on_updat
             f"{_where(client, dashboard_on)}")
     run_id = secrets.token_hex(3)
     owner, futures = {}, []
-    for state in states:
+    for job_index, state in enumerate(states):
         previous = None
         for index, end in enumerate(chunk_ends(state.frames, chunk)):
             task = Chunk(state.job, state.out, run_id, end, state.frames, usd, solver_threads, library)
-            previous = client.submit(run_chunk, task, previous, key=task_key(state.job.name, end, run_id),
+            previous = client.submit(run_chunk, task, previous, key=task_key(state.job.name, end, run_id, job_index),
                                      priority=1 if index else 0, retries=0, pure=False)
             owner[previous.key] = state.job.name
             futures.append(previous)

@@ -19,6 +19,7 @@ import json
 import os
 import socket
 import time
+import tomllib
 from dataclasses import dataclass
 
 from .jobs import Job
@@ -132,15 +133,46 @@ def _result(chunk, frames_done, simulated, resumed_from, retry, recomputed):
                        substeps, newton, retry, recomputed, socket.gethostname(), os.getpid())
 
 
-def job_record(job):
-    """What ``job.json`` holds for ``job``: the scene file, the SHA-256 of its bytes (an edited
-    scene file is another job) and the overrides."""
+#: Scene-file keys naming an input file, relative to the scene file (docs/scene-file.md).
+_INPUT_KEYS = ("mesh", "rest_mesh", "point_cache")
+
+
+def _sha256(path):
+    """The SHA-256 of the file at ``path``, or None when it cannot be read."""
     try:
-        with open(job.scene, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
     except OSError:
-        digest = None
-    return {"scene": job.scene, "scene_sha256": digest, "overrides": [list(p) for p in job.overrides]}
+        return None
+
+
+def _inputs(scene, overrides):
+    """The files the scene reads (meshes, rest meshes, point caches), as paths relative to it,
+    with the paths that ``overrides`` put in those keys; sorted, without repeats."""
+    try:
+        with open(scene, "rb") as f:
+            tables = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    names = {t[k] for t in tables.get("object", []) if isinstance(t, dict) for k in _INPUT_KEYS
+             if isinstance(t.get(k), str)}
+    for key, value in overrides:
+        if key.rsplit(".", 1)[-1] in _INPUT_KEYS:
+            try:
+                names.add(tomllib.loads(f"v = {value}")["v"])
+            except tomllib.TOMLDecodeError:
+                names.add(value)
+    return sorted(n for n in names if isinstance(n, str))
+
+
+def job_record(job):
+    """What ``job.json`` holds for ``job``: the scene file, the SHA-256 of its bytes and of every
+    mesh and point cache it reads (an edited scene or mesh makes another job, whose checkpoint
+    would not fit) and the overrides."""
+    base = os.path.dirname(job.scene)
+    inputs = {name: _sha256(os.path.join(base, name)) for name in _inputs(job.scene, job.overrides)}
+    return {"scene": job.scene, "scene_sha256": _sha256(job.scene), "inputs_sha256": inputs,
+            "overrides": [list(p) for p in job.overrides]}
 
 
 def _claim(chunk):
@@ -159,11 +191,11 @@ def _claim(chunk):
         mine = False
     if mine:
         try:
-            done = grip.run_checkpoint_frame(chunk.out)
+            # A bake that already went past this batch's last frame (a rerun with fewer
+            # --frames) is kept as it is: its chunks find their frames done.
+            return grip.run_checkpoint_frame(chunk.out)
         except ValueError:  # not a run checkpoint: start afresh
-            done = chunk.frames + 1
-        if done is None or done <= chunk.frames:
-            return done
+            pass
     for pattern in _GRIP_OUTPUT:
         for stale in glob.glob(os.path.join(chunk.out, pattern)):
             os.remove(stale)
