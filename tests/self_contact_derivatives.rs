@@ -6,8 +6,8 @@
 mod common;
 
 use common::{rel_err, Lcg};
-use grip::contact::self_contact::distance::Closest;
-use grip::contact::self_contact::{evaluate, EdgeEdge, PairKind, SelfContactPair, VertexTriangle};
+use grip::contact::pair::distance::Closest;
+use grip::contact::pair::{evaluate, EdgeEdge, PairKind, PrimitivePair, VertexTriangle};
 use grip::contact::ContactLaw;
 use grip::contact::FrictionCoupling;
 use grip::contact::FrictionSmoothing;
@@ -25,18 +25,18 @@ fn law(kappa: f64, delta: f64) -> ContactLaw {
     }
 }
 
-fn pt(delta: f64) -> SelfContactPair {
-    SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law(1e3, delta))
+fn pt(delta: f64) -> PrimitivePair {
+    PrimitivePair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law(1e3, delta))
 }
 
-fn ee(delta: f64, rest: &[f64; 12]) -> SelfContactPair {
-    SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(1e3, delta), rest)
+fn ee(delta: f64, rest: &[f64; 12]) -> PrimitivePair {
+    PrimitivePair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(1e3, delta), rest)
 }
 
 /// (gradient error, Hessian error), each the largest deviation from central differences with
 /// step `h` relative to the largest entry of the quantity (for the gradient at least
 /// `g_floor`, the force scale where the gradient itself vanishes).
-fn fd_scaled(e: &SelfContactPair, x: &[f64; 12], h: f64, g_floor: f64) -> (f64, f64) {
+fn fd_scaled(e: &PrimitivePair, x: &[f64; 12], h: f64, g_floor: f64) -> (f64, f64) {
     let (g, hs) = (e.gradient(x), e.hessian(x));
     let mut g_fd = [0.0; 12];
     let mut h_fd = vec![0.0; 144];
@@ -56,7 +56,7 @@ fn fd_scaled(e: &SelfContactPair, x: &[f64; 12], h: f64, g_floor: f64) -> (f64, 
 }
 
 /// [`fd_scaled`] relative to the largest entries.
-fn fd(e: &SelfContactPair, x: &[f64; 12], h: f64) -> (f64, f64) {
+fn fd(e: &PrimitivePair, x: &[f64; 12], h: f64) -> (f64, f64) {
     fd_scaled(e, x, h, 0.0)
 }
 
@@ -196,7 +196,7 @@ fn nearly_parallel_edges() {
     // Why the mollifier: unmollified, the interior case's Hessian grows as 1/θ² as the edges
     // turn parallel; mollified (m ≈ 3θ²/ε_×) it stays bounded.
     let rest = edges_at_angle(0.3, 0.05, 0.0);
-    let plain = SelfContactPair { kind: PairKind::EdgeEdge { eps_cross: 0.0 }, ..ee(delta, &rest) };
+    let plain = PrimitivePair { kind: PairKind::EdgeEdge { eps_cross: 0.0 }, ..ee(delta, &rest) };
     let norms = |theta: f64| {
         let x = edges_at_angle(theta, 0.05, 0.0);
         (plain.hessian(&x).norm(), ee(delta, &rest).hessian(&x).norm())
@@ -289,7 +289,7 @@ fn assembled_gradient_and_hessian() {
     let q: Vec<f64> = q0.iter().map(|v| v + rng.range(-0.005, 0.005)).collect();
     let vt = [VertexTriangle { vertex: 3, triangle: [0, 1, 2] }, VertexTriangle { vertex: 5, triangle: [0, 1, 2] }];
     let ee = [EdgeEdge { edges: [[1, 2], [3, 4]] }, EdgeEdge { edges: [[0, 1], [5, 3]] }];
-    let pairs = grip::contact::self_contact::elements(law, &q0, &vt, &ee);
+    let pairs = grip::contact::pair::elements(law, &q0, &vt, &ee);
     let eval = evaluate(&pairs, &q);
     assert_eq!(eval.hessians.len(), 4, "most pairs are within δ: {}", eval.hessians.len());
     let n = q.len();

@@ -249,7 +249,7 @@ fn jacobian_with_two_thicknesses_matches_finite_differences() {
         v0.iter().enumerate().map(|(i, x)| if fixed[i / 3] { 0.0 } else { x + rng.range(-0.02, 0.02) }).collect();
     let q_end: Vec<f64> = q0.iter().zip(&v).map(|(q, v)| q + h * v).collect();
     let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q_end, 0.005);
-    let expected = |p: &grip::contact::self_contact::SelfContactPair| {
+    let expected = |p: &grip::contact::pair::PrimitivePair| {
         let [a, b] = [p.vertices[0], p.vertices[3]].map(|v| row[v as usize]);
         [[0.004, 0.005], [0.005, 0.006]][a as usize][b as usize]
     };

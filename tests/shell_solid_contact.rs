@@ -8,8 +8,8 @@ mod common;
 
 use common::fd_errors;
 use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
-use grip::contact::self_contact::distance::{edge_edge_feature, point_triangle_feature};
-use grip::contact::self_contact::{EdgeEdge, SelfContactPair, SolidSide, VertexTriangle};
+use grip::contact::pair::distance::{edge_edge_feature, point_triangle_feature};
+use grip::contact::pair::{EdgeEdge, PrimitivePair, SolidSide, VertexTriangle};
 use grip::contact::ContactLaw;
 use grip::contact::FrictionCoupling;
 use grip::contact::FrictionSmoothing;
@@ -35,21 +35,21 @@ fn law() -> ContactLaw {
 
 /// A shell vertex (slot 0) over the solid face (0,0,0), (1,0,0), (0,1,0) of outward normal +z,
 /// at (0.2, 0.3, z).
-fn vertex_over_face(z: f64) -> (SelfContactPair, [f64; 12]) {
-    let pair = SelfContactPair {
+fn vertex_over_face(z: f64) -> (PrimitivePair, [f64; 12]) {
+    let pair = PrimitivePair {
         outward: Some(SolidSide::face([0.0, 0.0, 1.0])),
-        ..SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law())
+        ..PrimitivePair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law())
     };
     (pair, [0.2, 0.3, z, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0])
 }
 
 /// A shell edge along x (slots 0–1) crossing over a solid edge along y (slots 2–3) of outward
 /// normal +z, at height z above it.
-fn edge_over_edge(z: f64) -> (SelfContactPair, [f64; 12]) {
+fn edge_over_edge(z: f64) -> (PrimitivePair, [f64; 12]) {
     let x = [-0.5, 0.1, z, 0.5, 0.15, z, 0.05, -0.5, 0.0, -0.02, 0.5, 0.0];
-    let pair = SelfContactPair {
+    let pair = PrimitivePair {
         outward: Some(SolidSide::face([0.0, 0.0, 1.0])),
-        ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
+        ..PrimitivePair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
     };
     (pair, x)
 }
@@ -66,7 +66,7 @@ fn gap_is_signed_by_the_solid_outward_side() {
         assert!((pair.distance(&x) - z).abs() < 1e-12, "{z}: {}", pair.distance(&x));
         assert!(pair.gradient(&x)[2] + pair.gradient(&x)[5] < 0.0, "z = {z}");
         // The same pair without a side: the unsigned distance, pushing on through below.
-        let plain = SelfContactPair { outward: None, ..pair.clone() };
+        let plain = PrimitivePair { outward: None, ..pair.clone() };
         assert!((plain.distance(&x) - z.abs()).abs() < 1e-12);
         if z < 0.0 && -z < DELTA {
             assert!(plain.gradient(&x)[2] > 0.0 && pair.energy(&x) > plain.energy(&x));
@@ -89,13 +89,13 @@ fn edge_and_corner_cases_stay_unsigned() {
     // Face in z = 0 over x ∈ [0, 1]; the vertex at x = −0.004, 0.003 below its plane.
     let (pair, mut x) = vertex_over_face(-0.003);
     x[0] = -0.004;
-    assert!(!matches!(point_triangle_feature(&x), grip::contact::self_contact::distance::Closest::PointFace(..)));
+    assert!(!matches!(point_triangle_feature(&x), grip::contact::pair::distance::Closest::PointFace(..)));
     assert!((pair.distance(&x) - 0.005).abs() < 1e-12, "{}", pair.distance(&x));
     // Edges whose closest points are an end point: unsigned too.
     let (pair, mut x) = edge_over_edge(-0.003);
     x[3] = 0.0;
     x[0] = -0.5;
-    assert!(!matches!(edge_edge_feature(&x), grip::contact::self_contact::distance::Closest::LineLine));
+    assert!(!matches!(edge_edge_feature(&x), grip::contact::pair::distance::Closest::LineLine));
     assert!(pair.distance(&x) > 0.0);
 }
 
@@ -109,11 +109,11 @@ fn edges_side_by_side_keep_a_positive_gap() {
     for b in [1e-3, -1e-3] {
         let a = 0.2;
         let x = [-0.5, w - 0.5 * b, -0.5 * a, 0.5, w + 0.5 * b, 0.5 * a, -0.5, 0.0, 0.0, 0.5, 0.0, 0.0];
-        let pair = SelfContactPair {
+        let pair = PrimitivePair {
             outward: Some(SolidSide::face([0.0, 0.0, 1.0])),
-            ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
+            ..PrimitivePair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
         };
-        assert!(matches!(edge_edge_feature(&x), grip::contact::self_contact::distance::Closest::LineLine));
+        assert!(matches!(edge_edge_feature(&x), grip::contact::pair::distance::Closest::LineLine));
         assert!((pair.distance(&x) - w).abs() < 1e-5, "b = {b}: {}", pair.distance(&x));
     }
 }
@@ -132,15 +132,15 @@ fn a_shell_edge_beside_a_convex_edge_is_outside() {
     let (a, b) = (at(-0.0002), at(0.5));
     let x = [a[0], a[1], a[2], b[0], b[1], b[2], 0.0, 0.1, 0.0, 0.0, -0.1, 0.0];
     let side = SolidSide { normals: [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]], convex: true };
-    let pair = SelfContactPair {
+    let pair = PrimitivePair {
         outward: Some(side),
-        ..SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
+        ..PrimitivePair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law(), &x)
     };
-    assert!(matches!(edge_edge_feature(&x), grip::contact::self_contact::distance::Closest::LineLine));
+    assert!(matches!(edge_edge_feature(&x), grip::contact::pair::distance::Closest::LineLine));
     let d = pair.distance(&x);
     assert!(d > 0.0019 && d < 0.0021, "{d}");
     let mean = SolidSide::face([0.5f64.sqrt(), 0.0, 0.5f64.sqrt()]);
-    assert!(SelfContactPair { outward: Some(mean), ..pair }.distance(&x) < 0.0, "the mean normal's verdict");
+    assert!(PrimitivePair { outward: Some(mean), ..pair }.distance(&x) < 0.0, "the mean normal's verdict");
 }
 
 /// Gradients and Hessians against central differences of the energy and the gradient, above,
@@ -334,12 +334,12 @@ fn a_raised_shell_solid_stiffness_survives_a_checkpoint() {
 
 /// A solid's vertex (slot 0) of outward pseudonormal +z under the shell triangle (0,0,z),
 /// (1,0,z), (0,1,z), at (0.2, 0.3, 0): the vertex's side stores −z, as a face's would.
-fn vertex_under_triangle(z: f64) -> (SelfContactPair, [f64; 12]) {
+fn vertex_under_triangle(z: f64) -> (PrimitivePair, [f64; 12]) {
     let side = SolidSide::vertex([0.0, 0.0, 1.0], [0.0, 0.0, 1.0]);
     assert_eq!(side, SolidSide::face([0.0, 0.0, -1.0]));
-    let pair = SelfContactPair {
+    let pair = PrimitivePair {
         outward: Some(side),
-        ..SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law())
+        ..PrimitivePair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law())
     };
     (pair, [0.2, 0.3, 0.0, 0.0, 0.0, z, 1.0, 0.0, z, 0.0, 1.0, z])
 }
@@ -369,7 +369,7 @@ fn a_solid_vertex_through_a_shell_triangle_has_a_negative_gap() {
 fn an_edge_on_solid_vertex_pair_keeps_its_energy() {
     for z in [0.004, 1e-4, -1e-4] {
         let (signed, x) = vertex_under_triangle(z);
-        let unsigned = SelfContactPair { outward: Some(SolidSide::UNSIGNED), ..signed };
+        let unsigned = PrimitivePair { outward: Some(SolidSide::UNSIGNED), ..signed };
         assert!((unsigned.distance(&x) - z.abs()).abs() < 1e-15, "{z}: {}", unsigned.distance(&x));
         if z > 0.0 {
             assert_eq!(unsigned.distance(&x), signed.distance(&x));

@@ -26,10 +26,11 @@ use super::term::{StageContext, Term};
 use crate::contact::law::FrictionCoupling;
 pub use crate::contact::self_contact::contact_mesh::SelfContactMesh;
 use crate::contact::self_contact::filter::{ee_distance, vt_distance};
-use crate::contact::self_contact::friction::FrozenPairFriction;
+use crate::contact::pair::friction::FrozenPairFriction;
 use crate::contact::self_contact::shell_solid::{solid_law, vertex_normals, Sides, SOLID_THICKNESS_FRACTION};
-use crate::contact::self_contact::SolidSide;
-use crate::contact::self_contact::{broad_phase, SelfContactPair};
+use crate::contact::pair::SolidSide;
+use crate::contact::pair::PrimitivePair;
+use crate::contact::self_contact::broad_phase;
 use crate::contact::ContactLaw;
 use crate::energy::{gather, Element};
 use crate::math::autodiff::project_psd;
@@ -50,7 +51,7 @@ pub struct SelfContactTerms<'a> {
     padding: f64,
     /// Positions the candidates were gathered at.
     reference: Vec<f64>,
-    pairs: Vec<SelfContactPair>,
+    pairs: Vec<PrimitivePair>,
     /// Friction frozen at the substep start (lagged coupling only).
     lagged: Vec<FrozenPairFriction>,
     /// Pair Hessians are projected onto the PSD cone in the Jacobian.
@@ -125,7 +126,7 @@ impl<'a> SelfContactTerms<'a> {
     /// The pairs with a free vertex among the broad phase's candidates at `q` (m) within
     /// `reach` (m), each with the μ of its two objects; shell–solid pairs signed by the solid's
     /// outward side and with the thinner law of `super::shell_solid`, solid–solid ones dropped.
-    fn pairs_within(&self, q: &[f64], reach: f64) -> Vec<SelfContactPair> {
+    fn pairs_within(&self, q: &[f64], reach: f64) -> Vec<PrimitivePair> {
         let m = self.mesh;
         let (vt, ee) = broad_phase::candidates(&m.filter, &m.triangles, q, reach);
         let normals = if m.solid.is_empty() { Vec::new() } else { vertex_normals(m.solid_faces(), q) };
@@ -149,15 +150,15 @@ impl<'a> SelfContactTerms<'a> {
             .filter_map(|p| sides.edge_edge(&p))
             .filter(|(p, _)| ee_distance(q, p.edges[0], p.edges[1]) < reach)
             .collect();
-        let vt = vt.iter().map(|(p, side)| SelfContactPair {
+        let vt = vt.iter().map(|(p, side)| PrimitivePair {
             mu: m.pair_mu(p.vertex, p.triangle[0]),
             outward: *side,
-            ..SelfContactPair::vertex_triangle(*p, self.pair_law(p.vertex, p.triangle[0], side))
+            ..PrimitivePair::vertex_triangle(*p, self.pair_law(p.vertex, p.triangle[0], side))
         });
-        let ee = ee.iter().map(|(p, side)| SelfContactPair {
+        let ee = ee.iter().map(|(p, side)| PrimitivePair {
             mu: m.pair_mu(p.edges[0][0], p.edges[1][0]),
             outward: *side,
-            ..SelfContactPair::edge_edge(*p, self.pair_law(p.edges[0][0], p.edges[1][0], side), &m.rest)
+            ..PrimitivePair::edge_edge(*p, self.pair_law(p.edges[0][0], p.edges[1][0], side), &m.rest)
         });
         vt.chain(ee).filter(|p| p.vertices.iter().any(|&v| !self.fixed[v as usize])).collect()
     }
@@ -198,7 +199,7 @@ impl<'a> SelfContactTerms<'a> {
     }
 
     /// The candidate pairs (fresh for the last `ensure_fresh` point).
-    pub fn pairs(&self) -> &[SelfContactPair] {
+    pub fn pairs(&self) -> &[PrimitivePair] {
         &self.pairs
     }
 

@@ -8,6 +8,7 @@
 pub mod collider;
 pub mod collider_mesh;
 pub mod law;
+pub mod pair;
 pub mod self_contact;
 pub mod surface;
 

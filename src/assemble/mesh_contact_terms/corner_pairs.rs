@@ -13,7 +13,7 @@
 
 use super::feature_pairs::{FeaturePairs, Features};
 use super::{StageMesh, SurfacePrimitives};
-use crate::contact::self_contact::{SelfContactPair, SolidSide, VertexTriangle};
+use crate::contact::pair::{PrimitivePair, SolidSide, VertexTriangle};
 use crate::contact::ContactLaw;
 use crate::energy::gather;
 use crate::math::real::{cross, dot, scale, sub};
@@ -42,7 +42,7 @@ impl Features<3> for CornerFeatures {
     /// the box's vertical edge just below the corner faces it from 15–35 mm away with the
     /// corner on its inner side, and pushing it out along its own normal from there sent
     /// Newton's steps to 90 m/s.
-    fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: f64) -> Vec<SelfContactPair> {
+    fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: f64) -> Vec<PrimitivePair> {
         let triangle = meshes[0].surface.triangles[k];
         let [a, b, c] = triangle.map(|v| [0, 1, 2].map(|i| q[3 * v as usize + i]));
         let normal = cross(sub(b, a), sub(c, a));
@@ -65,10 +65,10 @@ impl Features<3> for CornerFeatures {
                 let corner = &corners.list[i as usize];
                 let weighted = ContactLaw { kappa: law.kappa * corner.weight, ..*law };
                 let vertex = corner.vertex + mesh.first_vertex;
-                let pair = SelfContactPair {
+                let pair = PrimitivePair {
                     mu: mesh.surface.triangle_mu[k],
                     outward: Some(SolidSide::vertex(corner.normal, shell_normal)),
-                    ..SelfContactPair::vertex_triangle(VertexTriangle { vertex, triangle }, weighted)
+                    ..PrimitivePair::vertex_triangle(VertexTriangle { vertex, triangle }, weighted)
                 };
                 let gap = pair.distance(&gather::<12>(&pair.vertices, q));
                 if gap.abs() < reach {

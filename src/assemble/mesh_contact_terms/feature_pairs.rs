@@ -24,8 +24,8 @@
 
 use super::{StageMesh, SurfacePrimitives};
 use crate::assemble::element_terms;
-use crate::contact::self_contact::friction::FrozenPairFriction;
-use crate::contact::self_contact::SelfContactPair;
+use crate::contact::pair::friction::FrozenPairFriction;
+use crate::contact::pair::PrimitivePair;
 use crate::contact::ContactLaw;
 use crate::energy::{gather, Element};
 use crate::math::autodiff::{self, project_psd};
@@ -86,7 +86,7 @@ pub(super) trait Features<const N: usize>: Send + Sync {
     /// Whether `mesh` has any such feature at its stage.
     fn present(mesh: &StageMesh) -> bool;
     /// The pairs of primitive `k` at positions `q` (m) whose signed gap is below `reach` (m).
-    fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: f64) -> Vec<SelfContactPair>;
+    fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: f64) -> Vec<PrimitivePair>;
 }
 
 /// The feature pairs of one stage, for primitives of N vertices (S = 3N coordinates).
@@ -94,9 +94,9 @@ pub(super) struct FeaturePairs<F, const N: usize, const S: usize> {
     /// Per primitive: its vertices where its pairs were gathered (m).
     reference: Vec<[[f64; 3]; N]>,
     /// Per primitive: the features within δ + padding at the reference.
-    per_primitive: Vec<Vec<SelfContactPair>>,
+    per_primitive: Vec<Vec<PrimitivePair>>,
     /// `per_primitive` in order, the list every sum runs over.
-    pairs: Vec<SelfContactPair>,
+    pairs: Vec<PrimitivePair>,
     /// Friction frozen at the substep start.
     pub(super) lagged: Vec<FrozenPairFriction>,
     kind: PhantomData<F>,
@@ -168,7 +168,7 @@ impl<F: Features<N>, const N: usize, const S: usize> FeaturePairs<F, N, S> {
         let primitives = F::primitives(&first.surface).0;
         let reach = law.delta + padding;
         let reference = &self.reference;
-        let fresh: Vec<Option<([[f64; 3]; N], Vec<SelfContactPair>)>> = (0..primitives.len())
+        let fresh: Vec<Option<([[f64; 3]; N], Vec<PrimitivePair>)>> = (0..primitives.len())
             .into_par_iter()
             .map(|k| {
                 let p = &primitives[k];
@@ -194,7 +194,7 @@ impl<F: Features<N>, const N: usize, const S: usize> FeaturePairs<F, N, S> {
     }
 
     /// The pairs (fresh for the last gather).
-    pub fn pairs(&self) -> &[SelfContactPair] {
+    pub fn pairs(&self) -> &[PrimitivePair] {
         &self.pairs
     }
 
@@ -209,7 +209,7 @@ impl<F: Features<N>, const N: usize, const S: usize> FeaturePairs<F, N, S> {
     }
 
     /// The exact Hessian of pair `p` at `x` in the primitive's block.
-    pub(super) fn block_hessian(p: &SelfContactPair, x: &[f64; 12]) -> SMatrix<f64, 12, 12> {
+    pub(super) fn block_hessian(p: &PrimitivePair, x: &[f64; 12]) -> SMatrix<f64, 12, 12> {
         let mut h = simulated_block::<S, _>(|y| p.gradient(y), x, 3 * F::FIRST_SLOT);
         autodiff::symmetrize(&mut h);
         h

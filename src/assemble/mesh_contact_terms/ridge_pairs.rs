@@ -9,7 +9,7 @@
 //!
 //! A taut cloth over a prism touches it at the ridges alone, so the pairs carry the smoothed
 //! Coulomb friction of self-contact pairs too (paper Eq. 8, 16;
-//! `crate::contact::self_contact::friction`), lagged, with the μ of the edge's object and the
+//! `crate::contact::pair::friction`), lagged, with the μ of the edge's object and the
 //! mesh; the ridge's prescribed motion enters through its corners' velocities. Gathering,
 //! sums and derivatives are [`super::feature_pairs`]'.
 //!
@@ -18,7 +18,7 @@
 
 use super::feature_pairs::{FeaturePairs, Features};
 use super::StageMesh;
-use crate::contact::self_contact::{EdgeEdge, SelfContactPair, SolidSide};
+use crate::contact::pair::{EdgeEdge, PrimitivePair, SolidSide};
 use crate::contact::ContactLaw;
 use crate::energy::gather;
 use crate::math::real::{dot, sub};
@@ -87,7 +87,7 @@ impl Features<2> for RidgeFeatures {
     /// The ridge pairs of edge `k` at positions `q` (m): every ridge of `meshes` within `reach`
     /// (m) of the edge, in front of it or cutting it (deeper only where the edge crosses over
     /// the ridge, see below).
-    fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: f64) -> Vec<SelfContactPair> {
+    fn pairs_of(k: usize, meshes: &[StageMesh], law: &ContactLaw, q: &[f64], reach: f64) -> Vec<PrimitivePair> {
         let edge = meshes[0].surface.edges[k];
         let [a, b] = edge.map(|v| [0, 1, 2].map(|k| q[3 * v as usize + k]));
         let mid = [0, 1, 2].map(|k| 0.5 * (a[k] + b[k]));
@@ -103,10 +103,10 @@ impl Features<2> for RidgeFeatures {
                 let ridge = &ridges.list[r as usize];
                 let corners = ridge.corners.map(|c| c + mesh.first_vertex);
                 let weighted = ContactLaw { kappa: law.kappa * ridge.weight, ..*law };
-                let pair = SelfContactPair {
+                let pair = PrimitivePair {
                     mu: mesh.surface.edge_mu[k],
                     outward: Some(SolidSide { normals: ridge.normals, convex: true }),
-                    ..SelfContactPair::edge_edge(EdgeEdge { edges: [edge, corners] }, weighted, &mesh.surface.rest)
+                    ..PrimitivePair::edge_edge(EdgeEdge { edges: [edge, corners] }, weighted, &mesh.surface.rest)
                 };
                 // The signed gap: a ridge that already cuts through the edge deeper than the reach
                 // (a chord sagging below it) is kept, and pushed back out, but only if the edge

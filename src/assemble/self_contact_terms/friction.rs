@@ -3,7 +3,7 @@
 
 use super::{stencil, SelfContactTerms};
 use crate::contact::law::FrictionCoupling;
-use crate::contact::self_contact::friction::FrozenPairFriction;
+use crate::contact::pair::friction::FrozenPairFriction;
 use crate::energy::gather;
 use crate::math::real::Real;
 use crate::solve::pattern::BlockPattern;

@@ -4,7 +4,7 @@
 //! up through the middle of a cloth triangle draped over it (measured: 1.1 mm through a
 //! 2.5 cm cloth triangle over a box corner). So the simulated surfaces' triangles meet the
 //! corners too, with self-contact's vertex–triangle penalty, signed by the corner's
-//! angle-weighted pseudonormal (`crate::contact::self_contact::SolidSide::vertex`).
+//! angle-weighted pseudonormal (`crate::contact::pair::SolidSide::vertex`).
 //!
 //! A corner's weight is the smallest of the second largest weight of the ridges meeting there
 //! and two smoothsteps from `CORNER_START` (10°) to `CORNER_FULL` (20°): of its sharpness, the

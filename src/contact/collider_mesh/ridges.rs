@@ -9,7 +9,7 @@
 //! crossing the 11.25° edges of sphere-and-floor's 32-segment UV sphere under 8 cm cloth
 //! edges, up to 233 per frame crossing the skinned limb in sleeve-on-limb-mesh. So every ridge
 //! carries the edge–edge penalty of self-contact against the surface edges near it, with the
-//! gap signed by its two faces ([`crate::contact::self_contact::SolidSide`]).
+//! gap signed by its two faces ([`crate::contact::pair::SolidSide`]).
 //!
 //! A dense mesh's faceting turns by a degree or two per edge; edge–edge pairs on all of those
 //! would add a penalty per collider edge a cloth edge crosses, so that the force would grow

@@ -1,6 +1,6 @@
 //! Broad phase of self-contact: the vertex–triangle and edge–edge pairs whose
 //! bounding boxes come within a reach `pad` (m) of each other, for the penalty of §3.2 applied
-//! to a shell against itself ([`super::SelfContactPair`]). A pair at distance d < δ has boxes
+//! to a shell against itself ([`super::PrimitivePair`]). A pair at distance d < δ has boxes
 //! within δ, so gathering with `pad` = δ + padding at a reference configuration finds every
 //! pair that can enter the δ band while no vertex has moved more than padding/2 from it (each
 //! box then grows by at most padding/2 per side).
@@ -13,7 +13,7 @@
 //! order), whatever the thread count.
 
 use super::filter::{bounds, overlap, ExclusionFilter};
-use super::{EdgeEdge, VertexTriangle};
+use crate::contact::pair::{EdgeEdge, VertexTriangle};
 use crate::mesh::intersection_grid::{candidate_pairs, Box3};
 
 /// The box of `vertices` at `q`, grown by `grow` (m) on every side.

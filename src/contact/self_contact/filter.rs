@@ -22,8 +22,8 @@
 //! primitives excluded (incident or not), which also excuses its own intersections
 //! ([`ExclusionFilter::excuses`]) from the guard against tunnelling.
 
-use super::distance::{distance, edge_edge_feature, point_triangle_feature};
-use super::{EdgeEdge, VertexTriangle};
+use crate::contact::pair::distance::{distance, edge_edge_feature, point_triangle_feature};
+use crate::contact::pair::{EdgeEdge, VertexTriangle};
 use crate::energy::gather;
 use rayon::prelude::*;
 

@@ -14,7 +14,7 @@
 //! face, `crate::solver` self-contact retries), so that it stays idle where the implicit surface already
 //! holds the shell at its thickness, and the same friction as the implicit surface between the
 //! two objects. Its gap is signed by the solid's outward normal
-//! ([`crate::contact::self_contact::SelfContactPair::gap`]): the solid has an inside, so a shell
+//! ([`crate::contact::pair::PrimitivePair::gap`]): the solid has an inside, so a shell
 //! primitive that a Newton iterate carried through the surface is pushed back out, and these
 //! pairs need no guard against crossing (the guard of shells against themselves rejects such
 //! iterates, which the implicit surface's penalty routinely makes in passing).
@@ -27,7 +27,7 @@
 //! (high-res tube cloth bend, μ = 0.8, frames 43–48). Pairs of two solid primitives are never
 //! formed (solids meet each other through their implicit surfaces).
 
-use crate::contact::self_contact::{EdgeEdge, SolidSide, VertexTriangle};
+use crate::contact::pair::{EdgeEdge, SolidSide, VertexTriangle};
 use crate::contact::ContactLaw;
 use crate::math::real::{cross, dot, sub, unit};
 use crate::mesh::pseudonormal::angle_weighted_normals;
@@ -136,7 +136,7 @@ impl Sides<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contact::self_contact::VERTEX_SIDE_MIN_COSINE;
+    use crate::contact::pair::VERTEX_SIDE_MIN_COSINE;
     use crate::math::real::add;
 
     /// The unit tetrahedron (outward faces), a shell triangle 4–5–6 and its edge 4–5: a shell

@@ -13,7 +13,7 @@
 //!
 //! Fully implicit coupling (Eq. 23) evaluates λ, n and kᵢ at the end-of-step positions
 //! q = q̂ + h v, so they are part of the residual and of its Jacobian
-//! ([`SelfContactPair::friction_jacobian`], exact: forward-mode AD of λ, n and kᵢ along
+//! ([`PrimitivePair::friction_jacobian`], exact: forward-mode AD of λ, n and kᵢ along
 //! x = x̂ + h v, chained with the friction law's own Jacobian).
 //! Lagged coupling (Eq. 25–26) freezes them at the start of the substep
 //! ([`FrozenPairFriction`]); the Newton merit function freezes them at its linearisation point
@@ -21,7 +21,7 @@
 //! The closest-feature case is chosen from the real parts, as for the penalty.
 
 use super::distance::closest_points;
-use super::{mollifier, PairKind, SelfContactPair};
+use super::{mollifier, PairKind, PrimitivePair};
 use crate::contact::ContactLaw;
 use crate::math::autodiff::jacobian;
 use crate::math::real::{c, Real, V3};
@@ -37,7 +37,7 @@ pub struct ContactFrame<T> {
     pub lambda: T,
     /// Unit normal n = (P − Q)/d from the closest point of the second primitive to the first,
     /// negated for a shell–solid pair whose shell primitive is inside (σ of
-    /// [`SelfContactPair::gap`]) (v̄ = (I − nnᵀ) v_rel, paper Eq. 8).
+    /// [`PrimitivePair::gap`]) (v̄ = (I − nnᵀ) v_rel, paper Eq. 8).
     pub normal: V3<T>,
     /// Weights kᵢ of the stencil slots in P − Q = Σ kᵢxᵢ (dimensionless, Σ kᵢ = 0): the
     /// pair's columns of T(q) in paper Eq. 16.
@@ -73,7 +73,7 @@ impl<const N: usize> ContactFrame<DualSVec64<N>> {
     }
 }
 
-impl SelfContactPair {
+impl PrimitivePair {
     /// The contact frame at stencil positions `x` (paper Eq. 16), over [`Real`]; `None` when the
     /// pair exerts no force (gap ≥ δ) or has no normal (P = Q).
     pub fn contact_frame<T: Real>(&self, x: &[T; 12]) -> Option<ContactFrame<T>> {
@@ -83,7 +83,7 @@ impl SelfContactPair {
         if !(d.re() > 0.0) {
             return None;
         }
-        // The signed gap of a shell–solid pair (`SelfContactPair::gap`): λ keeps growing
+        // The signed gap of a shell–solid pair (`PrimitivePair::gap`): λ keeps growing
         // through the solid's surface, and n = σ(P − Q)/|P − Q| keeps its orientation there
         // (friction uses only the tangent plane of n).
         let side = self.side(x, case);
@@ -108,7 +108,7 @@ impl SelfContactPair {
         Some(self.contact_frame(x)?.forces(&self.law, self.mu, v))
     }
 
-    /// dF/dv (N·s/m) of [`SelfContactPair::friction`] along x = x̂ + h v (paper Eq. 23's
+    /// dF/dv (N·s/m) of [`PrimitivePair::friction`] along x = x̂ + h v (paper Eq. 23's
     /// Jacobian: ∂F/∂v + h ∂F/∂x): exact when `exact`, through λ, n and kᵢ; otherwise with n and
     /// kᵢ held (λ(x) kept), the modified Jacobian of Newton's safeguard as for surface contact.
     pub fn friction_jacobian(&self, x: &[f64; 12], v: &[f64; 12], h: f64, exact: bool) -> Option<SMatrix<f64, 12, 12>> {
@@ -145,7 +145,7 @@ pub struct FrozenPairFriction {
 impl FrozenPairFriction {
     /// Freezes `pair`'s frame at stencil positions `x` in m (paper Eq. 25: the start of the
     /// substep, or the merit's point); `None` without friction.
-    pub fn new(pair: &SelfContactPair, x: &[f64; 12]) -> Option<Self> {
+    pub fn new(pair: &PrimitivePair, x: &[f64; 12]) -> Option<Self> {
         if !(pair.mu > 0.0) {
             return None;
         }
@@ -184,7 +184,7 @@ mod tests {
 
     /// A vertex 1 mm above a triangle's interior and two crossing edges 1 mm apart (δ = 2 mm),
     /// with stencil velocities `v`.
-    fn pairs() -> Vec<(SelfContactPair, [f64; 12])> {
+    fn pairs() -> Vec<(PrimitivePair, [f64; 12])> {
         let law = ContactLaw {
             kappa: 1e6,
             delta: 0.002,
@@ -195,8 +195,8 @@ mod tests {
         let vt = [0.2, 0.3, 0.001, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
         let ee = [-0.5, 0.1, 0.001, 0.5, 0.2, 0.001, 0.1, -0.5, 0.0, 0.0, 0.5, 0.0];
         let rest: Vec<f64> = ee.to_vec();
-        let mut a = SelfContactPair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law);
-        let mut b = SelfContactPair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law, &rest);
+        let mut a = PrimitivePair::vertex_triangle(VertexTriangle { vertex: 0, triangle: [1, 2, 3] }, law);
+        let mut b = PrimitivePair::edge_edge(EdgeEdge { edges: [[0, 1], [2, 3]] }, law, &rest);
         (a.mu, b.mu) = (0.4, 0.4);
         vec![(a, vt), (b, ee)]
     }
