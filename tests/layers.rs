@@ -2,27 +2,28 @@
 //! layers, lowest first, are listed in [`LAYERS`]; this test reads every source file under
 //! `src/`, collects the top-level modules it names through `crate::` paths (comments aside),
 //! counting a name the crate root re-exports (`crate::Solver`) as a use of the module it comes
-//! from, and fails on any that sits above the file's own module.
+//! from, and fails on any that sits above the file's own module. The crate documentation in
+//! `src/lib.rs` lists the same layers with the same descriptions, checked here too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Top-level modules, lowest layer first.
-const LAYERS: &[&str] = &[
-    "math",      // small-vector arithmetic, forward-mode AD
-    "error",     // the crate's error type
-    "mesh",      // mesh validation, topology, geometry, tetrahedralization
-    "solve",     // Newton and the linear solvers, over any nonlinear system
-    "energy",    // elastic energies of single elements
-    "contact",   // contact and friction laws: colliders, implicit surfaces, self-contact
-    "model",     // what is simulated: parameters, materials, objects
-    "assemble",  // one implicit stage's residual, merit and Jacobian from the model's terms
-    "integrate", // schemes, substeps, retries, the report
-    "solver",    // the Rust API: state, step/advance, checkpoints
-    "analytic",  // experiments with closed-form answers
-    "io",        // mesh files and previews
-    "scene",     // scenes, scene files, motions, the frame driver (feature `scene`)
-    "capi",      // the C API
+/// Top-level modules, lowest layer first, each with its description in the crate documentation.
+const LAYERS: &[(&str, &str)] = &[
+    ("math", "small-vector arithmetic, forward-mode automatic differentiation"),
+    ("error", "the crate's error type"),
+    ("mesh", "mesh validation, topology, geometry, tetrahedralization"),
+    ("solve", "Newton and the linear solvers, over any nonlinear system"),
+    ("energy", "elastic energies of single elements"),
+    ("contact", "contact and friction laws: colliders, implicit surfaces, self-contact"),
+    ("model", "what is simulated: parameters, materials, objects"),
+    ("assemble", "one implicit stage's residual, merit and Jacobian from the model's terms"),
+    ("integrate", "time stepping: schemes, substeps, retries, the report"),
+    ("solver", "the Rust API: state, step/advance, checkpoints"),
+    ("analytic", "experiments with closed-form answers"),
+    ("io", "mesh files (OBJ, VTK, USD) and previews"),
+    ("scene", "scenes, scene files, motions, the frame driver (feature `scene`)"),
+    ("capi", "the C API (`include/grip.h`)"),
 ];
 
 fn lib_source() -> String {
@@ -153,7 +154,7 @@ fn no_module_uses_a_layer_above_it() {
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     files.sort();
-    let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
+    let rank = |m: &str| LAYERS.iter().position(|(l, _)| *l == m);
     let reexports = reexports(&lib_source());
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut upward = Vec::new();
@@ -221,7 +222,32 @@ fn every_top_level_module_has_a_layer() {
     for line in lib_source().lines() {
         if let Some(name) = line.strip_prefix("pub mod ").or_else(|| line.strip_prefix("mod ")) {
             let name = name.trim_end_matches(';');
-            assert!(LAYERS.contains(&name), "`{name}` is missing from LAYERS");
+            assert!(LAYERS.iter().any(|(l, _)| *l == name), "`{name}` is missing from LAYERS");
         }
     }
+}
+
+/// The crate documentation's layer list (the first list after "Layout:", one ``- `name`: description``
+/// line each)
+/// names the layers of [`LAYERS`], in its order, with its descriptions.
+#[test]
+fn the_crate_documentation_lists_the_layers_in_order() {
+    let lib = lib_source();
+    let layout = lib.find("//! Layout:").expect("src/lib.rs has a \"Layout:\" paragraph");
+    let listed: Vec<(String, String)> = lib[layout..]
+        .lines()
+        .map_while(|l| l.strip_prefix("//!"))
+        .map(str::trim)
+        .skip_while(|l| !l.starts_with("- "))
+        .take_while(|l| l.starts_with("- "))
+        .map(|l| {
+            let l =
+                l.strip_prefix("- `").unwrap_or_else(|| panic!("`{l}`: a layer is written \"- `name`: description\""));
+            let (name, description) = l.split_once('`').expect("a closing backtick");
+            let description = description.strip_prefix(':').expect("`name`: description").trim();
+            (name.to_string(), description.to_string())
+        })
+        .collect();
+    let expected: Vec<(String, String)> = LAYERS.iter().map(|(n, d)| (n.to_string(), d.to_string())).collect();
+    assert_eq!(listed, expected, "the crate documentation's layers differ from LAYERS");
 }
