@@ -1,11 +1,25 @@
 //! grip: cloth and soft-body dynamics with fully implicit frictional contact
 //! (Larionov et al. 2022, "Fully implicit frictional dynamics with soft constraints").
 //!
-//! Layout: `energy` (element energies with exact derivatives), `mesh` (validation and topology),
-//! `model` (parameters, materials, the model), `contact` (colliders, contact and friction laws), `integrate` (time-stepping residuals),
-//! `solve` (Newton and linear solvers), `solver` (the Rust API), `io` (OBJ, VTK, previews),
-//! `scene` (feature `scene`: scenes, scene files, motions, the frame driver), `capi` (the C API
-//! in `include/grip.h`). The `grip` command line is the package `grip-cli` in `cli/`.
+//! Layout: the top-level modules form layers, listed here lowest first; each layer uses only
+//! the layers before it in this list (`tests/layers.rs` checks the imports and this list):
+//!
+//! - `math`: small-vector arithmetic, forward-mode automatic differentiation
+//! - `error`: the crate's error type
+//! - `mesh`: mesh validation, topology, geometry, tetrahedralization
+//! - `solve`: Newton and the linear solvers, over any nonlinear system
+//! - `energy`: elastic energies of single elements
+//! - `contact`: contact and friction laws: colliders, implicit surfaces, self-contact
+//! - `model`: what is simulated: parameters, materials, objects
+//! - `assemble`: one implicit stage's residual, merit and Jacobian from the model's terms
+//! - `integrate`: time stepping: schemes, substeps, retries, the report
+//! - `solver`: the Rust API: state, step/advance, checkpoints
+//! - `analytic`: experiments with closed-form answers
+//! - `io`: mesh files (OBJ, VTK, USD) and previews
+//! - `scene`: scenes, scene files, motions, the frame driver (feature `scene`)
+//! - `capi`: the C API (`include/grip.h`)
+//!
+//! The `grip` command line is the package `grip-cli` in `cli/`.
 //! Units are SI throughout: m, kg, s, N, Pa.
 
 #![warn(missing_docs)]

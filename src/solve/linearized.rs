@@ -1,7 +1,7 @@
 //! Newton's linear step without the rest of Newton: the single full step of the semi-implicit
 //! methods and the linear solve with the step's Jacobian that SIERE needs.
 
-use super::newton::{direction, LinearSystem};
+use super::direction::{direction, LinearSystem};
 use super::nonlinear_system::{NewtonFailure, NewtonOutcome, NewtonStats, NonlinearSystem};
 use crate::error::{Error, Result};
 use std::time::Instant;

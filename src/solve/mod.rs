@@ -3,6 +3,7 @@
 
 pub mod bicgstab;
 pub mod direct_lu;
+pub mod direction;
 pub mod krylov_phi;
 pub mod linear_solver;
 pub mod linearized;
