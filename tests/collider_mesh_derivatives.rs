@@ -185,12 +185,21 @@ fn jacobian_checks(p: &[[f64; 3]], t: &[[u32; 3]]) {
                 let speed = [0.1, 0.5, 3.0, 30.0][trial % 4] * law.epsilon;
                 let v: [f64; 3] = std::array::from_fn(|_| rng.range(-1.0, 1.0) * speed);
                 let x_start: [f64; 3] = std::array::from_fn(|k| x_end[k] - h * v[k]);
-                let lagged = (coupling == FrictionCoupling::Lagged).then(|| point.frozen(&law, x_start));
                 let mu = 0.6;
-                let (f, jac) = force_and_jacobian_along(&law, &point, mu, lagged.as_ref(), x_start, v, h);
+                // Lagged friction is its own frozen stencil beside the penalty's.
+                let lagged = (coupling == FrictionCoupling::Lagged).then(|| point.frozen(&law, mu, 0, x_start));
+                let mu_implicit = if lagged.is_some() { 0.0 } else { mu };
+                let (mut f, mut jac) = force_and_jacobian_along(&law, &point, mu_implicit, x_start, v, h);
+                if let Some(l) = &lagged {
+                    let fl: [f64; 3] = l.forces(&law, &v);
+                    f = std::array::from_fn(|k| f[k] + fl[k]);
+                    jac += l.jacobian(&law, &v, nalgebra::U3);
+                }
                 let eval = |v: [f64; 3]| {
                     let x: [f64; 3] = std::array::from_fn(|k| x_start[k] + h * v[k]);
-                    force(&law, &point, mu, lagged.as_ref(), x, v)
+                    let f = force(&law, &point, mu_implicit, x, v);
+                    let fl: [f64; 3] = lagged.as_ref().map_or([0.0; 3], |l| l.forces(&law, &v));
+                    std::array::from_fn(|k| f[k] + fl[k])
                 };
                 let plain = eval(v);
                 // Dual division rounds as a product with the reciprocal: agreement to 1e-10.
@@ -313,10 +322,10 @@ fn an_open_sheet_is_walled_at_its_rim() {
             let (h, mu) = (0.01, 0.6);
             let v: [f64; 3] = std::array::from_fn(|_| rng.range(-1.0, 1.0) * 3.0 * law.epsilon);
             let x_start: [f64; 3] = std::array::from_fn(|k| x[k] - h * v[k]);
-            let (_, jac) = force_and_jacobian_along(&law, &point, mu, None, x_start, v, h);
+            let (_, jac) = force_and_jacobian_along(&law, &point, mu, x_start, v, h);
             let eval = |v: [f64; 3]| {
                 let x: [f64; 3] = std::array::from_fn(|k| x_start[k] + h * v[k]);
-                force(&law, &point, mu, None, x, v)
+                force(&law, &point, mu, x, v)
             };
             let context = || format!("open sheet at {x:?}");
             assert_jacobian_by_differences(eval, v, |k, i| jac[(k, i)], 1e-5 * law.epsilon, 1e-5, context);

@@ -3,7 +3,10 @@
 //! derivatives, against central finite differences, on random and near-degenerate surfaces, for
 //! both kernels.
 
-use grip::assemble::surface_terms::SurfaceTerms;
+use grip::assemble::contact::stage::{ContactStage, SurfaceStage};
+use grip::assemble::contact::surface_query::SurfaceQueries;
+use grip::assemble::contact::ContactTerm;
+use grip::assemble::term::Term;
 use grip::contact::law::{FrictionCoupling, FrictionSmoothing};
 use grip::contact::surface::{potential, ImplicitSurface, Kernel};
 use grip::contact::ContactLaw;
@@ -234,14 +237,14 @@ fn back_of_a_two_sided_surface_blends_to_no_contact_beyond_an_open_edge() {
             for k in 0..=300 {
                 let mut q = q0.clone();
                 (q[0], q[2]) = (0.002 * k as f64, side * 0.001);
-                let terms = SurfaceTerms::new(law, kernel, &surfaces, &queries, &q, &q, 0.01);
+                let mut terms = surface_term(law, kernel, &surfaces, &queries, &fixed, &q);
                 let (gap, active) = terms.gap_summary(&q, &fixed);
                 deepest = deepest.min(gap);
                 last = (gap, active);
                 if k == 300 {
                     let v = vec![0.3; q.len()];
                     let mut force = vec![0.0; q.len()];
-                    terms.add_forces(&q, &v, 1.0, &mut force);
+                    terms.add_negative_force(&q, &v, 1.0, &mut force);
                     assert!(force.iter().all(|&f| f == 0.0), "side {side} {kernel:?}: force past the edge");
                 }
             }
@@ -286,10 +289,28 @@ fn a_solid_vertex_just_past_a_shell_is_pushed_back_to_its_own_side() {
     let v = vec![0.0; q.len()];
     for (own_surface, pushed_down) in [(None, false), (Some(1), true)] {
         let queries = [SurfaceQuery { vertex: 0, surface: 0, mu: 0.0, offset: delta, own_surface }];
-        let terms = SurfaceTerms::new(law, Kernel::Interpolating, &surfaces, &queries, &q, &q, 0.01);
+        let fixed = vec![false; q.len() / 3];
+        let terms = surface_term(law, Kernel::Interpolating, &surfaces, &queries, &fixed, &q);
         let mut minus_force = vec![0.0; q.len()];
-        terms.add_forces(&q, &v, 1.0, &mut minus_force);
+        terms.add_negative_force(&q, &v, 1.0, &mut minus_force);
         let force_z = -minus_force[2];
         assert_eq!(force_z < 0.0, pushed_down, "own surface {own_surface:?}: force on the vertex along z {force_z} N");
     }
+}
+
+/// The surface contact term of `queries` against `surfaces` under `law` with `kernel`, padding
+/// 1 cm, gathered at `q`.
+fn surface_term<'a>(
+    law: ContactLaw,
+    kernel: Kernel,
+    surfaces: &'a [ImplicitSurface],
+    queries: &'a [SurfaceQuery],
+    fixed: &'a [bool],
+    q: &'a [f64],
+) -> ContactTerm<SurfaceQueries<'a>> {
+    let stage = ContactStage {
+        surfaces: Some(SurfaceStage { surfaces, queries, kernel, padding: 0.01 }),
+        ..ContactStage::none(law, fixed, q)
+    };
+    ContactTerm::new(SurfaceQueries::of(&stage).expect("surface contacts"), q, q)
 }

@@ -5,8 +5,10 @@
 mod common;
 use common::stage_checks::jacobian_error;
 use common::Lcg;
+use grip::assemble::contact::stage::ContactStage;
+use grip::assemble::terms::Terms;
 use grip::assemble::SystemLayout;
-use grip::assemble::{BackwardEuler, DampingMatrices};
+use grip::assemble::{DampingMatrices, ImplicitStage};
 use grip::mesh::generate::{box_tets, grid_cloth};
 use grip::model::Model;
 use grip::Material;
@@ -43,7 +45,8 @@ fn assembled_jacobian_matches_finite_differences_of_the_residual() {
     let v_fixed: Vec<f64> = (0..n).map(|_| rng.range(-0.1, 0.1)).collect();
     let damping = DampingMatrices::new(&m, &q0);
     let h = 0.01;
-    let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping);
+    let terms = Terms::new(&m, &damping, &ContactStage::none(grip::SolverParams::default().contact_law(1.0), &fixed, &q0), &q0);
+    let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, terms);
     let v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.3, 0.3)).collect();
     let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-6);
     assert!(worst < 1e-6, "Jacobian differs from finite differences by {worst:e} (relative)");
@@ -53,7 +56,8 @@ fn assembled_jacobian_matches_finite_differences_of_the_residual() {
 /// lagged, both smoothings) in the assembled Jacobian equal finite differences.
 #[test]
 fn jacobian_with_contact_and_friction_matches_finite_differences() {
-    use grip::assemble::contact_terms::{ContactPair, ContactTerms};
+    use grip::assemble::contact::collider_vertex::ContactPair;
+    use grip::assemble::contact::stage::ColliderStage;
     use grip::contact::collider::shape::ShapeKind;
     use grip::contact::collider::vertex::ColliderMotion;
     use grip::contact::law::*;
@@ -90,13 +94,16 @@ fn jacobian_with_contact_and_friction_matches_finite_differences() {
     for smoothing in [FrictionSmoothing::Quadratic, FrictionSmoothing::Rational] {
         for coupling in [FrictionCoupling::Implicit, FrictionCoupling::Lagged] {
             let law = ContactLaw { kappa: 1e5, delta: 0.01, epsilon: 0.02, smoothing, coupling };
-            let terms = ContactTerms::new(law, motions.clone(), &pairs, &q0);
             let v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.02, 0.02)).collect();
             let q_end: Vec<f64> = q0.iter().zip(&v).map(|(q, v)| q + h * v).collect();
-            let (_, active) = terms.gap_summary(&q_end, &fixed);
+            let contacts = ContactStage {
+                colliders: Some(ColliderStage { motions: motions.clone(), pairs: &pairs }),
+                ..ContactStage::none(law, &fixed, &q0)
+            };
+            let mut terms = Terms::new(&m, &damping, &contacts, &q_end);
+            let (_, active) = terms.gaps(&q_end, &fixed).expect("collider contacts report gaps");
             assert!(active >= 4, "only {active} active contacts");
-            let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping)
-                .with_contact(Some(&terms));
+            let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, terms);
             let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-7);
             assert!(worst < 1e-5, "smoothing {smoothing:?}, coupling {coupling:?}: relative error {worst:e}");
             checked += 1;
@@ -111,7 +118,7 @@ fn jacobian_with_contact_and_friction_matches_finite_differences() {
 /// assembled Jacobian equal finite differences of the residual.
 #[test]
 fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
-    use grip::assemble::surface_terms::SurfaceTerms;
+    use grip::assemble::contact::stage::SurfaceStage;
     use grip::contact::law::*;
     use grip::contact::surface::Kernel;
     use grip::contact::ContactLaw;
@@ -161,12 +168,15 @@ fn jacobian_with_deforming_surface_contact_matches_finite_differences() {
                 v[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
             }
             let q_end: Vec<f64> = q0.iter().zip(&v).map(|(q, v)| q + h * v).collect();
-            let terms = SurfaceTerms::new(law, kernel, &surfaces, &queries, &q0, &q_end, 0.05);
-            let (_, active) = terms.gap_summary(&q_end, &fixed);
+            let contacts = ContactStage {
+                surfaces: Some(SurfaceStage { surfaces: &surfaces, queries: &queries, kernel, padding: 0.05 }),
+                ..ContactStage::none(law, &fixed, &q0)
+            };
+            let mut terms = Terms::new(&m, &damping, &contacts, &q_end);
+            let (_, active) = terms.gaps(&q_end, &fixed).expect("surface contacts report gaps");
             assert!(active >= 10, "only {active} active surface contacts");
             let layout = SystemLayout::new(&m, &terms.stencils());
-            let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping)
-                .with_surface_contact(Some(terms));
+            let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, terms);
             let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-7);
             assert!(be.dropped_blocks == 0, "blocks outside the pattern: {}", be.dropped_blocks);
             assert!(

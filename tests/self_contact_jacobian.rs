@@ -5,8 +5,14 @@
 mod common;
 use common::stage_checks::{entry_error, jacobian_error, product_error};
 use common::Lcg;
+use grip::assemble::contact::stage::{ContactStage, SelfContactStage};
+use grip::assemble::terms::Terms;
 use grip::assemble::SystemLayout;
-use grip::assemble::{BackwardEuler, DampingMatrices};
+use grip::assemble::{DampingMatrices, ImplicitStage};
+use grip::contact::pair::PrimitivePair;
+use grip::contact::self_contact::contact_mesh::SelfContactMesh;
+use grip::contact::self_contact::shell_solid::solid_law;
+use grip::contact::ContactLaw;
 use grip::contact::FrictionCoupling;
 use grip::contact::FrictionSmoothing;
 use grip::mesh::generate::grid_cloth;
@@ -34,6 +40,26 @@ fn two_sheets() -> (Model, Vec<[u32; 3]>, usize, usize) {
     (m, triangles, nv, per)
 }
 
+/// The terms of a stage of `m` with the self-contact of `mesh` under `law` (padding 5 mm),
+/// the substep starting at `q0`, candidates gathered at `q_end`; with `mesh` `None`, no contact.
+fn terms<'a>(
+    m: &'a Model,
+    damping: &'a DampingMatrices,
+    mesh: Option<&'a SelfContactMesh>,
+    law: ContactLaw,
+    fixed: &'a [bool],
+    q0: &'a [f64],
+    q_end: &[f64],
+) -> Terms<'a> {
+    let self_contact = mesh.map(|mesh| SelfContactStage { mesh, law, solid: solid_law(law), padding: 0.005 });
+    Terms::new(m, damping, &ContactStage { self_contact, ..ContactStage::none(law, fixed, q0) }, q_end)
+}
+
+/// The self-contact pairs of `terms`.
+fn pairs<'t>(terms: &'t Terms) -> &'t [PrimitivePair] {
+    terms.self_contact.as_ref().expect("self-contact").candidates()
+}
+
 /// Rest positions with ±1 mm of vertical noise.
 fn roughened(m: &Model, rng: &mut Lcg) -> Vec<f64> {
     m.rest
@@ -50,9 +76,6 @@ fn roughened(m: &Model, rng: &mut Lcg) -> Vec<f64> {
 /// central differences of the residual.
 #[test]
 fn jacobian_with_self_contact_matches_finite_differences() {
-    use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
-    use grip::contact::ContactLaw;
-
     let (m, triangles, nv, per) = two_sheets();
     let mesh = SelfContactMesh::new(triangles, m.rest.iter().flatten().copied().collect(), 0.005).unwrap();
 
@@ -77,15 +100,15 @@ fn jacobian_with_self_contact_matches_finite_differences() {
         v[3 * i..3 * i + 3].copy_from_slice(&v_fixed[3 * i..3 * i + 3]);
     }
     let q_end: Vec<f64> = q0.iter().zip(&v).map(|(q, v)| q + h * v).collect();
-    let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q_end, 0.005);
-    let (closest, active) = terms.distance_summary(&q_end);
+    let mut stage_terms = terms(&m, &damping, Some(&mesh), law, &fixed, &q0, &q_end);
+    let closest = stage_terms.closest_shell_pair(&q_end).unwrap();
+    let active = pairs(&stage_terms).iter().filter(|p| p.distance(&grip::energy::gather::<12>(&p.vertices, &q_end)) < p.law.delta).count();
     assert!(active >= 40 && closest > 0.0, "{active} pairs within delta, closest {closest}");
-    let layout = SystemLayout::new(&m, &terms.stencils());
-    let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping)
-        .with_self_contact(Some(terms));
+    let layout = SystemLayout::new(&m, &stage_terms.stencils());
+    let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, stage_terms);
     let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-7);
     assert_eq!(be.dropped_blocks, 0, "blocks outside the pattern");
-    assert_eq!(be.terms.self_contact.as_ref().map(|s| s.refreshes), Some(0));
+    assert_eq!(be.terms.self_contact.as_ref().map(|s| s.refreshes()), Some(0));
     assert!(worst < 1e-5, "relative error {worst:e}");
     // The line search's potential includes W_c: its directional derivative is r·x (x zero on pins).
     be.freeze_merit(&v);
@@ -97,7 +120,8 @@ fn jacobian_with_self_contact_matches_finite_differences() {
     be.residual(&v, &mut r);
     let rx: f64 = r.iter().zip(&x).map(|(a, b)| a * b).sum();
     let without: f64 = {
-        let mut plain = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping);
+        let plain_terms = terms(&m, &damping, None, law, &fixed, &q0, &q_end);
+        let mut plain = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, plain_terms);
         let mut r0 = vec![0.0; v.len()];
         plain.residual(&v, &mut r0);
         r0.iter().zip(&x).map(|(a, b)| a * b).sum()
@@ -108,7 +132,8 @@ fn jacobian_with_self_contact_matches_finite_differences() {
     // The contact part matters: without it the Jacobian differs by far more than the tolerance.
     let mut jac_on = vec![0.0; layout.pattern.nnz()];
     be.jacobian(&v, &mut jac_on);
-    let mut plain = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping);
+    let plain_terms = terms(&m, &damping, None, law, &fixed, &q0, &q_end);
+    let mut plain = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, plain_terms);
     let mut jac_off = vec![0.0; layout.pattern.nnz()];
     plain.jacobian(&v, &mut jac_off);
     let jmax = jac_on.iter().fold(0.0f64, |a, b| a.max(b.abs()));
@@ -126,9 +151,7 @@ fn jacobian_with_self_contact_matches_finite_differences() {
 /// changes the Jacobian, and the merit's directional derivative is r·x.
 #[test]
 fn jacobian_with_self_contact_friction_matches_finite_differences() {
-    use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
     use grip::contact::law::*;
-    use grip::contact::ContactLaw;
 
     let (m, triangles, nv, per) = two_sheets();
     let shell: Vec<u32> = (0..nv).map(|v| u32::from(v >= per)).collect();
@@ -159,10 +182,10 @@ fn jacobian_with_self_contact_friction_matches_finite_differences() {
         (FrictionSmoothing::Quadratic, FrictionCoupling::Lagged),
     ] {
         let law = ContactLaw { kappa: 1e4, delta: 0.005, epsilon: 0.02, smoothing, coupling };
-        let terms = SelfContactTerms::new(&mesh, law, &fixed, &q_end, 0.005).with_start(&q0);
+        let stage_terms = terms(&m, &damping, Some(&mesh), law, &fixed, &q0, &q_end);
         // Regimes of the active pairs with friction at the end of the step.
         let (mut sliding, mut sticking) = (0, 0);
-        for p in terms.pairs() {
+        for p in pairs(&stage_terms) {
             let (xs, vs) =
                 (grip::energy::gather::<12>(&p.vertices, &q_end), grip::energy::gather::<12>(&p.vertices, &v));
             if let Some(f) = p.contact_frame(&xs).filter(|_| p.mu > 0.0) {
@@ -173,18 +196,16 @@ fn jacobian_with_self_contact_friction_matches_finite_differences() {
             }
         }
         assert!(sliding >= 10 && sticking >= 10, "pairs sliding {sliding}, sticking {sticking}");
-        let layout = SystemLayout::new(&m, &terms.stencils());
-        let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping)
-            .with_self_contact(Some(terms));
+        let layout = SystemLayout::new(&m, &stage_terms.stencils());
+        let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, stage_terms);
         let assembled = entry_error(&mut be, &layout, &fixed, &v, 1e-7);
         let matrix_free = product_error(&mut be, &layout, &fixed, &v, 1e-7);
         let worst = assembled.max(matrix_free);
         assert_eq!(be.dropped_blocks, 0, "blocks outside the pattern");
         // Friction's share of the Jacobian: against the same terms with μ = 0.
         let frictionless = SelfContactMesh { mu: vec![0.0; 4], ..mesh.clone() };
-        let plain_terms = SelfContactTerms::new(&frictionless, law, &fixed, &q_end, 0.005).with_start(&q0);
-        let mut plain = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping)
-            .with_self_contact(Some(plain_terms));
+        let plain_terms = terms(&m, &damping, Some(&frictionless), law, &fixed, &q0, &q_end);
+        let mut plain = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, plain_terms);
         let (mut jac_on, mut jac_off) = (vec![0.0; layout.pattern.nnz()], vec![0.0; layout.pattern.nnz()]);
         be.jacobian(&v, &mut jac_on);
         plain.jacobian(&v, &mut jac_off);
@@ -219,9 +240,7 @@ fn jacobian_with_self_contact_friction_matches_finite_differences() {
 /// the assembled Jacobian equals central differences of the residual.
 #[test]
 fn jacobian_with_two_thicknesses_matches_finite_differences() {
-    use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
     use grip::contact::self_contact::contact_mesh::PairThickness;
-    use grip::contact::ContactLaw;
 
     let (m, triangles, nv, per) = two_sheets();
     let row: Vec<u32> = (0..nv).map(|v| u32::from(v >= per)).collect();
@@ -248,19 +267,19 @@ fn jacobian_with_two_thicknesses_matches_finite_differences() {
     let v: Vec<f64> =
         v0.iter().enumerate().map(|(i, x)| if fixed[i / 3] { 0.0 } else { x + rng.range(-0.02, 0.02) }).collect();
     let q_end: Vec<f64> = q0.iter().zip(&v).map(|(q, v)| q + h * v).collect();
-    let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q_end, 0.005);
+    let mut stage_terms = terms(&m, &damping, Some(&mesh), law, &fixed, &q0, &q_end);
     let expected = |p: &grip::contact::pair::PrimitivePair| {
         let [a, b] = [p.vertices[0], p.vertices[3]].map(|v| row[v as usize]);
         [[0.004, 0.005], [0.005, 0.006]][a as usize][b as usize]
     };
-    let between = terms.pairs().iter().filter(|p| expected(p) == 0.005).count();
+    let between = pairs(&stage_terms).iter().filter(|p| expected(p) == 0.005).count();
     assert!(between > 40, "only {between} pairs between the sheets");
-    assert!(terms.pairs().iter().all(|p| p.law.delta == expected(p) && p.law.kappa == law.kappa));
-    let (closest, active) = terms.distance_summary(&q_end);
+    assert!(pairs(&stage_terms).iter().all(|p| p.law.delta == expected(p) && p.law.kappa == law.kappa));
+    let closest = stage_terms.closest_shell_pair(&q_end).unwrap();
+    let active = pairs(&stage_terms).iter().filter(|p| p.distance(&grip::energy::gather::<12>(&p.vertices, &q_end)) < p.law.delta).count();
     assert!(active >= 40 && closest > 0.001, "{active} pairs within their δ, closest {closest}");
-    let layout = SystemLayout::new(&m, &terms.stencils());
-    let mut be = BackwardEuler::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, &damping)
-        .with_self_contact(Some(terms));
+    let layout = SystemLayout::new(&m, &stage_terms.stencils());
+    let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, stage_terms);
     let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-7);
     println!("two thicknesses: {between} pairs between the sheets, {active} active, FD relative error {worst:e}");
     assert_eq!(be.dropped_blocks, 0, "blocks outside the pattern");

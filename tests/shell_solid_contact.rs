@@ -7,7 +7,12 @@
 mod common;
 
 use common::fd_errors;
-use grip::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+use grip::assemble::contact::self_pairs::SelfPairs;
+use grip::assemble::contact::stage::{ContactStage, SelfContactStage};
+use grip::assemble::contact::ContactTerm;
+use grip::assemble::term::Term;
+use grip::contact::self_contact::contact_mesh::SelfContactMesh;
+use grip::contact::self_contact::shell_solid::solid_law;
 use grip::contact::pair::distance::{edge_edge_feature, point_triangle_feature};
 use grip::contact::pair::{EdgeEdge, PrimitivePair, SolidSide, VertexTriangle};
 use grip::contact::ContactLaw;
@@ -194,20 +199,20 @@ fn shell_solid_pairs_see_an_edge_crossing_between_vertices() {
     };
     let mut fixed = vec![true; nb as usize];
     fixed.extend([false; 3]);
-    let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q, 0.002);
+    let terms = self_contact(&mesh, law, &fixed, &q);
     let is_box = |v: u32| v < nb;
-    assert!(terms.pairs().iter().all(|p| !p.vertices.iter().all(|&v| is_box(v))), "no box–box pair");
+    assert!(terms.candidates().iter().all(|p| !p.vertices.iter().all(|&v| is_box(v))), "no box–box pair");
     let crossed: Vec<_> = terms
-        .pairs()
+        .candidates()
         .iter()
         .filter(|p| p.outward.is_some() && p.distance(&gather::<12>(&p.vertices, &q)) < 0.0)
         .collect();
     assert_eq!(crossed.len(), 2, "the two cloth edges under the box edge");
     assert!(crossed.iter().all(|p| p.law.delta == 0.0005 && p.law.kappa == 4e6));
     let mut g = vec![0.0; q.len()];
-    terms.add_gradient(&q, 1.0, &mut g);
+    terms.add_negative_force(&q, &vec![0.0; q.len()], 1.0, &mut g);
     let lift: f64 = (0..3).map(|i| -g[3 * (nb as usize + i) + 2]).sum();
-    assert!(lift > 0.0 && terms.energy(&q) > 0.0, "the force lifts the cloth: {lift}");
+    assert!(lift > 0.0 && energy(&terms, &q) > 0.0, "the force lifts the cloth: {lift}");
 }
 
 /// One step of the solver with self-contact on pushes the cloth edges out over the box's edge.
@@ -419,19 +424,35 @@ fn a_solid_corner_through_cloth_is_pushed_out() {
     };
     let mut fixed = vec![true; nb as usize];
     fixed.extend([false; 3]);
-    let mut terms = SelfContactTerms::new(&mesh, law, &fixed, &q, 0.002);
+    let terms = self_contact(&mesh, law, &fixed, &q);
     let corner = (0..nb).find(|&v| (0..3).all(|k| box_p[3 * v as usize + k] == 0.1)).unwrap();
     let through: Vec<_> = terms
-        .pairs()
+        .candidates()
         .iter()
         .filter(|p| p.vertices[0] == corner && p.distance(&gather::<12>(&p.vertices, &q)) < 0.0)
         .collect();
     assert_eq!(through.len(), 1, "the corner against the cloth triangle");
     assert!((through[0].distance(&gather::<12>(&through[0].vertices, &q)) + 3e-4).abs() < 1e-12);
     let mut g = vec![0.0; q.len()];
-    terms.add_gradient(&q, 1.0, &mut g);
+    terms.add_negative_force(&q, &vec![0.0; q.len()], 1.0, &mut g);
     let out: f64 = (0..3).flat_map(|i| (0..3).map(move |k| (i, k))).map(|(i, k)| -g[3 * (nb as usize + i) + k]).sum();
-    assert!(out > 0.0 && terms.energy(&q) > 0.0, "the force pushes the cloth out: {out}");
+    assert!(out > 0.0 && energy(&terms, &q) > 0.0, "the force pushes the cloth out: {out}");
 
     assert_steps_push_the_cloth_out(&box_p, &faces, &cloth_p);
+}
+
+/// The self-contact term of `mesh` under `law` (shell–solid pairs by `solid_law`), padding
+/// 2 mm, with `fixed` vertices, gathered at `q`.
+fn self_contact<'a>(mesh: &'a SelfContactMesh, law: ContactLaw, fixed: &'a [bool], q: &'a [f64]) -> ContactTerm<SelfPairs<'a>> {
+    let stage = ContactStage {
+        self_contact: Some(SelfContactStage { mesh, law, solid: solid_law(law), padding: 0.002 }),
+        ..ContactStage::none(law, fixed, q)
+    };
+    ContactTerm::new(SelfPairs::of(&stage).expect("self-contact"), q, q)
+}
+
+/// W_c = Σ b(d) of the term's pairs at `q` (J).
+fn energy(terms: &ContactTerm<SelfPairs>, q: &[f64]) -> f64 {
+    use grip::energy::Element;
+    terms.candidates().iter().map(|p| p.energy(&gather::<12>(&p.vertices, q))).sum()
 }

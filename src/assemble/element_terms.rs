@@ -1,7 +1,9 @@
 //! Sums of element gradients, Hessians and damping matrices over a set of elements.
 //! Local quantities are computed in parallel into per-element slots and then summed serially in
-//! element order, so the result is bit-identical for any thread count.
+//! element order ([`super::scatter`]), so the result is bit-identical for any thread count.
 
+use super::layout::SystemLayout;
+use super::scatter;
 use super::term::{StageContext, Term};
 use crate::energy::{gather, Element};
 use crate::math::real::Real;
@@ -30,46 +32,7 @@ pub fn add_gradient<const D: usize, E: Element<D>, T: Real + Send + Sync>(
     out: &mut [T],
 ) {
     let local: Vec<[T; D]> = elements.par_iter().map(|e| e.gradient(&gather_real::<D, T>(e.vertices(), q))).collect();
-    for (e, g) in elements.iter().zip(&local) {
-        for (a, &v) in e.vertices().iter().enumerate() {
-            for k in 0..3 {
-                out[3 * v as usize + k] += g[3 * a + k] * scale;
-            }
-        }
-    }
-}
-
-/// Adds `scale · m_e` for per-element matrices into the Jacobian values, skipping rows and
-/// columns of fixed (pinned) vertices.
-pub fn add_matrices<const D: usize, E: Element<D>>(
-    elements: &[E],
-    matrices: &[SMatrix<f64, D, D>],
-    slots: &[BlockSlot],
-    scale: f64,
-    fixed: &[bool],
-    jac: &mut [f64],
-) {
-    let n = D / 3;
-    for ((e, m), s) in elements.iter().zip(matrices).zip(slots.chunks_exact(n * n)) {
-        let verts = e.vertices();
-        for a in 0..n {
-            if fixed[verts[a] as usize] {
-                continue;
-            }
-            for b in 0..n {
-                if fixed[verts[b] as usize] {
-                    continue;
-                }
-                let slot = s[a * n + b];
-                for c in 0..3 {
-                    for r in 0..3 {
-                        jac[(slot.start + c * slot.stride + r as u32) as usize] +=
-                            scale * m[(3 * a + r, 3 * b + c as usize)];
-                    }
-                }
-            }
-        }
-    }
+    scatter::add_vectors(elements.iter().map(|e| e.vertices()).zip(&local), scale, out);
 }
 
 /// Element Hessians ∇²W_e(q), or their PSD stand-ins ([`Element::definite_hessian`]: projected onto
@@ -168,18 +131,41 @@ pub fn add_matrix_products<const D: usize, E: Element<D>, T: Real>(
     }
 }
 
+/// Where a set of elements finds its blocks in the Jacobian's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementSlots {
+    /// The layout's slots of the tets.
+    Tets,
+    /// The layout's slots of the membrane triangles.
+    Membranes,
+    /// The layout's slots of the bending hinges.
+    Hinges,
+    /// Looked up in the pattern per element.
+    Lookup,
+}
+
+impl ElementSlots {
+    /// The slots in `layout`, (D/3)² per element, row-major over vertex pairs; `None` to look up.
+    fn of(self, layout: &SystemLayout) -> Option<&[BlockSlot]> {
+        match self {
+            ElementSlots::Tets => Some(&layout.tet_slots),
+            ElementSlots::Membranes => Some(&layout.membrane_slots),
+            ElementSlots::Hinges => Some(&layout.hinge_slots),
+            ElementSlots::Lookup => None,
+        }
+    }
+}
+
 /// The elastic energy W = Σ_e W_e of one set of elements as a stage term: −f = ∇W, merit W,
 /// Jacobian blocks h² ∇²W_e (paper Eq. 23).
 pub struct ElementTerm<'a, E, const D: usize> {
     elements: &'a [E],
-    /// Each element's blocks in the Jacobian's values, (D/3)² per element; `None` looks them up
-    /// in the pattern.
-    slots: Option<&'a [BlockSlot]>,
+    slots: ElementSlots,
 }
 
 impl<'a, E, const D: usize> ElementTerm<'a, E, D> {
-    /// The term of `elements`, whose blocks sit at `slots` (or are looked up when `None`).
-    pub fn new(elements: &'a [E], slots: Option<&'a [BlockSlot]>) -> Self {
+    /// The term of `elements`, whose blocks sit at `slots`.
+    pub fn new(elements: &'a [E], slots: ElementSlots) -> Self {
         Self { elements, slots }
     }
 }
@@ -199,28 +185,27 @@ impl<E: Element<D>, const D: usize> Term for ElementTerm<'_, E, D> {
     }
 }
 
-/// Adds `scale · m_e` at `slots`, or through the pattern's lookup; returns the blocks left out.
+/// Adds `scale · m_e` at the elements' `slots` of the stage's layout; returns the blocks left out.
 fn add_blocks<const D: usize, E: Element<D>>(
     elements: &[E],
     matrices: &[SMatrix<f64, D, D>],
-    slots: Option<&[BlockSlot]>,
+    slots: ElementSlots,
     stage: &StageContext,
     scale: f64,
     jac: &mut [f64],
 ) -> u32 {
-    match slots {
-        Some(slots) => {
-            add_matrices(elements, matrices, slots, scale, stage.fixed, jac);
-            0
-        }
-        None => elements
-            .iter()
-            .zip(matrices)
-            .map(|(e, m)| {
-                stage.layout.pattern.add_stencil_matrix(e.vertices(), |i, j| m[(i, j)], scale, stage.fixed, jac)
-            })
-            .sum(),
-    }
+    let n = D / 3;
+    let slots = slots.of(stage.layout);
+    let (layout, fixed) = (stage.layout, stage.fixed);
+    elements
+        .iter()
+        .zip(matrices)
+        .enumerate()
+        .map(|(i, (e, m))| {
+            let own = slots.map(|s| &s[i * n * n..(i + 1) * n * n]);
+            scatter::add_matrix(e.vertices(), m, own, scale, layout, fixed, jac)
+        })
+        .sum()
 }
 
 /// Rayleigh stiffness damping β K⁺ₜ v of one set of elements as a stage term (paper §3.1): the
@@ -229,12 +214,12 @@ fn add_blocks<const D: usize, E: Element<D>>(
 pub struct DampingTerm<'a, E, const D: usize> {
     elements: &'a [E],
     matrices: &'a [SMatrix<f64, D, D>],
-    slots: Option<&'a [BlockSlot]>,
+    slots: ElementSlots,
 }
 
 impl<'a, E, const D: usize> DampingTerm<'a, E, D> {
     /// The damping of `elements` with per-element matrices `matrices` (N·s/m), blocks at `slots`.
-    pub fn new(elements: &'a [E], matrices: &'a [SMatrix<f64, D, D>], slots: Option<&'a [BlockSlot]>) -> Self {
+    pub fn new(elements: &'a [E], matrices: &'a [SMatrix<f64, D, D>], slots: ElementSlots) -> Self {
         Self { elements, matrices, slots }
     }
 }

@@ -16,21 +16,13 @@
 //! Newmark and generalized-α scale the inertia term by ρ (`with_inertia`):
 //! r(v) = ρM(v − v̂) − e − h f(q̂ + h v, v).
 
-use super::contact_terms::{ColliderContact, ContactTerms};
-use super::element_terms::DampingMatrices;
 use super::layout::SystemLayout;
-use super::mesh_contact_terms::MeshContactTerms;
-use super::self_contact_terms::SelfContactTerms;
-use super::surface_terms::SurfaceTerms;
 use super::term::StageContext;
 use super::terms::Terms;
 use crate::math::real::Real;
 use crate::model::Model;
 use crate::solve::NonlinearSystem;
 use num_dual::Dual64;
-
-/// Backward Euler: the implicit stage with v̂ = vₜ, q̂ = qₜ, e = 0 (paper Eq. 23).
-pub type BackwardEuler<'a> = ImplicitStage<'a>;
 
 /// One implicit stage as a nonlinear system in the stage's end velocities.
 pub struct ImplicitStage<'a> {
@@ -69,8 +61,10 @@ pub struct ImplicitStage<'a> {
 }
 
 impl<'a> ImplicitStage<'a> {
-    /// Sets up the backward Euler residual for one step from `q_start`, `v_start` (the base of
-    /// other stages, see [`ImplicitStage::with_explicit`]).
+    /// The stage from base positions `q_start` (m) and velocities `v_start` (m/s) with
+    /// effective step `h` (s) over the force of `terms` and gravity (m/s²): backward Euler's
+    /// residual for one step (paper Eq. 23), the base of other stages (see
+    /// [`ImplicitStage::with_explicit`], [`ImplicitStage::with_inertia`]).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         model: &'a Model,
@@ -81,9 +75,8 @@ impl<'a> ImplicitStage<'a> {
         gravity: [f64; 3],
         fixed: &'a [bool],
         v_fixed: &'a [f64],
-        damping: &'a DampingMatrices,
+        terms: Terms<'a>,
     ) -> Self {
-        let terms = Terms::of_model(model, layout, damping);
         Self {
             model,
             layout,
@@ -113,30 +106,6 @@ impl<'a> ImplicitStage<'a> {
     /// Scales the inertia term M(v − v̂) of the residual by `inertia` (see [`ImplicitStage::inertia`]).
     pub fn with_inertia(mut self, inertia: f64) -> Self {
         self.inertia = inertia;
-        self
-    }
-
-    /// Adds contact and friction forces (paper Eq. 3 and 16) to the step.
-    pub fn with_contact(mut self, contact: Option<&'a ContactTerms<'a>>) -> Self {
-        self.terms.colliders = contact.map(ColliderContact::new);
-        self
-    }
-
-    /// Adds contact and friction against collider meshes by exact distance.
-    pub fn with_mesh_contact(mut self, meshes: Option<MeshContactTerms<'a>>) -> Self {
-        self.terms.collider_meshes = meshes;
-        self
-    }
-
-    /// Adds contact and friction between deforming meshes.
-    pub fn with_surface_contact(mut self, surface: Option<SurfaceTerms<'a>>) -> Self {
-        self.terms.surfaces = surface;
-        self
-    }
-
-    /// Adds the self-contact penalty of the shells to the step.
-    pub fn with_self_contact(mut self, self_contact: Option<SelfContactTerms<'a>>) -> Self {
-        self.terms.self_contact = self_contact;
         self
     }
 
@@ -284,16 +253,14 @@ impl NonlinearSystem for ImplicitStage<'_> {
         Some(phi)
     }
 
-    /// The shells' intersecting triangle pairs at q = q̂ + h v (0 without self-contact).
+    /// The shells' intersecting triangle pairs at q = q̂ + h v (0 without a term that counts
+    /// them).
     fn intersections(&mut self, v: &[f64]) -> usize {
-        if self.terms.self_contact.is_none() {
-            return 0;
-        }
         if let Some((_, count)) = self.known_intersections.as_ref().filter(|(known, _)| known.as_slice() == v) {
             return *count;
         }
         self.update_positions(v);
-        self.terms.self_contact.as_ref().map_or(0, |s| s.intersections(&self.q))
+        self.terms.intersections(&self.q).unwrap_or(0)
     }
 
     fn freeze_merit(&mut self, v: &[f64]) {
@@ -301,21 +268,14 @@ impl NonlinearSystem for ImplicitStage<'_> {
         self.terms.freeze_friction(&self.q);
     }
 
-    /// The volume penalties' dense Hessian terms, h² W″(V) (∂V/∂q)(∂V/∂q)ᵀ each.
+    /// The terms' dense low-rank Jacobian parts (the volume penalties' h² W″(V) (∂V/∂q)(∂V/∂q)ᵀ).
     fn low_rank(&mut self, v: &[f64]) -> Vec<(f64, Vec<f64>)> {
-        if self.terms.volume.as_ref().is_none_or(|t| t.penalties.is_empty()) {
-            return Vec::new();
-        }
         self.update_positions(v);
-        match self.terms.volume.as_ref() {
-            Some(volume) => volume.low_rank(&self.q, self.h * self.h, self.fixed),
-            None => Vec::new(),
-        }
+        self.terms.low_rank(&self.q, self.h * self.h, self.fixed)
     }
 
     fn set_definite(&mut self, definite: bool) {
         self.definite = definite;
-        self.terms.set_definite(definite);
     }
 
     fn jacobian(&mut self, v: &[f64], jac: &mut [f64]) {

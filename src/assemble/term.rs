@@ -46,12 +46,49 @@ pub trait Term: Send + Sync {
     /// [`Term::merit`] (a no-op for terms without friction).
     fn freeze_friction(&mut self, _q: &[f64]) {}
 
-    /// Chooses between the exact Jacobian blocks and positive semi-definite stand-ins, for
-    /// terms that keep the choice themselves (others read [`StageContext::definite`]).
-    fn set_definite(&mut self, _definite: bool) {}
-
     /// jac += the term's blocks of J = ∂r/∂v at velocities `v` (m/s), positions `q`, into the
     /// layout's values (rows and columns of fixed vertices left out); returns how many blocks
     /// were left out because the pattern lacks them.
     fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], v: &[f64], jac: &mut [f64]) -> u32;
+
+    /// The smallest gap (m) at positions `q` and how many contacts are active, for a term that
+    /// reports gaps (contact with colliders, collider meshes and deforming surfaces; `fixed`
+    /// vertices per vertex); `None` for the others.
+    fn gaps(&mut self, _q: &[f64], _fixed: &[bool]) -> Option<(f64, u32)> {
+        None
+    }
+
+    /// The smallest distance (m) at `q` between two shells' primitives in contact, whose
+    /// unsigned distance's kink at 0 Newton's line search cannot cross; `None` without one.
+    fn closest_shell_pair(&mut self, _q: &[f64]) -> Option<f64> {
+        None
+    }
+
+    /// How many triangle pairs of shells intersect at `q` (m), for a term that counts them
+    /// (Newton's line search refuses steps that add any).
+    fn intersections(&self, _q: &[f64]) -> Option<usize> {
+        None
+    }
+
+    /// Groups of vertices whose blocks the term couples beyond the elements' (the Jacobian's
+    /// pattern must hold them).
+    fn stencils(&self) -> Vec<Vec<u32>> {
+        Vec::new()
+    }
+
+    /// Seconds the term spent finding contact candidates.
+    fn seconds_search(&self) -> f64 {
+        0.0
+    }
+
+    /// Whether any contact of the term can have friction (μ > 0).
+    fn has_friction(&self) -> bool {
+        false
+    }
+
+    /// Dense low-rank parts of the Jacobian kept out of its pattern, as (c, u) pairs standing for
+    /// c u uᵀ, at positions `q` (m) with `scale` on c, rows of `fixed` vertices zero.
+    fn low_rank(&self, _q: &[f64], _scale: f64, _fixed: &[bool]) -> Vec<(f64, Vec<f64>)> {
+        Vec::new()
+    }
 }

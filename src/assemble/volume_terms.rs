@@ -5,17 +5,18 @@
 //! rank-one term coupling every vertex of the object. The residual and the matrix-free product
 //! (dual numbers through V, p(V) and ∂V/∂q) include both exactly. The assembled Jacobian holds
 //! the sparse part, and the rank-one term is handed to the linear solver separately
-//! ([`VolumeTerms::low_rank`]), which applies it exactly: the direct LU by a
+//! ([`Term::low_rank`]), which applies it exactly: the direct LU by a
 //! Sherman–Morrison–Woodbury update, BiCGSTAB by adding c u(uᵀx) to each product. So Newton
 //! keeps the exact Jacobian, which the stiff penalties of nearly incompressible objects need.
 //! Cells are evaluated in parallel into per-cell slots and summed serially in order.
 
+use super::layout::SystemLayout;
+use super::scatter;
 use super::term::{StageContext, Term};
 use crate::energy::volume::{tet_volume, tet_volume_gradient, triangle_volume, triangle_volume_gradient};
 use crate::math::autodiff::{jacobian, project_psd, symmetrize};
 use crate::math::real::Real;
 use crate::model::volume_penalty::{VolumeCells, VolumePenalty};
-use crate::solve::pattern::BlockPattern;
 use nalgebra::SMatrix;
 use rayon::prelude::*;
 
@@ -63,31 +64,6 @@ fn add_volume_gradient<T: Real + Send + Sync>(p: &VolumePenalty, q: &[T], s: T, 
     }
 }
 
-/// Adds `scale · m` for a cell matrix into the Jacobian values, skipping fixed vertices.
-fn add_block<const D: usize>(
-    pattern: &BlockPattern,
-    verts: &[u32],
-    m: &SMatrix<f64, D, D>,
-    scale: f64,
-    fixed: &[bool],
-    jac: &mut [f64],
-) {
-    for (a, &va) in verts.iter().enumerate() {
-        for (b, &vb) in verts.iter().enumerate() {
-            if fixed[va as usize] || fixed[vb as usize] {
-                continue;
-            }
-            let Some(slot) = pattern.slot(va, vb) else { continue };
-            for col in 0..3 {
-                for row in 0..3 {
-                    jac[(slot.start + col as u32 * slot.stride + row as u32) as usize] +=
-                        scale * m[(3 * a + row, 3 * b + col)];
-                }
-            }
-        }
-    }
-}
-
 impl VolumeTerms<'_> {
     /// Σ W(V(q)), in J.
     pub fn energy(&self, q: &[f64]) -> f64 {
@@ -103,12 +79,12 @@ impl VolumeTerms<'_> {
         }
     }
 
-    /// jac += scale · (−p(V) ∂²V/∂q²): the sparse part of ∇²W, into `pattern`'s values
+    /// jac += scale · (−p(V) ∂²V/∂q²): the sparse part of ∇²W, into the layout's values
     /// (fixed vertices skipped). With `definite`, each cell's block is projected onto the PSD
     /// cone (the modified Newton Jacobian).
     pub fn add_sparse_hessian(
         &self,
-        pattern: &BlockPattern,
+        layout: &SystemLayout,
         q: &[f64],
         scale: f64,
         definite: bool,
@@ -124,23 +100,46 @@ impl VolumeTerms<'_> {
                         .par_iter()
                         .map(|t| cell_hessian(|y| triangle_volume_gradient(y, o), &gather_real(t, q), s, definite))
                         .collect();
-                    triangles.iter().zip(&blocks).for_each(|(t, m)| add_block(pattern, t, m, 1.0, fixed, jac));
+                    triangles.iter().zip(&blocks).for_each(|(t, m)| {
+                        scatter::add_matrix(t, m, None, 1.0, layout, fixed, jac);
+                    });
                 }
                 VolumeCells::Tets(tets) => {
                     let blocks: Vec<SMatrix<f64, 12, 12>> = tets
                         .par_iter()
                         .map(|t| cell_hessian(|y| tet_volume_gradient(y), &gather_real(t, q), s, definite))
                         .collect();
-                    tets.iter().zip(&blocks).for_each(|(t, m)| add_block(pattern, t, m, 1.0, fixed, jac));
+                    tets.iter().zip(&blocks).for_each(|(t, m)| {
+                        scatter::add_matrix(t, m, None, 1.0, layout, fixed, jac);
+                    });
                 }
             }
         }
+    }
+}
+
+/// Volume-change penalties as a stage term (paper §3.4): −f = ∇W_vol, merit W_vol, Jacobian
+/// the sparse part h² Σ −p(V) ∂²V/∂q² (the dense rank-one part goes to the linear solver
+/// through [`Term::low_rank`]).
+impl Term for VolumeTerms<'_> {
+    fn add_negative_force<T: Real + Send + Sync>(&self, q: &[T], _v: &[T], scale: f64, out: &mut [T]) {
+        self.add_gradient(q, scale, out);
+    }
+
+    fn merit(&mut self, _stage: &StageContext, q: &[f64], _v: &[f64]) -> f64 {
+        self.energy(q)
+    }
+
+    fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], _v: &[f64], jac: &mut [f64]) -> u32 {
+        let h2 = stage.h * stage.h;
+        self.add_sparse_hessian(stage.layout, q, h2, stage.definite, stage.fixed, jac);
+        0
     }
 
     /// The dense part of ∇²W, one rank-one term c u uᵀ per penalty: c = scale · W″(V),
     /// u = ∂V/∂q with the entries of fixed vertices zeroed (their rows and columns are
     /// eliminated).
-    pub fn low_rank(&self, q: &[f64], scale: f64, fixed: &[bool]) -> Vec<(f64, Vec<f64>)> {
+    fn low_rank(&self, q: &[f64], scale: f64, fixed: &[bool]) -> Vec<(f64, Vec<f64>)> {
         self.penalties
             .iter()
             .map(|p| {
@@ -154,25 +153,6 @@ impl VolumeTerms<'_> {
                 (scale * p.model.stiffness(volume(p, q)), u)
             })
             .collect()
-    }
-}
-
-/// Volume-change penalties as a stage term (paper §3.4): −f = ∇W_vol, merit W_vol, Jacobian
-/// the sparse part h² Σ −p(V) ∂²V/∂q² (the dense rank-one part goes to the linear solver
-/// through [`VolumeTerms::low_rank`]).
-impl Term for VolumeTerms<'_> {
-    fn add_negative_force<T: Real + Send + Sync>(&self, q: &[T], _v: &[T], scale: f64, out: &mut [T]) {
-        self.add_gradient(q, scale, out);
-    }
-
-    fn merit(&mut self, _stage: &StageContext, q: &[f64], _v: &[f64]) -> f64 {
-        self.energy(q)
-    }
-
-    fn add_jacobian(&mut self, stage: &StageContext, q: &[f64], _v: &[f64], jac: &mut [f64]) -> u32 {
-        let h2 = stage.h * stage.h;
-        self.add_sparse_hessian(&stage.layout.pattern, q, h2, stage.definite, stage.fixed, jac);
-        0
     }
 }
 

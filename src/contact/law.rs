@@ -3,7 +3,7 @@
 //! pre-sliding transitions s_a (Eq. 14) and s_b (Eq. 15), and the adaptive stiffness update (§4.4).
 
 use crate::math::real::{c, dot, Real, V3};
-use nalgebra::{Const, SMatrix, SVector, Vector3, U1};
+use nalgebra::{Const, SMatrix, Vector3, U1};
 use num_dual::{Derivative, DualSVec64};
 
 /// The pre-sliding transition of the smoothed Coulomb friction.
@@ -52,8 +52,8 @@ impl ContactLaw {
 
     /// The friction force F(λ, n, v_rel) of [`ContactLaw::friction`] (N) and its partial
     /// derivatives in the 7 variables (λ, n, v_rel), by forward-mode AD: the law's part of the
-    /// friction Jacobian (paper Eq. 23), which a contact kind chains with the derivatives of its
-    /// own λ, n and v_rel in the stencil's velocities.
+    /// friction Jacobian (paper Eq. 23), which `crate::contact::friction::add_friction` chains
+    /// with the derivatives of a contact's own λ, n and v_rel.
     pub fn friction_partials(
         &self,
         mu: f64,
@@ -74,31 +74,6 @@ impl ContactLaw {
             }
         }
         (Vector3::new(f[0].re, f[1].re, f[2].re), partials)
-    }
-
-    /// [`ContactLaw::friction`] over dual numbers of `N` directions whose derivatives come from
-    /// the law's own partials ([`ContactLaw::friction_partials`]) by the chain rule,
-    /// F′ = ∂F/∂(λ, n, v_rel) · (λ′, n′, v_rel′): the friction Jacobian (paper Eq. 23) of
-    /// self-contact pairs is this law Jacobian times the derivatives of the pair's own λ, n and
-    /// v_rel in its stencil's velocities, as surface contact's is (by its hand chain rule).
-    pub fn friction_chained<const N: usize>(
-        &self,
-        mu: f64,
-        lambda: DualSVec64<N>,
-        n: V3<DualSVec64<N>>,
-        v_rel: V3<DualSVec64<N>>,
-    ) -> V3<DualSVec64<N>> {
-        let re = |x: &V3<DualSVec64<N>>| Vector3::new(x[0].re, x[1].re, x[2].re);
-        let (f, partials) = self.friction_partials(mu, lambda.re, &re(&n), &re(&v_rel));
-        let inputs = [lambda, n[0], n[1], n[2], v_rel[0], v_rel[1], v_rel[2]];
-        let slopes = inputs.map(|x| x.eps.unwrap_generic(Const::<N>, U1));
-        std::array::from_fn(|row| {
-            let mut eps = SVector::<f64, N>::zeros();
-            for (col, slope) in slopes.iter().enumerate() {
-                eps += slope * partials[(row, col)];
-            }
-            DualSVec64::new(f[row], Derivative::some(eps))
-        })
     }
 
     /// Penalty energy b(d) = κ(δ − d)³ for d < δ, else 0; in J (paper §3.2; written there as
@@ -212,31 +187,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    /// The chained friction carries the same value and derivatives as AD through the law.
-    #[test]
-    fn chained_friction_equals_ad_through_the_law() {
-        let law = ContactLaw {
-            kappa: 1.0,
-            delta: 1e-3,
-            epsilon: 1e-2,
-            smoothing: FrictionSmoothing::Rational,
-            coupling: FrictionCoupling::Implicit,
-        };
-        let seed = |x: f64, i: usize| DualSVec64::<2>::new(x, Derivative::derivative_generic(Const::<2>, U1, i));
-        // λ, n and v_rel along two directions, with n leaving the unit sphere to first order.
-        let (s, t) = (seed(0.3, 0), seed(-0.2, 1));
-        let lambda = s * 2.0 + 1.5;
-        let n = [s * 0.1, t * 0.05 + 0.6, s * 0.02 + 0.8];
-        let v_rel = [s * 0.4 + 0.01, t * 0.3 - 0.02, s * t + 0.003];
-        let ad = law.friction(0.4, lambda, n, v_rel);
-        let chained = law.friction_chained(0.4, lambda, n, v_rel);
-        for (a, b) in ad.iter().zip(&chained) {
-            assert!((a.re - b.re).abs() < 1e-15);
-            let (da, db) = (a.eps.unwrap_generic(Const::<2>, U1), b.eps.unwrap_generic(Const::<2>, U1));
-            assert!((da - db).norm() < 1e-12 * da.norm().max(1.0), "{da} vs {db}");
         }
     }
 

@@ -7,6 +7,7 @@
 
 pub mod collider;
 pub mod collider_mesh;
+pub mod friction;
 pub mod law;
 pub mod pair;
 pub mod self_contact;

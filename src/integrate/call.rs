@@ -12,13 +12,13 @@ use super::schemes::StepHistory;
 use super::self_contact::SelfContactOverCall;
 use super::warnings;
 use super::{ProgressFn, StepReport};
-use crate::assemble::contact_terms::ContactPair;
+use crate::assemble::contact::collider_vertex::ContactPair;
+use crate::assemble::contact::stage::SurfaceStage;
 use crate::assemble::SystemLayout;
 use crate::contact::collider::vertex::ColliderMotion;
-use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
-use crate::model::{Model, SolverParams, SurfaceQuery};
+use crate::model::{Model, SolverParams};
 use crate::solve::linear_solver::LinearSolver;
 use crate::solve::modal_basis::ModalBasis;
 use crate::solve::NewtonSettings;
@@ -52,19 +52,6 @@ impl CollidersOverCall<'_> {
     }
 }
 
-/// The deforming-surface contacts over a call: every object's implicit surface and the
-/// (vertex, surface) pairs that can touch.
-pub(crate) struct SurfacesOverCall<'a> {
-    /// Implicit surface of each object.
-    pub surfaces: &'a [ImplicitSurface],
-    /// Potential contacts, grouped by surface.
-    pub queries: &'a [SurfaceQuery],
-    /// MLS kernel.
-    pub kernel: Kernel,
-    /// Candidate search padding (m).
-    pub padding: f64,
-}
-
 /// What a call holds fixed.
 pub(crate) struct CallContext<'a> {
     /// What is simulated.
@@ -82,7 +69,7 @@ pub(crate) struct CallContext<'a> {
     /// The colliders' paths and the pairs that can touch them.
     pub colliders: CollidersOverCall<'a>,
     /// The deforming surfaces and the pairs that can touch them.
-    pub surfaces: SurfacesOverCall<'a>,
+    pub surfaces: SurfaceStage<'a>,
 }
 
 /// What changes as a call goes.

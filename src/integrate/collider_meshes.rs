@@ -3,7 +3,7 @@
 //! stage's sweep of the mesh (refitted, not rebuilt) before the stage's contact terms are made.
 
 use super::call::Substepper;
-use crate::assemble::mesh_contact_terms::{MeshQuery, StageMesh, SurfacePrimitives};
+use crate::assemble::contact::stage::{MeshQuery, MeshStage, StageMesh, SurfacePrimitives};
 use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
 use crate::model::{Model, ObjectKind};
 use std::sync::Arc;
@@ -29,7 +29,7 @@ pub(crate) struct ColliderMeshesOverCall {
     meshes: Vec<MeshOverCall>,
     /// Every (contact vertex, mesh) pair, grouped by mesh, vertices increasing; μ from the
     /// model's friction table.
-    pub queries: Vec<MeshQuery>,
+    pub queries: Arc<Vec<MeshQuery>>,
     /// Candidate search padding (m).
     pub padding: f64,
     /// The meshes meet the contact vertices only, not the edges and triangles between them:
@@ -62,7 +62,12 @@ impl ColliderMeshesOverCall {
                 surface: Arc::new(SurfacePrimitives::of_model(model, o.id, rest.clone())),
             });
         }
-        (!meshes.is_empty() && !queries.is_empty()).then_some(Self { meshes, queries, padding, vertices_only: false })
+        (!meshes.is_empty() && !queries.is_empty()).then(|| Self {
+            meshes,
+            queries: Arc::new(queries),
+            padding,
+            vertices_only: false,
+        })
     }
 
     /// Every mesh over one stage: at `q_start` (m) at the substep's start, and at
@@ -104,17 +109,18 @@ impl ColliderMeshesOverCall {
 
 impl Substepper<'_> {
     /// The collider meshes over one stage ([`ColliderMeshesOverCall::stage`]) with the queries and
-    /// the search padding (m), `None` without collider meshes; the time counts as contact search.
+    /// the search padding, `None` without collider meshes; the time counts as contact search.
     pub(crate) fn collider_mesh_stage(
         &mut self,
         q_start: &[f64],
         q_hat: &[f64],
         h: f64,
         v_fixed: &[f64],
-    ) -> Option<(Vec<StageMesh>, Vec<MeshQuery>, f64)> {
+    ) -> Option<MeshStage> {
         let t = Instant::now();
         let m = self.state.collider_meshes.as_mut()?;
-        let stage = (m.stage(q_start, q_hat, h, v_fixed), m.queries.clone(), m.padding);
+        let meshes = Arc::new(m.stage(q_start, q_hat, h, v_fixed));
+        let stage = MeshStage { meshes, queries: m.queries.clone(), padding: m.padding };
         self.out.report.seconds_contact_search += t.elapsed().as_secs_f64();
         Some(stage)
     }

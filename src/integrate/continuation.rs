@@ -40,7 +40,7 @@ impl Substepper<'_> {
         let failure = match self.newton_on_stage(q, v, stage, substep, damping, want_force, None) {
             Err(failure)
                 if matches!(failure.error, Error::NotConverged(_))
-                    && self.has_friction()
+                    && failure.has_friction
                     && !self.semi_implicit_stages() =>
             {
                 failure
@@ -78,8 +78,4 @@ impl Substepper<'_> {
         outcome
     }
 
-    /// Whether any contact the stage can have has friction (μ > 0).
-    fn has_friction(&self) -> bool {
-        self.ctx.colliders.pairs.iter().any(|p| p.mu > 0.0) || self.ctx.surfaces.queries.iter().any(|q| q.mu > 0.0)
-    }
 }

@@ -19,10 +19,8 @@
 
 use super::call::Substepper;
 use super::guess::with_pins;
+use super::stage_terms::{ColliderSpan, StageSpec};
 use super::stages::{StageFailure, StageOutput, Substep};
-use crate::assemble::contact_terms::ContactTerms;
-use crate::assemble::mesh_contact_terms::MeshContactTerms;
-use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::DampingMatrices;
 use crate::solve::krylov_phi::{phi1_product, PhiStats};
 use crate::solve::NewtonStats;
@@ -73,33 +71,29 @@ impl Substepper<'_> {
         let mut v1: Vec<f64> = v0.iter().zip(&w[n..]).map(|(a, b)| a + b / h).collect();
         pin_ends(pinned, q, v_fixed, h, &mut q1, &mut v1);
         let stats = exponential_stats(&phi, t.elapsed().as_secs_f64());
-        let gaps = self.end_gaps(q, &q1, substep);
+        let gaps = self.end_gaps(q, &q1, substep, damping);
         Ok(StageOutput { q: q1, v: v1, stats, gaps, force: None, acceleration: None })
     }
 
     /// The deepest gap (m) and the active contacts at the end positions `q_end` of a substep
     /// from `q`, colliders at their end poses; `None` without contacts.
-    pub(crate) fn end_gaps(&mut self, q: &[f64], q_end: &[f64], substep: &Substep) -> Option<(f64, u32)> {
-        let (f0, f1, h) = (substep.f0, substep.f1, substep.h);
-        let law = self.state.contact_law;
-        let pinned = self.ctx.pinned;
-        let pairs = self.ctx.colliders.pairs;
-        let analytic = (!pairs.is_empty()).then(|| {
-            ContactTerms::new(law, self.ctx.colliders.motions(f0, f1, h), pairs, q).gap_summary(q_end, pinned)
-        });
-        let surface = (!self.ctx.surfaces.queries.is_empty()).then(|| {
-            let s = &self.ctx.surfaces;
-            let mut terms = SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q_end, s.padding);
-            terms.ensure_fresh(q_end);
-            terms.gap_summary(q_end, pinned)
-        });
-        let mesh_stage = self.collider_mesh_stage(q, q, h, &substep.v_fixed);
-        let meshes = mesh_stage.as_ref().map(|(m, queries, padding)| {
-            let mut terms = MeshContactTerms::new(law, m, queries, pinned, q, q_end, *padding);
-            terms.ensure_fresh(q_end);
-            terms.gap_summary(q_end)
-        });
-        [analytic, meshes, surface].into_iter().flatten().reduce(|a, b| (a.0.min(b.0), a.1 + b.1))
+    pub(crate) fn end_gaps(
+        &mut self,
+        q: &[f64],
+        q_end: &[f64],
+        substep: &Substep,
+        damping: &DampingMatrices,
+    ) -> Option<(f64, u32)> {
+        let spec = StageSpec {
+            q_start: q,
+            colliders: ColliderSpan::Moving { f0: substep.f0, f1: substep.f1, seconds: substep.h },
+            mesh_base: q,
+            mesh_h: substep.h,
+            v_fixed: &substep.v_fixed,
+            contacts: true,
+        };
+        let mut terms = self.stage_terms(&spec, damping, q_end);
+        terms.gaps(q_end, self.ctx.pinned)
     }
 }
 

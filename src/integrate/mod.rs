@@ -19,6 +19,7 @@ pub mod schemes;
 pub mod self_contact;
 pub mod separation;
 pub mod siere;
+pub mod stage_terms;
 pub mod stages;
 pub mod warnings;
 

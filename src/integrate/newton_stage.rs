@@ -4,10 +4,8 @@
 
 use super::call::Substepper;
 use super::guess::{lowest_potential_guess, with_pins};
+use super::stage_terms::{ColliderSpan, StageSpec};
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
-use crate::assemble::contact_terms::ContactTerms;
-use crate::assemble::mesh_contact_terms::MeshContactTerms;
-use crate::assemble::surface_terms::SurfaceTerms;
 use crate::assemble::SystemLayout;
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
@@ -71,10 +69,14 @@ impl Substepper<'_> {
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (f0, f1, h, v_fixed) = (substep.f0, substep.f1, substep.h, substep.v_fixed.as_slice());
         let fc = if stage.c == 1.0 { f1 } else { f0 + stage.c * (f1 - f0) };
-        let motions = self.ctx.colliders.motions(f0, fc, stage.c * h);
-        let pairs = self.ctx.colliders.pairs;
-        let law = self.state.contact_law;
-        let terms = (!pairs.is_empty()).then(|| ContactTerms::new(law, motions, pairs, q));
+        let spec = StageSpec {
+            q_start: q,
+            colliders: ColliderSpan::Moving { f0, f1: fc, seconds: stage.c * h },
+            mesh_base: &stage.q_hat,
+            mesh_h: stage.h_eff,
+            v_fixed,
+            contacts: true,
+        };
         let given = start.is_some();
         // The semi-implicit variant linearizes at the start-of-step velocities (Baraff–Witkin).
         let semi_implicit = self.semi_implicit_stages();
@@ -95,22 +97,13 @@ impl Substepper<'_> {
         // leaving out Jacobian blocks of contacts found later (iterates that moved beyond the
         // search padding), once more from its last iterate with the pattern extended by the
         // contacts there: a Jacobian missing blocks slows Newton to a crawl near the solution.
-        let mesh_stage = self.collider_mesh_stage(q, &stage.q_hat, stage.h_eff, v_fixed);
         let mut q_search = q_guess;
         let mut extra_stencils: Vec<Vec<u32>> = Vec::new();
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let surface = (!self.ctx.surfaces.queries.is_empty()).then(|| {
-                let s = &self.ctx.surfaces;
-                SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, &q_search, s.padding)
-            });
-            let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, &q_search));
-            let meshes = mesh_stage.as_ref().map(|(m, queries, padding)| {
-                MeshContactTerms::new(law, m, queries, self.ctx.pinned, q, &q_search, *padding)
-            });
-            let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
-            stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
+            let terms = self.stage_terms(&spec, damping, &q_search);
+            let mut stencils = terms.stencils();
             stencils.extend(extra_stencils.iter().cloned());
             self.ensure_layout(&stencils)?;
             let (layout, solver) = self.state.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
@@ -123,14 +116,10 @@ impl Substepper<'_> {
                 self.ctx.params.gravity,
                 self.ctx.pinned,
                 v_fixed,
-                damping,
+                terms,
             )
             .with_explicit(stage.explicit.as_deref())
-            .with_inertia(stage.inertia)
-            .with_contact(terms.as_ref())
-            .with_mesh_contact(meshes)
-            .with_surface_contact(surface)
-            .with_self_contact(self_contact);
+            .with_inertia(stage.inertia);
             if let Some(count) = guess_intersections.take() {
                 system = system.with_known_intersections(v_new.clone(), count);
             }
@@ -162,11 +151,7 @@ impl Substepper<'_> {
             } else {
                 newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration)
             };
-            self.out.report.seconds_contact_search += system.terms.surfaces.as_ref().map_or(0.0, |s| s.seconds_search);
-            self.out.report.seconds_contact_search +=
-                system.terms.self_contact.as_ref().map_or(0.0, |s| s.seconds_search);
-            self.out.report.seconds_contact_search +=
-                system.terms.collider_meshes.as_ref().map_or(0.0, |s| s.seconds_search);
+            self.out.report.seconds_contact_search += system.terms.seconds_search();
             if system.dropped_blocks > 0 {
                 log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
             }
@@ -190,19 +175,7 @@ impl Substepper<'_> {
             return match outcome {
                 Ok(o) => {
                     let q_new = system.positions(&v_new);
-                    let surface_gaps = system.terms.surfaces.as_mut().map(|s| {
-                        s.ensure_fresh(&q_new);
-                        s.gap_summary(&q_new, self.ctx.pinned)
-                    });
-                    let analytic_gaps = terms.as_ref().map(|t| t.gap_summary(&q_new, self.ctx.pinned));
-                    let mesh_gaps = system.terms.collider_meshes.as_mut().map(|m| {
-                        m.ensure_fresh(&q_new);
-                        m.gap_summary(&q_new)
-                    });
-                    let gaps = [analytic_gaps, mesh_gaps, surface_gaps]
-                        .into_iter()
-                        .flatten()
-                        .reduce(|a, b| (a.0.min(b.0), a.1 + b.1));
+                    let gaps = system.terms.gaps(&q_new, self.ctx.pinned);
                     let force = want_force.then(|| system.force(&q_new, &v_new));
                     Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force, acceleration: None })
                 }
@@ -210,14 +183,14 @@ impl Substepper<'_> {
                     // How close the shells came at the last iterate: the substep is redone
                     // with a stiffer κ_s when they touched (`try_substep`).
                     let q_last = system.positions(&v_new);
-                    let closest_pair = system.terms.self_contact.as_mut().map(|sc| sc.distance_summary(&q_last).0);
+                    let closest_pair = system.terms.closest_shell_pair(&q_last);
                     log::debug!(
                         "stage of {:.3e} s failed after {} Newton iterations: {e}",
                         stage.c * h,
                         stats.iterations
                     );
                     self.out.report.add_failed_newton(&stats);
-                    Err(StageFailure { error: e, closest_pair })
+                    Err(StageFailure { error: e, closest_pair, has_friction: system.terms.has_friction() })
                 }
             };
         }

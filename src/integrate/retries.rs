@@ -56,7 +56,7 @@ impl Substepper<'_> {
             let law = self.state.contact_law;
             let step = match self.integrate(q, v, &substep) {
                 Ok(step) => step,
-                Err(StageFailure { error: Error::NotConverged(m), closest_pair }) => {
+                Err(StageFailure { error: Error::NotConverged(m), closest_pair, .. }) => {
                     // Newton stalls where a pair reached d ≈ 0 (the unsigned distance's kink, which
                     // its line search may not cross): a stiffer κ_s keeps the shells apart.
                     let touching = match (self.state.self_contact.as_ref(), closest_pair) {

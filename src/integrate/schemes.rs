@@ -32,21 +32,38 @@ pub struct DirkStage {
     pub a: Vec<f64>,
 }
 
-/// The implicit stages of a one-step integrator (BE, TR, TR-BDF2, SDIRK2); `None` for BDF2.
-pub fn dirk_stages(integrator: Integrator) -> Option<Vec<DirkStage>> {
+/// How an integrator takes a substep.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Scheme {
+    /// A diagonally implicit Runge–Kutta method: its implicit stages in order (BE, SI, TR,
+    /// TR-BDF2, SDIRK2).
+    Dirk(Vec<DirkStage>),
+    /// BDF2: one implicit stage on the two past states.
+    Bdf2,
+    /// Newmark or generalized-α: one implicit stage at the α-point (`super::newmark`).
+    Newmark,
+    /// Exponential Rosenbrock–Euler: no nonlinear solve (`super::exponential`).
+    Exponential,
+    /// SIERE: a semi-implicit stage with the lowest modes exponential (`super::siere`).
+    Siere,
+}
+
+/// The scheme of `integrator`: every integrator is named here, so a new one cannot run as
+/// another.
+pub fn scheme(integrator: Integrator) -> Scheme {
     let stage = |c: f64, a: &[f64]| DirkStage { c, a: a.to_vec() };
     let (g, b) = (SDIRK2_GAMMA, SDIRK2_BETA);
     match integrator {
-        Integrator::Bdf2
-        | Integrator::Newmark
-        | Integrator::GeneralizedAlpha
-        | Integrator::ExponentialEuler
-        | Integrator::Siere => None,
-        Integrator::SemiImplicit => Some(vec![stage(1.0, &[0.0, 1.0])]),
-        Integrator::Trapezoidal => Some(vec![stage(1.0, &[0.5, 0.5])]),
-        Integrator::TrBdf2 => Some(vec![stage(0.5, &[0.25, 0.25]), stage(1.0, &[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0])]),
-        Integrator::Sdirk2 => Some(vec![stage(g, &[0.5 * g, 0.5 * g]), stage(1.0, &[b, b, 0.5 * g])]),
-        Integrator::BackwardEuler => Some(vec![stage(1.0, &[0.0, 1.0])]),
+        Integrator::BackwardEuler | Integrator::SemiImplicit => Scheme::Dirk(vec![stage(1.0, &[0.0, 1.0])]),
+        Integrator::Trapezoidal => Scheme::Dirk(vec![stage(1.0, &[0.5, 0.5])]),
+        Integrator::TrBdf2 => {
+            Scheme::Dirk(vec![stage(0.5, &[0.25, 0.25]), stage(1.0, &[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0])])
+        }
+        Integrator::Sdirk2 => Scheme::Dirk(vec![stage(g, &[0.5 * g, 0.5 * g]), stage(1.0, &[b, b, 0.5 * g])]),
+        Integrator::Bdf2 => Scheme::Bdf2,
+        Integrator::Newmark | Integrator::GeneralizedAlpha => Scheme::Newmark,
+        Integrator::ExponentialEuler => Scheme::Exponential,
+        Integrator::Siere => Scheme::Siere,
     }
 }
 

@@ -35,8 +35,9 @@
 //! `params.max_contact_retries` times; then the substep stands and the signed pairs go on
 //! pushing). κ_b is kept for the following calls (and in checkpoints).
 
-use crate::assemble::self_contact_terms::{SelfContactMesh, SelfContactTerms};
+use crate::assemble::contact::stage::SelfContactStage;
 use crate::contact::self_contact::broad_phase;
+use crate::contact::self_contact::contact_mesh::SelfContactMesh;
 use crate::contact::self_contact::contact_mesh::{Crossings, PairThickness};
 use crate::contact::self_contact::shell_solid::solid_law;
 use crate::contact::ContactLaw;
@@ -71,10 +72,9 @@ pub(crate) struct SelfContactOverCall<'a> {
 const TOUCHING: f64 = 0.1;
 
 impl<'a> SelfContactOverCall<'a> {
-    /// The terms of one stage from `q_start` (lagged friction is frozen there), candidates
-    /// around `q_guess`.
-    pub fn terms(&self, fixed: &'a [bool], q_start: &[f64], q_guess: &[f64]) -> SelfContactTerms<'a> {
-        SelfContactTerms::with_laws(self.mesh, self.law, self.solid, fixed, q_guess, self.padding).with_start(q_start)
+    /// The self-contact of one stage: the mesh, the laws in use and the padding.
+    pub fn stage(&self) -> SelfContactStage<'a> {
+        SelfContactStage { mesh: self.mesh, law: self.law, solid: self.solid, padding: self.padding }
     }
 
     /// The intersecting pairs at `q` (m) between shell triangles (as [`Self::intersections`])

@@ -27,6 +27,7 @@
 use super::call::Substepper;
 use super::exponential::pin_ends;
 use super::guess::with_pins;
+use super::stage_terms::{ColliderSpan, StageSpec};
 use super::stages::{StageFailure, StageOutput, Substep};
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
@@ -85,11 +86,20 @@ impl Substepper<'_> {
         // enter the reduced system below.
         let basis = if need_basis {
             let modal_q_hat: Vec<f64> = q.iter().zip(&v0).map(|(x, u)| x - MODAL_STEP * u).collect();
+            let spec = StageSpec {
+                q_start: q,
+                colliders: ColliderSpan::AtStart { f0: substep.f0, f1: substep.f1, seconds: h },
+                mesh_base: q,
+                mesh_h: 0.0,
+                v_fixed,
+                contacts: false,
+            };
+            let terms = self.stage_terms(&spec, damping, q);
             self.ensure_layout(&[])?;
             let (layout, _) = self.state.system.as_ref().ok_or_else(|| Error::Panic("no system layout".into()))?;
             let (model, gravity) = (self.ctx.model, self.ctx.params.gravity);
             let mut system =
-                ImplicitStage::new(model, layout, &modal_q_hat, &v0, MODAL_STEP, gravity, pinned, v_fixed, damping);
+                ImplicitStage::new(model, layout, &modal_q_hat, &v0, MODAL_STEP, gravity, pinned, v_fixed, terms);
             let mut jac = vec![0.0; layout.pattern.nnz()];
             system.set_definite(true);
             system.jacobian(&v0, &mut jac);
@@ -118,7 +128,7 @@ impl Substepper<'_> {
         pin_ends(pinned, q, v_fixed, h, &mut q1, &mut v1);
         stats.iterations = 1;
         stats.seconds_assembly = t.elapsed().as_secs_f64() - stats.seconds_factorization - stats.seconds_solve;
-        let gaps = self.end_gaps(q, &q1, substep);
+        let gaps = self.end_gaps(q, &q1, substep, damping);
         Ok(StageOutput { q: q1, v: v1, stats, gaps, force: None, acceleration: None })
     }
 }

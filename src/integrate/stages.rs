@@ -9,12 +9,10 @@
 //! positions are set so that q̂ + h_eff v_pin = qₜ + c h v_pin.
 
 use super::call::Substepper;
-use crate::assemble::contact_terms::ContactTerms;
-use crate::assemble::mesh_contact_terms::MeshContactTerms;
-use crate::assemble::surface_terms::SurfaceTerms;
+use super::stage_terms::{ColliderSpan, StageSpec};
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
-use crate::integrate::schemes::{bdf2_coefficients, dirk_stages, needs_start_force};
+use crate::integrate::schemes::{bdf2_coefficients, needs_start_force, scheme, DirkStage, Scheme};
 use crate::model::params::Integrator;
 use crate::solve::newton::LinearSystem;
 use crate::solve::NewtonStats;
@@ -67,17 +65,21 @@ pub(crate) struct StageOutput {
 
 /// A failed stage: the error and, with self-contact, the smallest distance (m) between shell
 /// triangles at Newton's last iterate (a substep whose Newton solve stalled with shells touching
-/// is redone with a stiffer κ_s, `Substepper::try_substep`).
+/// is redone with a stiffer κ_s, `Substepper::try_substep`), and whether any of its contacts
+/// could have friction (then a failed Newton solve is tried again by friction-smoothing
+/// continuation, `super::continuation`).
 pub(crate) struct StageFailure {
     /// Why the stage failed.
     pub error: Error,
     /// Closest shell pair (m) at the last iterate, when Newton ran with self-contact.
     pub closest_pair: Option<f64>,
+    /// Whether a contact of the stage can have friction (μ > 0).
+    pub has_friction: bool,
 }
 
 impl From<Error> for StageFailure {
     fn from(error: Error) -> Self {
-        StageFailure { error, closest_pair: None }
+        StageFailure { error, closest_pair: None, has_friction: false }
     }
 }
 
@@ -152,39 +154,20 @@ impl Substepper<'_> {
         f: impl FnOnce(&mut ImplicitStage, &mut LinearSystem) -> R,
     ) -> Result<R> {
         let (f0, f1, h, v_fixed) = (substep.f0, substep.f1, substep.h, substep.v_fixed.as_slice());
-        let law = self.state.contact_law;
-        let pairs = self.ctx.colliders.pairs;
-        let terms = (!pairs.is_empty())
-            .then(|| ContactTerms::new(law, self.ctx.colliders.motions(f0, f1, h), pairs, q).at_start());
-        let surface = (!self.ctx.surfaces.queries.is_empty()).then(|| {
-            let s = &self.ctx.surfaces;
-            SurfaceTerms::new(law, s.kernel, s.surfaces, s.queries, q, q, s.padding)
-        });
-        let self_contact = self.state.self_contact.as_ref().map(|s| s.terms(self.ctx.pinned, q, q));
-        let mesh_stage = self.collider_mesh_stage(q, q, 0.0, v_fixed);
-        let meshes = mesh_stage
-            .as_ref()
-            .map(|(m, queries, padding)| MeshContactTerms::new(law, m, queries, self.ctx.pinned, q, q, *padding));
-        let mut stencils = surface.as_ref().map(|s| s.stencils()).unwrap_or_default();
-        stencils.extend(self_contact.as_ref().map(|s| s.stencils()).unwrap_or_default());
-        self.ensure_layout(&stencils)?;
+        let spec = StageSpec {
+            q_start: q,
+            colliders: ColliderSpan::AtStart { f0, f1, seconds: h },
+            mesh_base: q,
+            mesh_h: 0.0,
+            v_fixed,
+            contacts: true,
+        };
+        let terms = self.stage_terms(&spec, damping, q);
+        self.ensure_layout(&terms.stencils())?;
         let (layout, solver) =
             self.state.system.as_mut().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
-        let mut system = ImplicitStage::new(
-            self.ctx.model,
-            layout,
-            q_hat,
-            v,
-            h,
-            self.ctx.params.gravity,
-            self.ctx.pinned,
-            v_fixed,
-            damping,
-        )
-        .with_contact(terms.as_ref())
-        .with_mesh_contact(meshes)
-        .with_surface_contact(surface)
-        .with_self_contact(self_contact);
+        let (model, gravity, pinned) = (self.ctx.model, self.ctx.params.gravity, self.ctx.pinned);
+        let mut system = ImplicitStage::new(model, layout, q_hat, v, h, gravity, pinned, v_fixed, terms);
         let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
         Ok(f(&mut system, &mut linear))
     }
@@ -196,35 +179,53 @@ impl Substepper<'_> {
         v: &[f64],
         substep: &Substep,
     ) -> std::result::Result<StageOutput, StageFailure> {
-        let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let damping = DampingMatrices::new(self.ctx.model, q);
         let integrator = self.integrator_now();
-        match integrator {
-            Integrator::Newmark | Integrator::GeneralizedAlpha => {
-                return self.newmark_step(q, v, substep, &damping, integrator);
-            }
-            Integrator::ExponentialEuler => return self.exponential_step(q, v, substep, &damping),
-            Integrator::Siere => return self.siere_step(q, v, substep, &damping),
-            _ => {}
+        match scheme(integrator) {
+            Scheme::Dirk(stages) => self.dirk_step(q, v, substep, &damping, &stages),
+            Scheme::Bdf2 => self.bdf2_step(q, v, substep, &damping),
+            Scheme::Newmark => self.newmark_step(q, v, substep, &damping, integrator),
+            Scheme::Exponential => self.exponential_step(q, v, substep, &damping),
+            Scheme::Siere => self.siere_step(q, v, substep, &damping),
         }
-        let Some(stages) = dirk_stages(integrator) else {
-            let history = self.state.history.as_ref().filter(|s| s.q.len() == q.len());
-            let stage = match history.and_then(|s| bdf2_coefficients(h, s.h).map(|c| (c, s))) {
-                Some(((c0, c1, h_eff), past)) => {
-                    let mut q_hat: Vec<f64> = q.iter().zip(&past.q).map(|(a, b)| c0 * a - c1 * b).collect();
-                    let v_hat = v.iter().zip(&past.v).map(|(a, b)| c0 * a - c1 * b).collect();
-                    self.pin_base(q, &mut q_hat, v_fixed, h - h_eff);
-                    StageInput { c: 1.0, q_hat, v_hat, h_eff, explicit: None, inertia: 1.0 }
-                }
-                None => {
-                    StageInput { c: 1.0, q_hat: q.to_vec(), v_hat: v.to_vec(), h_eff: h, explicit: None, inertia: 1.0 }
-                }
-            };
-            return self.solve_stage(q, v, &stage, substep, &damping, false);
+    }
+
+    /// BDF2's substep from (q, v): one implicit stage on the last two states, or a backward Euler
+    /// stage without a usable history.
+    fn bdf2_step(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        substep: &Substep,
+        damping: &DampingMatrices,
+    ) -> std::result::Result<StageOutput, StageFailure> {
+        let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
+        let history = self.state.history.as_ref().filter(|s| s.q.len() == q.len());
+        let stage = match history.and_then(|s| bdf2_coefficients(h, s.h).map(|c| (c, s))) {
+            Some(((c0, c1, h_eff), past)) => {
+                let mut q_hat: Vec<f64> = q.iter().zip(&past.q).map(|(a, b)| c0 * a - c1 * b).collect();
+                let v_hat = v.iter().zip(&past.v).map(|(a, b)| c0 * a - c1 * b).collect();
+                self.pin_base(q, &mut q_hat, v_fixed, h - h_eff);
+                StageInput { c: 1.0, q_hat, v_hat, h_eff, explicit: None, inertia: 1.0 }
+            }
+            None => StageInput { c: 1.0, q_hat: q.to_vec(), v_hat: v.to_vec(), h_eff: h, explicit: None, inertia: 1.0 },
         };
+        self.solve_stage(q, v, &stage, substep, damping, false)
+    }
+
+    /// A diagonally implicit Runge–Kutta substep from (q, v) over `stages`.
+    fn dirk_step(
+        &mut self,
+        q: &[f64],
+        v: &[f64],
+        substep: &Substep,
+        damping: &DampingMatrices,
+        stages: &[DirkStage],
+    ) -> std::result::Result<StageOutput, StageFailure> {
+        let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let mut velocities = vec![v.to_vec()];
         let mut forces =
-            vec![if needs_start_force(&stages) { self.start_force(q, v, substep, &damping)? } else { Vec::new() }];
+            vec![if needs_start_force(stages) { self.start_force(q, v, substep, damping)? } else { Vec::new() }];
         let mut total = NewtonStats::default();
         let last = stages.len() - 1;
         for (s, st) in stages.iter().enumerate() {
@@ -238,7 +239,7 @@ impl Substepper<'_> {
             }
             self.pin_base(q, &mut q_hat, v_fixed, st.c * h - h_eff);
             let input = StageInput { c: st.c, q_hat, v_hat: v.to_vec(), h_eff, explicit, inertia: 1.0 };
-            let out = match self.solve_stage(q, v, &input, substep, &damping, s < last) {
+            let out = match self.solve_stage(q, v, &input, substep, damping, s < last) {
                 Ok(o) => o,
                 Err(e) => {
                     self.out.report.add_failed_attempt(&total);

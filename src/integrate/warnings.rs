@@ -3,8 +3,10 @@
 //! are incompatible with the elements between them. None of these fails a call: they raise
 //! [`super::Warnings`] in `StepReport::warnings`.
 
-use crate::assemble::contact_terms::ContactPair;
-use crate::assemble::surface_terms::SurfaceTerms;
+use crate::assemble::contact::collider_vertex::ContactPair;
+use crate::assemble::contact::stage::{ContactStage, SurfaceStage};
+use crate::assemble::contact::surface_query::SurfaceQueries;
+use crate::assemble::contact::ContactTerm;
 use crate::contact::collider::vertex::{ColliderMotion, GapField};
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::{ContactLaw, Pose, Shape};
@@ -51,8 +53,14 @@ pub fn surface_gaps(
     }
     // With a vanishing thickness the summary counts the contacts with a negative gap.
     let law = ContactLaw { delta: f64::MIN_POSITIVE, ..law };
-    let terms = SurfaceTerms::new(law, kernel, surfaces, queries, q, q, padding);
-    terms.gap_summary(q, pinned)
+    let stage = ContactStage {
+        surfaces: Some(SurfaceStage { surfaces, queries, kernel, padding }),
+        ..ContactStage::none(law, pinned, q)
+    };
+    match SurfaceQueries::of(&stage) {
+        Some(kind) => ContactTerm::new(kind, q, q).gap_summary(q, pinned),
+        None => (f64::INFINITY, 0),
+    }
 }
 
 /// True if two pinned vertices joined by a surface edge of a shell or solid have targets (their

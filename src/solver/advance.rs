@@ -4,7 +4,7 @@
 
 use super::substeps::CallStart;
 use super::{progress, ProgressFn, Solver, StepReport};
-use crate::assemble::contact_terms::ContactPair;
+use crate::assemble::contact::collider_vertex::ContactPair;
 use crate::assemble::{element_terms, SystemLayout};
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::error::{Error, Result};

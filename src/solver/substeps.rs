@@ -3,13 +3,12 @@
 //! (with collider meshes meeting vertices only, after vertices were moved out of one).
 
 use super::{ProgressFn, Solver, StepReport};
-use crate::assemble::contact_terms::ContactPair;
+use crate::assemble::contact::collider_vertex::ContactPair;
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::Result;
-use crate::integrate::call::{
-    CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper, SurfacesOverCall,
-};
+use crate::assemble::contact::stage::SurfaceStage;
+use crate::integrate::call::{CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper};
 use crate::integrate::collider_meshes::ColliderMeshesOverCall;
 use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
 use crate::model::{Model, SolverParams, SurfaceQuery};
@@ -90,7 +89,7 @@ impl Solver {
                 targets: collider_target,
                 pairs: &start.pairs,
             },
-            surfaces: SurfacesOverCall {
+            surfaces: SurfaceStage {
                 surfaces: &start.surfaces,
                 queries: &start.queries,
                 kernel: start.kernel,

@@ -1,7 +1,7 @@
-//! Finite-difference checks of a backward Euler stage's Jacobian: assembled entries and
+//! Finite-difference checks of an implicit stage's Jacobian: assembled entries and
 //! matrix-free products against central differences of the residual.
 
-use grip::assemble::stage::BackwardEuler;
+use grip::assemble::ImplicitStage;
 use grip::assemble::SystemLayout;
 use grip::solve::NonlinearSystem;
 
@@ -9,13 +9,13 @@ use super::Lcg;
 
 /// Largest difference between the assembled Jacobian and central differences of the residual,
 /// relative to the largest Jacobian entry; checks that pinned rows and columns are eliminated.
-pub fn jacobian_error(be: &mut BackwardEuler, layout: &SystemLayout, fixed: &[bool], v: &[f64], eps: f64) -> f64 {
+pub fn jacobian_error(be: &mut ImplicitStage, layout: &SystemLayout, fixed: &[bool], v: &[f64], eps: f64) -> f64 {
     entry_error(be, layout, fixed, v, eps).max(product_error(be, layout, fixed, v, eps))
 }
 
 /// Largest difference between the assembled Jacobian's entries and central differences of the
 /// residual, relative to the largest Jacobian entry (pinned rows and columns checked).
-pub fn entry_error(be: &mut BackwardEuler, layout: &SystemLayout, fixed: &[bool], v: &[f64], eps: f64) -> f64 {
+pub fn entry_error(be: &mut ImplicitStage, layout: &SystemLayout, fixed: &[bool], v: &[f64], eps: f64) -> f64 {
     let n = v.len();
     let mut jac = vec![0.0; layout.pattern.nnz()];
     be.jacobian(v, &mut jac);
@@ -50,7 +50,7 @@ pub fn entry_error(be: &mut BackwardEuler, layout: &SystemLayout, fixed: &[bool]
 /// Largest relative difference between the matrix-free product J x (forward-mode AD of the
 /// residual), the assembled J x, and central differences of the residual along x (x zero on
 /// pinned vertices), over three random x.
-pub fn product_error(be: &mut BackwardEuler, layout: &SystemLayout, fixed: &[bool], v: &[f64], eps: f64) -> f64 {
+pub fn product_error(be: &mut ImplicitStage, layout: &SystemLayout, fixed: &[bool], v: &[f64], eps: f64) -> f64 {
     let n = v.len();
     let mut jac = vec![0.0; layout.pattern.nnz()];
     be.jacobian(v, &mut jac);

@@ -1,16 +1,21 @@
 //! Contact and friction of one simulated vertex against one kinematic collider over one substep:
 //! the force F(x, v) on the vertex (paper Eq. 3 and 16 restricted to the pair) and its exact
-//! derivative dF/dv along x = qₜ + h v, by forward-mode AD through the gap, the normal, the
-//! collider's surface velocity and the friction law. The collider is any [`GapField`]: an
-//! analytic shape on a rigid path ([`ColliderMotion`]) or a collider mesh's closest feature
-//! (`crate::contact::collider_mesh`).
+//! derivative dF/dv along x = qₜ + h v: the penalty λn by forward-mode AD through the gap and
+//! its normal, the friction by the law's partials chained with the slopes of λ, the friction
+//! normal and the collider's surface velocity (`crate::contact::friction::add_friction`), which
+//! the same AD pass gives. The collider is any [`GapField`]: an analytic shape on a rigid path
+//! ([`ColliderMotion`]) or a collider mesh's closest feature (`crate::contact::collider_mesh`).
 
 use super::pose::{rotate, to_local, AffineMap, Pose};
 use super::shape::Shape;
+use crate::contact::friction::{add_friction, FrameSlopes, FrictionSlots, FrozenFriction, LambdaSlope};
 use crate::contact::law::ContactLaw;
-use crate::math::real::{c, Real, V3};
-use nalgebra::{Const, Matrix3, Vector3, U1};
+use crate::math::real::{Real, V3};
+use nalgebra::{Const, Matrix3, RowVector3, Vector3, U1, U3};
 use num_dual::{Derivative, DualSVec64};
+
+/// A vertex's friction against a collider with its frame frozen (lagged coupling, the merit's).
+pub type FrozenVertexFriction = FrozenFriction<[u32; 1], [f64; 1]>;
 
 /// What a vertex's contact needs of a kinematic collider at the end of a stage: the signed gap
 /// with its unit normal, and the velocity of the collider's surface, at any point near it.
@@ -28,14 +33,17 @@ pub trait GapField {
         n
     }
 
-    /// Friction data at end-of-step position `x` (the implicit coupling's n, λ and collider
-    /// velocity, frozen there for the Newton merit function).
-    fn frozen(&self, law: &ContactLaw, x: [f64; 3]) -> LaggedFriction {
+    /// The friction of `vertex` at end-of-step position `x` (m), with coefficient `mu`: the
+    /// implicit coupling's n, λ and collider velocity, frozen there for the Newton merit function.
+    fn frozen(&self, law: &ContactLaw, mu: f64, vertex: u32, x: [f64; 3]) -> FrozenVertexFriction {
         let (d, n) = self.gap(x);
-        LaggedFriction {
-            normal: self.friction_normal(x, n),
+        FrozenFriction {
+            vertices: [vertex],
+            weights: [1.0],
+            mu,
             lambda: law.force(d),
-            collider_velocity: self.surface_velocity(x),
+            normal: self.friction_normal(x, n),
+            frame_velocity: Some(self.surface_velocity(x)),
         }
     }
 }
@@ -92,16 +100,20 @@ impl ColliderMotion {
         }
     }
 
-    /// Friction data at the start of the substep, for lagged coupling (paper Eq. 25): the
-    /// normal, the contact force and the collider's surface velocity at `x_start`.
-    pub fn lagged(&self, law: &ContactLaw, x_start: [f64; 3]) -> LaggedFriction {
+    /// The friction of `vertex` with coefficient `mu` frozen at the start of the substep, for
+    /// lagged coupling (paper Eq. 25): the normal, the contact force and the collider's surface
+    /// velocity at `x_start` (m).
+    pub fn lagged(&self, law: &ContactLaw, mu: f64, vertex: u32, x_start: [f64; 3]) -> FrozenVertexFriction {
         let r0 = self.start.matrix();
         let (d, n) = self.shape.gap(to_local(&r0, &self.start.translation, x_start));
         let x1 = self.start_to_end.apply(x_start);
-        LaggedFriction {
-            normal: rotate(&r0, n),
+        FrozenFriction {
+            vertices: [vertex],
+            weights: [1.0],
+            mu,
             lambda: law.force(d),
-            collider_velocity: [0, 1, 2].map(|k| (x1[k] - x_start[k]) / self.h),
+            normal: rotate(&r0, n),
+            frame_velocity: Some([0, 1, 2].map(|k| (x1[k] - x_start[k]) / self.h)),
         }
     }
 }
@@ -121,95 +133,69 @@ impl GapField for ColliderMotion {
     }
 }
 
-/// Sliding basis, contact force and collider velocity frozen at the start of the step.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct LaggedFriction {
-    /// Unit normal at qₜ.
-    pub normal: [f64; 3],
-    /// Contact force λ(qₜ) (N).
-    pub lambda: f64,
-    /// Collider surface velocity at qₜ (m/s).
-    pub collider_velocity: [f64; 3],
-}
-
-/// Force (N) on a vertex at end-of-step position `x` with velocity `v`: contact λ n plus
-/// friction −μ λ η(v̄), with n, λ and the collider's velocity at `x` (implicit), or frozen in
-/// `lagged`.
-pub fn force<T: Real>(
-    law: &ContactLaw,
-    motion: &impl GapField,
-    mu: f64,
-    lagged: Option<&LaggedFriction>,
-    x: V3<T>,
-    v: V3<T>,
-) -> V3<T> {
-    let (d, n) = motion.gap(x);
+/// Force (N) on a vertex at end-of-step position `x` (m) with velocity `v` (m/s): contact λ n
+/// plus, with `mu` > 0 within the contact thickness, the fully implicit friction −μλ η(v̄)
+/// with n, λ and the collider's velocity at `x` (paper Eq. 3, 16, 23).
+pub fn force<T: Real>(law: &ContactLaw, field: &impl GapField, mu: f64, x: V3<T>, v: V3<T>) -> V3<T> {
+    let (d, n) = field.gap(x);
     let lambda = law.force(d);
-    let mut f = n.map(|nk| nk * lambda);
-    let friction = match lagged {
-        _ if mu == 0.0 => None,
-        None if d.re() < law.delta => {
-            let vc = motion.surface_velocity(x);
-            Some(law.friction(mu, lambda, motion.friction_normal(x, n), [0, 1, 2].map(|k| v[k] - vc[k])))
-        }
-        None => None,
-        Some(l) if l.lambda > 0.0 => {
-            let v_rel = [0, 1, 2].map(|k| v[k] - l.collider_velocity[k]);
-            Some(law.friction(mu, c(l.lambda), l.normal.map(c::<T>), v_rel))
-        }
-        Some(_) => None,
-    };
-    if let Some(ff) = friction {
-        f = [0, 1, 2].map(|k| f[k] + ff[k]);
+    let f = n.map(|nk| nk * lambda);
+    if mu == 0.0 || !(d.re() < law.delta) {
+        return f;
     }
-    f
+    let vc = field.surface_velocity(x);
+    let friction = law.friction(mu, lambda, field.friction_normal(x, n), [0, 1, 2].map(|k| v[k] - vc[k]));
+    [0, 1, 2].map(|k| f[k] + friction[k])
 }
 
-/// Whether the pair can exert any force this substep at end position `x`.
-pub fn is_active(
+/// F and dF/dv (N·s/m) along x = x_base + h v for any `h` in s (an integrator stage's effective
+/// step, which may differ from the collider's substep): one forward-mode pass in x with three
+/// dual directions gives the penalty's Jacobian h ∂(λn)/∂x and the slopes of λ, the friction
+/// normal and the surface velocity, which the friction law's partials chain
+/// ([`add_friction`]).
+pub fn force_and_jacobian_along(
     law: &ContactLaw,
-    motion: &impl GapField,
+    field: &impl GapField,
     mu: f64,
-    lagged: Option<&LaggedFriction>,
-    x: [f64; 3],
-) -> bool {
-    motion.gap(x).0 < law.delta || (mu > 0.0 && lagged.is_some_and(|l| l.lambda > 0.0))
+    x_base: [f64; 3],
+    v: [f64; 3],
+    h: f64,
+) -> ([f64; 3], Matrix3<f64>) {
+    let x: [f64; 3] = std::array::from_fn(|i| x_base[i] + h * v[i]);
+    let seeded: [DualSVec64<3>; 3] =
+        std::array::from_fn(|i| DualSVec64::new(x[i], Derivative::derivative_generic(Const::<3>, U1, i)));
+    let slope = |t: &DualSVec64<3>| -> RowVector3<f64> { t.eps.unwrap_generic(Const::<3>, U1).transpose() };
+    let rows = |t: &[DualSVec64<3>; 3]| Matrix3::from_rows(&[slope(&t[0]), slope(&t[1]), slope(&t[2])]);
+    let (d, n) = field.gap(seeded);
+    let lambda = law.force(d);
+    let penalty = n.map(|nk| nk * lambda);
+    let mut force = Vector3::new(penalty[0].re, penalty[1].re, penalty[2].re);
+    let mut jacobian = rows(&penalty) * h;
+    if mu != 0.0 && d.re < law.delta {
+        let normal = field.friction_normal(seeded, n);
+        let vc = field.surface_velocity(seeded);
+        let v_rel = Vector3::new(v[0] - vc[0].re, v[1] - vc[1].re, v[2] - vc[2].re);
+        let slopes: FrameSlopes<U3, U1> = FrameSlopes::Exact {
+            lambda: LambdaSlope { row: slope(&lambda), scale: 1.0 },
+            normal: rows(&normal),
+            velocity: -rows(&vc),
+            weights: None,
+        };
+        let unit = Vector3::new(normal[0].re, normal[1].re, normal[2].re);
+        let slots = FrictionSlots { weights: &[1.0] };
+        add_friction(law, mu, lambda.re, &unit, &v_rel, &slots, &slopes, h, &mut force, Some(&mut jacobian));
+    }
+    (force.into(), jacobian)
 }
 
-/// F and dF/dv (N·s/m) along x = x_start + h v (so dF/dv = ∂F/∂v + h ∂F/∂x), by one forward-mode
-/// pass with three dual directions.
+/// F and dF/dv (N·s/m) of a vertex against a collider moving over its substep, along
+/// x = x_start + h v with h the substep.
 pub fn force_and_jacobian(
     law: &ContactLaw,
     motion: &ColliderMotion,
     mu: f64,
-    lagged: Option<&LaggedFriction>,
     x_start: [f64; 3],
     v: [f64; 3],
 ) -> ([f64; 3], Matrix3<f64>) {
-    force_and_jacobian_along(law, motion, mu, lagged, x_start, v, motion.h)
-}
-
-/// F and dF/dv along x = x_base + h v for any `h` in s (an integrator stage's effective step,
-/// which differs from the collider's substep `motion.h`).
-pub fn force_and_jacobian_along(
-    law: &ContactLaw,
-    motion: &impl GapField,
-    mu: f64,
-    lagged: Option<&LaggedFriction>,
-    x_start: [f64; 3],
-    v: [f64; 3],
-    h: f64,
-) -> ([f64; 3], Matrix3<f64>) {
-    let dv: [DualSVec64<3>; 3] =
-        std::array::from_fn(|i| DualSVec64::new(v[i], Derivative::derivative_generic(Const::<3>, U1, i)));
-    let dx: [DualSVec64<3>; 3] = std::array::from_fn(|i| dv[i] * h + x_start[i]);
-    let f = force(law, motion, mu, lagged, dx, dv);
-    let mut jac = Matrix3::zeros();
-    for (row, fi) in f.iter().enumerate() {
-        let d = fi.eps.unwrap_generic(Const::<3>, U1);
-        for col in 0..3 {
-            jac[(row, col)] = d[col];
-        }
-    }
-    (f.map(|fi| fi.re), jac)
+    force_and_jacobian_along(law, motion, mu, x_start, v, motion.h)
 }

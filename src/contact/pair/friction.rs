@@ -13,8 +13,8 @@
 //!
 //! Fully implicit coupling (Eq. 23) evaluates λ, n and kᵢ at the end-of-step positions
 //! q = q̂ + h v, so they are part of the residual and of its Jacobian
-//! ([`PrimitivePair::friction_jacobian`], exact: forward-mode AD of λ, n and kᵢ along
-//! x = x̂ + h v, chained with the friction law's own Jacobian).
+//! ([`PrimitivePair::friction_jacobian`], exact: forward-mode AD of λ, n and kᵢ in x,
+//! chained with the friction law's own partials by `crate::contact::friction::add_friction`).
 //! Lagged coupling (Eq. 25–26) freezes them at the start of the substep
 //! ([`FrozenPairFriction`]); the Newton merit function freezes them at its linearisation point
 //! and uses the dissipation potential D = μλ f₀(|v̄|) ([`ContactLaw::friction_potential`]).
@@ -22,11 +22,14 @@
 
 use super::distance::closest_points;
 use super::{mollifier, PairKind, PrimitivePair};
+use crate::contact::friction::{add_friction, FrameSlopes, FrictionSlots, FrozenFriction, LambdaSlope};
 use crate::contact::ContactLaw;
-use crate::math::autodiff::jacobian;
 use crate::math::real::{c, Real, V3};
-use nalgebra::SMatrix;
-use num_dual::DualSVec64;
+use nalgebra::{Const, Matrix3x4, SMatrix, SVector, Vector3, U1, U12, U4};
+use num_dual::{Derivative, DualSVec64};
+
+/// A pair's friction with its frame frozen (the lagged coupling's and the merit's).
+pub type FrozenPairFriction = FrozenFriction<[u32; 4], [f64; 4]>;
 
 /// The contact frame of one pair (a column of the sliding basis T(q) and the force λ(q) of
 /// paper Eq. 16).
@@ -54,21 +57,6 @@ impl<T: Real> ContactFrame<T> {
     /// kᵢ f in N, 3 per slot; `mu` dimensionless.
     pub fn forces(&self, law: &ContactLaw, mu: f64, v: &[T; 12]) -> [T; 12] {
         let f = law.friction(mu, self.lambda, self.normal, self.relative_velocity(v));
-        std::array::from_fn(|i| self.weights[i / 3] * f[i % 3])
-    }
-
-    /// The frame with n and kᵢ held at their values (λ keeps its derivatives): the sliding
-    /// basis of Newton's modified Jacobian.
-    fn fixed_basis(&self) -> Self {
-        Self { lambda: self.lambda, normal: self.normal.map(|x| c(x.re())), weights: self.weights.map(|x| c(x.re())) }
-    }
-}
-
-impl<const N: usize> ContactFrame<DualSVec64<N>> {
-    /// [`ContactFrame::forces`] with the friction law's derivatives from its own Jacobian
-    /// ([`ContactLaw::friction_chained`]).
-    fn forces_chained(&self, law: &ContactLaw, mu: f64, v: &[DualSVec64<N>; 12]) -> [DualSVec64<N>; 12] {
-        let f = law.friction_chained(mu, self.lambda, self.normal, self.relative_velocity(v));
         std::array::from_fn(|i| self.weights[i / 3] * f[i % 3])
     }
 }
@@ -109,70 +97,59 @@ impl PrimitivePair {
     }
 
     /// dF/dv (N·s/m) of [`PrimitivePair::friction`] along x = x̂ + h v (paper Eq. 23's
-    /// Jacobian: ∂F/∂v + h ∂F/∂x): exact when `exact`, through λ, n and kᵢ; otherwise with n and
-    /// kᵢ held (λ(x) kept), the modified Jacobian of Newton's safeguard as for surface contact.
+    /// Jacobian: ∂F/∂v + h ∂F/∂x) at `x`, `v`, by the law's partials and the chain rule
+    /// ([`add_friction`]) through the frame's slopes, which forward-mode AD of the frame in x
+    /// gives: exact when `exact`, through λ, n and kᵢ; otherwise with n and kᵢ held (λ(x) kept),
+    /// the modified Jacobian of Newton's safeguard.
     pub fn friction_jacobian(&self, x: &[f64; 12], v: &[f64; 12], h: f64, exact: bool) -> Option<SMatrix<f64, 12, 12>> {
         if !(self.mu > 0.0) {
             return None;
         }
-        self.contact_frame(x)?;
-        Some(jacobian(
-            |vd| {
-                let xd = std::array::from_fn(|i| vd[i] * h + (x[i] - h * v[i]));
-                match self.contact_frame(&xd) {
-                    Some(f) if exact => f.forces_chained(&self.law, self.mu, vd),
-                    Some(f) => f.fixed_basis().forces_chained(&self.law, self.mu, vd),
-                    None => [c(0.0); 12],
-                }
-            },
-            v,
-        ))
+        let seeded: [DualSVec64<12>; 12] =
+            std::array::from_fn(|i| DualSVec64::new(x[i], Derivative::derivative_generic(Const::<12>, U1, i)));
+        let frame = self.contact_frame(&seeded)?;
+        let slope = |t: &DualSVec64<12>| t.eps.unwrap_generic(Const::<12>, U1).transpose();
+        let re = |t: &DualSVec64<12>| t.re;
+        let weights = frame.weights.map(|k| re(&k));
+        let n = Vector3::from(frame.normal.map(|t| re(&t)));
+        let real = ContactFrame { lambda: re(&frame.lambda), normal: n.into(), weights };
+        let v_rel = Vector3::from(real.relative_velocity(v));
+        let lambda = LambdaSlope { row: slope(&frame.lambda), scale: 1.0 };
+        let mut weight_rows = SMatrix::<f64, 4, 12>::zeros();
+        for (i, k) in frame.weights.iter().enumerate() {
+            weight_rows.set_row(i, &slope(k));
+        }
+        let slopes: FrameSlopes<U12, U4> = if exact {
+            let mut normal = SMatrix::<f64, 3, 12>::zeros();
+            for (i, t) in frame.normal.iter().enumerate() {
+                normal.set_row(i, &slope(t));
+            }
+            let vk = Matrix3x4::from_fn(|r, i| v[3 * i + r]);
+            FrameSlopes::Exact { lambda, normal, velocity: vk * weight_rows, weights: Some((&weight_rows, 0)) }
+        } else {
+            FrameSlopes::HeldBasis { lambda }
+        };
+        let (mut force, mut jac) = (SVector::<f64, 12>::zeros(), SMatrix::<f64, 12, 12>::zeros());
+        let slots = FrictionSlots { weights: &weights };
+        add_friction(&self.law, self.mu, real.lambda, &n, &v_rel, &slots, &slopes, h, &mut force, Some(&mut jac));
+        Some(jac)
     }
-}
 
-/// A pair's friction with λ, n and kᵢ frozen at one configuration: the lagged coupling's
-/// (at the start of the substep, paper Eq. 25–26) and the merit function's.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FrozenPairFriction {
-    /// Global vertices of the stencil.
-    pub vertices: [u32; 4],
-    /// Friction coefficient μ (paper Eq. 8; dimensionless).
-    pub mu: f64,
-    /// The frame (λ, n, kᵢ of paper Eq. 16) where it was frozen.
-    pub frame: ContactFrame<f64>,
-}
-
-impl FrozenPairFriction {
-    /// Freezes `pair`'s frame at stencil positions `x` in m (paper Eq. 25: the start of the
+    /// The pair's friction frozen at stencil positions `x` in m (paper Eq. 25: the start of the
     /// substep, or the merit's point); `None` without friction.
-    pub fn new(pair: &PrimitivePair, x: &[f64; 12]) -> Option<Self> {
-        if !(pair.mu > 0.0) {
+    pub fn frozen_friction(&self, x: &[f64; 12]) -> Option<FrozenPairFriction> {
+        if !(self.mu > 0.0) {
             return None;
         }
-        Some(Self { vertices: pair.vertices, mu: pair.mu, frame: pair.contact_frame(x)? })
-    }
-
-    /// Friction forces (paper Eq. 25) at stencil velocities `v` (m/s), 3 per slot (N).
-    pub fn forces<T: Real>(&self, law: &ContactLaw, v: &[T; 12]) -> [T; 12] {
-        let frame = ContactFrame {
-            lambda: c(self.frame.lambda),
-            normal: self.frame.normal.map(c),
-            weights: self.frame.weights.map(c),
-        };
-        frame.forces(law, self.mu, v)
-    }
-
-    /// dF/dv (N·s/m) of [`FrozenPairFriction::forces`] (paper Eq. 25 differentiated; exact:
-    /// nothing else varies).
-    pub fn jacobian(&self, law: &ContactLaw, v: &[f64; 12]) -> SMatrix<f64, 12, 12> {
-        jacobian(|vd| self.forces(law, vd), v)
-    }
-
-    /// The dissipation potential D = μλ f₀(|v̄|) in W whose negative gradient in v is
-    /// [`FrozenPairFriction::forces`] (paper Eq. 14–15 integrated; the merit's friction term).
-    pub fn potential(&self, law: &ContactLaw, v: &[f64; 12]) -> f64 {
-        let f = &self.frame;
-        law.friction_potential(self.mu, f.lambda, f.normal, f.relative_velocity(v))
+        let frame = self.contact_frame(x)?;
+        Some(FrozenFriction {
+            vertices: self.vertices,
+            weights: frame.weights,
+            mu: self.mu,
+            lambda: frame.lambda,
+            normal: frame.normal,
+            frame_velocity: None,
+        })
     }
 }
 
@@ -219,7 +196,7 @@ mod tests {
                 let on_p: [f64; 3] = std::array::from_fn(|k| f[k] / frame.weights[0]);
                 let normal: f64 = (0..3).map(|k| on_p[k] * frame.normal[k]).sum();
                 assert!(normal.abs() < 1e-12 * fmax, "{:?}: normal part {normal}", pair.kind);
-                let frozen = FrozenPairFriction::new(&pair, &x).unwrap();
+                let frozen = pair.frozen_friction(&x).unwrap();
                 let h = 1e-7 * scale;
                 for i in 0..12 {
                     let (mut vp, mut vm) = (v, v);
@@ -242,7 +219,7 @@ mod tests {
             far[2] += 0.01;
             assert!(pair.friction(&far, &v).is_none() && pair.friction_jacobian(&far, &v, 0.01, true).is_none());
             pair.mu = 0.0;
-            assert!(pair.friction(&x, &v).is_none() && FrozenPairFriction::new(&pair, &x).is_none());
+            assert!(pair.friction(&x, &v).is_none() && pair.frozen_friction(&x).is_none());
         }
     }
 }

@@ -8,14 +8,16 @@
 //! the end of the step; lagged coupling freezes them at its start (paper Eq. 25).
 //!
 //! Jacobians are total derivatives along x = xₜ + h v: dF/dv = ∂F/∂v + h ∂F/∂x, with
-//! ∂(λ∇d)/∂x = λ′ ∇d ∇dᵀ + λ ∇²d and the friction term by the chain rule through
-//! (λ, n, v_rel) (forward-mode AD of the law in those 7 variables).
+//! ∂(λ∇d)/∂x = λ′ ∇d ∇dᵀ + λ ∇²d and the friction term by the law's partials chained with the
+//! slopes of (λ, n, v_rel) (`crate::contact::friction::add_friction`), which the potential's
+//! second derivatives give.
 
 use super::first_order::FirstOrder;
 use super::Potential;
+use crate::contact::friction::{add_friction, FrameSlopes, FrictionSlots, FrozenFriction, LambdaSlope};
 use crate::contact::law::ContactLaw;
-use crate::math::real::{c, dot, Real, V3};
-use nalgebra::{DMatrix, DVector, Matrix3, Matrix3xX, Vector3};
+use crate::math::real::{dot, Real, V3};
+use nalgebra::{DMatrix, DVector, Dyn, Matrix3, Matrix3xX, Vector3};
 
 /// Normals are undefined where |∇ₓφ| falls below this (only possible far inside a blend of
 /// opposing samples); friction is then left out.
@@ -50,38 +52,36 @@ pub struct StencilForce {
     pub jacobian: Option<DMatrix<f64>>,
 }
 
-/// Friction data frozen at the start of the substep (lagged coupling, paper Eq. 25).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LaggedSurfaceFriction {
-    /// Unit normal at qₜ.
-    pub normal: [f64; 3],
-    /// Contact force λ(qₜ) (N).
-    pub lambda: f64,
-    /// Query vertex, then the surface vertices at qₜ.
-    pub stencil: Vec<u32>,
-    /// Wⱼ at qₜ (0 for the query vertex).
-    pub weights: Vec<f64>,
+/// A contact's friction with its frame frozen (lagged coupling, paper Eq. 25, and the merit's):
+/// the query vertex, then the surface vertices, with weights 1 and −Wⱼ.
+pub type FrozenSurfaceFriction = FrozenFriction<Vec<u32>, Vec<f64>>;
+
+/// The friction slot weights of a potential's stencil: 1 on the query vertex, −Wⱼ on the
+/// surface vertices (v_rel = v_query − Σⱼ Wⱼ vⱼ).
+fn slot_weights(potential_weights: &[f64]) -> Vec<f64> {
+    let mut k: Vec<f64> = potential_weights.iter().map(|w| -w).collect();
+    k[0] = 1.0;
+    k
 }
 
-impl LaggedSurfaceFriction {
-    /// Freezes the friction data of a potential evaluated at qₜ; `None` without contact force.
-    pub fn new(law: &ContactLaw, potential: &Potential, measure: GapMeasure) -> Option<Self> {
-        let lambda = law.force(measure.gap(potential.phi));
-        let m = Vector3::new(potential.gradient[0], potential.gradient[1], potential.gradient[2]) * measure.side;
-        (lambda > 0.0 && m.norm() > MIN_NORMAL_LENGTH).then(|| Self {
-            normal: (m / m.norm()).into(),
-            lambda,
-            stencil: potential.stencil.clone(),
-            weights: potential.vertex_weights.clone(),
-        })
-    }
-}
-
-impl LaggedSurfaceFriction {
-    /// v_rel = v_query − Σⱼ Wⱼ vⱼ with the frozen stencil and weights (m/s).
-    pub fn relative_velocity(&self, v: &[f64]) -> [f64; 3] {
-        relative_velocity(&self.stencil, &self.weights, v).into()
-    }
+/// The friction of a contact with coefficient `mu` frozen where `potential` was evaluated
+/// (paper Eq. 25 at qₜ, or the merit's point); `None` without contact force or normal.
+pub fn frozen_friction(
+    law: &ContactLaw,
+    mu: f64,
+    potential: &Potential,
+    measure: GapMeasure,
+) -> Option<FrozenSurfaceFriction> {
+    let lambda = law.force(measure.gap(potential.phi));
+    let m = Vector3::new(potential.gradient[0], potential.gradient[1], potential.gradient[2]) * measure.side;
+    (lambda > 0.0 && m.norm() > MIN_NORMAL_LENGTH).then(|| FrozenFriction {
+        vertices: potential.stencil.clone(),
+        weights: slot_weights(&potential.vertex_weights),
+        mu,
+        lambda,
+        normal: (m / m.norm()).into(),
+        frame_velocity: None,
+    })
 }
 
 fn velocity(v: &[f64], vertex: u32) -> Vector3<f64> {
@@ -96,39 +96,6 @@ fn relative_velocity(stencil: &[u32], weights: &[f64], v: &[f64]) -> Vector3<f64
         vs += velocity(v, s) * w;
     }
     velocity(v, stencil[0]) - vs
-}
-
-/// Adds F on the query vertex and −Wⱼ F on the surface vertices to `force`.
-fn spread(force: &mut DVector<f64>, weights: &[f64], f: &Vector3<f64>) {
-    for k in 0..3 {
-        force[k] += f[k];
-    }
-    for (j, w) in weights.iter().enumerate().skip(1) {
-        for k in 0..3 {
-            force[3 * j + k] -= w * f[k];
-        }
-    }
-}
-
-/// dF/dv of friction through v_rel only: [F_v, −W₁F_v, …] (3 × 3n).
-fn velocity_jacobian(weights: &[f64], f_v: &Matrix3<f64>) -> Matrix3xX<f64> {
-    let mut out = Matrix3xX::zeros(3 * weights.len());
-    out.fixed_view_mut::<3, 3>(0, 0).copy_from(f_v);
-    for (j, w) in weights.iter().enumerate().skip(1) {
-        out.fixed_view_mut::<3, 3>(0, 3 * j).copy_from(&(f_v * -*w));
-    }
-    out
-}
-
-/// Adds rows of dF/dv (3 × 3n, total derivative) to the stencil Jacobian: query rows get it,
-/// surface rows −Wⱼ times it.
-fn spread_jacobian(jac: &mut DMatrix<f64>, weights: &[f64], d_f: &Matrix3xX<f64>) {
-    let mut rows = jac.rows_mut(0, 3);
-    rows += d_f;
-    for (j, w) in weights.iter().enumerate().skip(1) {
-        let mut rows = jac.rows_mut(3 * j, 3);
-        rows -= d_f * *w;
-    }
 }
 
 /// Penalty and (implicit, unless `lagged_friction`) friction forces of a contact whose potential
@@ -172,39 +139,34 @@ pub fn end_of_step_force(
     let m = Vector3::new(grad[0], grad[1], grad[2]);
     if implicit_friction && mu > 0.0 && m.norm() > MIN_NORMAL_LENGTH {
         let n = m / m.norm();
-        let weights = &potential.vertex_weights;
-        let v_rel = relative_velocity(&potential.stencil, weights, v);
-        let (f, partials) = law.friction_partials(mu, lambda, &n, &v_rel);
-        spread(&mut force, weights, &f);
-        let f_lambda = partials.fixed_view::<3, 1>(0, 0).into_owned();
-        let f_v = partials.fixed_view::<3, 3>(0, 4).into_owned();
-        match (jacobian.as_mut(), second) {
-            (Some(jac), Some(s)) => {
-                let f_n = partials.fixed_view::<3, 3>(0, 1).into_owned();
+        let v_rel = relative_velocity(&potential.stencil, &potential.vertex_weights, v);
+        let weights = slot_weights(&potential.vertex_weights);
+        let lambda_slope = LambdaSlope { row: grad.transpose(), scale: dlambda };
+        let negated_gradients;
+        let slopes: FrameSlopes<Dyn, Dyn> = match (jacobian.is_some(), second) {
+            (true, Some(s)) => {
                 // ∂n/∂x = (I − n nᵀ)/|m| · ∂m/∂x, with ∂m/∂x the query rows of ∇²d.
                 let dm = s.hessian.rows(0, 3) * side;
                 let dn = (Matrix3::identity() - n * n.transpose()) / m.norm() * dm;
-                // ∂(Σⱼ Wⱼ vⱼ)/∂x = Σⱼ vⱼ ⊗ ∇Wⱼ.
+                // ∂(Σⱼ Wⱼ vⱼ)/∂x = Σⱼ vⱼ ⊗ ∇Wⱼ, which v_rel loses.
                 let mut dvs = Matrix3xX::zeros(grad.len());
                 for (j, &vertex) in potential.stencil.iter().enumerate().skip(1) {
                     dvs += velocity(v, vertex) * s.vertex_weight_gradients.row(j);
                 }
-                let df_dx = f_lambda * (grad.transpose() * dlambda) + f_n * dn - f_v * dvs;
-                let df = velocity_jacobian(weights, &f_v) + df_dx * h;
-                spread_jacobian(jac, weights, &df);
-                // The reactions −Wⱼ F also change with Wⱼ(x): −F ⊗ ∇Wⱼ.
-                for j in 1..potential.stencil.len() {
-                    let mut rows = jac.rows_mut(3 * j, 3);
-                    rows -= f * s.vertex_weight_gradients.row(j) * h;
+                negated_gradients = -&s.vertex_weight_gradients;
+                FrameSlopes::Exact {
+                    lambda: lambda_slope,
+                    normal: dn,
+                    velocity: -dvs,
+                    weights: Some((&negated_gradients, 1)),
                 }
             }
-            (Some(jac), None) => {
-                // Modified Jacobian: the sliding basis and weights held fixed, λ(x) kept.
-                let df = velocity_jacobian(weights, &f_v) + f_lambda * (grad.transpose() * (dlambda * h));
-                spread_jacobian(jac, weights, &df);
-            }
-            _ => {}
-        }
+            // Modified Jacobian: the sliding basis and weights held fixed, λ(x) kept.
+            (true, None) => FrameSlopes::HeldBasis { lambda: lambda_slope },
+            (false, _) => FrameSlopes::Frozen,
+        };
+        let slots = FrictionSlots { weights: &weights };
+        add_friction(law, mu, lambda, &n, &v_rel, &slots, &slopes, h, &mut force, jacobian.as_mut());
     }
     Some(StencilForce { stencil: potential.stencil.clone(), force, jacobian })
 }
@@ -258,41 +220,4 @@ pub fn stencil_force<T: Real>(
         spread_generic(&mut force, &potential.vertex_weights, f);
     }
     Some(force)
-}
-
-/// Lagged friction forces on the frozen stencil (N), over [`Real`] (see
-/// [`lagged_friction_force`]).
-pub fn lagged_friction_generic<T: Real>(law: &ContactLaw, mu: f64, frozen: &LaggedSurfaceFriction, v: &[T]) -> Vec<T> {
-    let mut v_rel = vertex(v, frozen.stencil[0]);
-    for (&s, &w) in frozen.stencil.iter().zip(&frozen.weights).skip(1) {
-        let vs = vertex(v, s);
-        v_rel = [0, 1, 2].map(|k| v_rel[k] - vs[k] * w);
-    }
-    let f = law.friction(mu, c(frozen.lambda), frozen.normal.map(c::<T>), v_rel);
-    let mut force = vec![c::<T>(0.0); 3 * frozen.stencil.len()];
-    let weights: Vec<T> = frozen.weights.iter().map(|w| c(*w)).collect();
-    spread_generic(&mut force, &weights, f);
-    force
-}
-
-/// Lagged friction (paper Eq. 25): the law with n, λ and Wⱼ frozen at qₜ, on the frozen stencil.
-pub fn lagged_friction_force(
-    law: &ContactLaw,
-    mu: f64,
-    frozen: &LaggedSurfaceFriction,
-    v: &[f64],
-    with_jacobian: bool,
-) -> StencilForce {
-    let n = Vector3::from(frozen.normal);
-    let v_rel = relative_velocity(&frozen.stencil, &frozen.weights, v);
-    let (f, partials) = law.friction_partials(mu, frozen.lambda, &n, &v_rel);
-    let mut force = DVector::zeros(3 * frozen.stencil.len());
-    spread(&mut force, &frozen.weights, &f);
-    let jacobian = with_jacobian.then(|| {
-        let f_v = partials.fixed_view::<3, 3>(0, 4).into_owned();
-        let mut jac = DMatrix::zeros(force.len(), force.len());
-        spread_jacobian(&mut jac, &frozen.weights, &velocity_jacobian(&frozen.weights, &f_v));
-        jac
-    });
-    StencilForce { stencil: frozen.stencil.clone(), force, jacobian }
 }

@@ -1,28 +1,28 @@
 //! The simulated surfaces' triangles against collider meshes' corners
-//! ([`crate::contact::collider_mesh::corners`]): the vertex–triangle penalty of self-contact,
-//! W = w b(g) (paper Eq. 3 on the point–triangle gap, [`crate::contact::self_contact`]), with g
+//! ([`crate::contact::collider_mesh::corners`]): the vertex–triangle pair penalty (`crate::contact::pair`),
+//! W = w b(g) (paper Eq. 3 on the point–triangle gap), with g
 //! signed by the corner's pseudonormal ([`SolidSide::vertex`]) and w the corner's weight. It
 //! keeps a box's corner from poking up through the middle of a cloth triangle draped over it,
 //! which neither vertex contact (the triangle's vertices are all outside) nor ridge contact
 //! (no edge of the triangle is cut) sees. The pairs carry lagged friction with the μ of the
 //! triangle's object and the mesh; gathering, sums and derivatives are
-//! [`super::feature_pairs`]'.
+//! [`super::mesh_features`]'.
 //!
 //! Each triangle's corners are gathered around its centroid, within its circumradius about
 //! the centroid plus δ and the padding.
 
-use super::feature_pairs::{FeaturePairs, Features};
-use super::{StageMesh, SurfacePrimitives};
+use super::mesh_features::{FeaturePairs, Features};
+use super::stage::{StageMesh, SurfacePrimitives};
 use crate::contact::pair::{PrimitivePair, SolidSide, VertexTriangle};
 use crate::contact::ContactLaw;
 use crate::energy::gather;
 use crate::math::real::{cross, dot, scale, sub};
 
 /// Simulated triangles against corners: the corner in slot 0, the triangle in 1–3.
-pub(super) struct CornerFeatures;
+pub struct CornerFeatures;
 
 /// The corner pairs of one stage.
-pub(super) type CornerPairs = FeaturePairs<CornerFeatures, 3, 9>;
+pub type MeshCorners<'a> = FeaturePairs<'a, CornerFeatures, 3, 9>;
 
 impl Features<3> for CornerFeatures {
     const FIRST_SLOT: usize = 1;
@@ -82,8 +82,10 @@ impl Features<3> for CornerFeatures {
 
 #[cfg(test)]
 mod tests {
+    use super::super::mesh_features::testing::{law, stage};
+    use super::super::{ContactKind, ContactTerm, JacobianStage};
     use super::*;
-    use crate::assemble::mesh_contact_terms::feature_pairs::test_law as law;
+    use crate::assemble::term::Term;
     use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
     use crate::energy::Element;
     use std::sync::Arc;
@@ -118,56 +120,97 @@ mod tests {
         (vec![mesh], q, n)
     }
 
+    /// Vertices 0–15 (the prism) pinned, the triangle free.
+    fn pinned_prism() -> Vec<bool> {
+        (0..19).map(|v| v < 16).collect()
+    }
+
     /// A triangle 1 mm outside a prism's corner has a pair with it at a positive gap; one the
     /// corner has poked 4 mm through has it too, at a negative gap; both are pushed out along
     /// the corner's pseudonormal. One the corner is 8 mm through, beyond the reach of 6 mm,
     /// has none.
     #[test]
     fn a_corner_is_found_outside_and_through_the_triangle() {
-        let fixed: Vec<bool> = (0..19).map(|v| v < 16).collect();
-        let fixed_too = fixed.clone();
+        let fixed = pinned_prism();
         let (meshes, q, _) = scene(-0.008);
-        assert!(CornerPairs::new(&meshes, &law(), &fixed_too, &q, 0.001).pairs().is_empty());
+        assert!(ContactTerm::new(MeshCorners::of(&stage(meshes, &fixed, &q)).unwrap(), &q, &q).candidates().is_empty());
         for (height, outside) in [(0.001, true), (-0.004, false)] {
             let (meshes, q, n) = scene(height);
-            let pairs = CornerPairs::new(&meshes, &law(), &fixed, &q, 0.001);
-            let pair = pairs.pairs().first().unwrap_or_else(|| panic!("height {height}: no pair"));
+            let term = ContactTerm::new(MeshCorners::of(&stage(meshes, &fixed, &q)).unwrap(), &q, &q);
+            let pair = term.candidates().first().unwrap_or_else(|| panic!("height {height}: no pair"));
             let gap = pair.distance(&gather::<12>(&pair.vertices, &q));
             assert_eq!(gap > 0.0, outside, "height {height}: gap {gap}");
             assert!((gap.abs() - height.abs()).abs() < 1e-9, "height {height}: gap {gap}");
             let mut force = vec![0.0; q.len()];
-            pairs.add_gradient(&q, -1.0, &mut force);
+            term.add_negative_force(&q, &vec![0.0; q.len()], -1.0, &mut force);
             let push: f64 = (16..19).map(|v| dot([0, 1, 2].map(|i| force[3 * v + i]), n)).sum();
             assert!(push > 0.0, "height {height}: push {push}");
         }
     }
 
-    /// The triangle's block from nine dual directions is the whole stencil's Hessian's, and the
-    /// lagged friction's Jacobian block is the full one's.
+    /// The triangle's block from nine dual directions is the whole stencil's Hessian's.
     #[test]
-    fn triangle_blocks_are_the_full_derivatives_blocks() {
-        let fixed: Vec<bool> = (0..19).map(|v| v < 16).collect();
+    fn triangle_blocks_are_the_full_hessians_blocks() {
+        let fixed = pinned_prism();
         let (meshes, q, _) = scene(0.0015);
-        let pairs = CornerPairs::new(&meshes, &law(), &fixed, &q, 0.001).with_start(&meshes, &law(), &fixed, &q, 0.001);
-        assert!(!pairs.lagged.is_empty() && !pairs.pairs().is_empty());
-        for p in pairs.pairs() {
+        let term = ContactTerm::new(MeshCorners::of(&stage(meshes, &fixed, &q)).unwrap(), &q, &q);
+        assert!(!term.lagged().is_empty() && !term.candidates().is_empty());
+        for p in term.candidates() {
             let x = gather::<12>(&p.vertices, &q);
-            let (full, block) = (p.hessian(&x), CornerPairs::block_hessian(p, &x));
+            let (full, block) = (p.hessian(&x), MeshCorners::block_hessian(p, &x));
             for i in 3..12 {
                 for j in 3..12 {
                     assert!((full[(i, j)] - block[(i, j)]).abs() <= 1e-9 * full.amax(), "H[{i},{j}]");
                 }
             }
         }
-        let v: Vec<f64> = (0..q.len()).map(|i| if i >= 48 { 0.01 * (i as f64 - 52.0) } else { 0.0 }).collect();
-        for l in &pairs.lagged {
-            let u = gather::<12>(&l.vertices, &v);
-            let (full, block) = (l.jacobian(&law(), &u), CornerPairs::block_friction_jacobian(l, &law(), &u));
-            for i in 3..12 {
-                for j in 3..12 {
-                    assert!((full[(i, j)] - block[(i, j)]).abs() <= 1e-9 * full.amax().max(1e-30), "J[{i},{j}]");
+    }
+
+    /// The corner stencil's force is −∇W and its Jacobian block h²∇²W (h = 1) is the
+    /// derivative of its force, both by central differences in the triangle's coordinates: at
+    /// and around the corner (outside it, touching it, poked through), with the triangle slid
+    /// so that the corner projects inside it, beside an edge and beside a vertex, and tilted.
+    #[test]
+    fn corner_force_and_jacobian_match_finite_differences_at_and_around_the_corner() {
+        let fixed = pinned_prism();
+        for height in [0.004, 0.0015, 1e-4, -0.001, -0.004] {
+            for (slide, tilt) in [([0.0, 0.0], 0.0), ([0.006, 0.0], 0.0), ([-0.011, 0.002], 0.0), ([0.002, 0.001], 0.4)] {
+                let (meshes, mut q, n) = scene(height);
+                for (i, v) in (16..19).enumerate() {
+                    for k in 0..3 {
+                        q[3 * v + k] += slide[0] * [1.0, 0.0, 0.0][k] + slide[1] * [0.0, 0.0, 1.0][k];
+                        q[3 * v + k] += tilt * 0.01 * (i as f64 - 1.0) * n[k];
+                    }
+                }
+                let term = ContactTerm::new(MeshCorners::of(&stage(meshes, &fixed, &q)).unwrap(), &q, &q);
+                let kind = term.kind();
+                let v = vec![0.0; q.len()];
+                let context = JacobianStage { q_base: &q, h: 1.0, fixed: &fixed, definite: false };
+                for p in term.candidates() {
+                    let x = gather::<12>(&p.vertices, &q);
+                    if !(p.distance(&x) < p.law.delta) {
+                        continue;
+                    }
+                    let (_, f) = kind.force(p, &q, &v).expect("a corner pair has a force");
+                    let (_, block) = kind.jacobian(p, &context, &q, &v).expect("a pair within δ has a block");
+                    let scale = block.amax().max(f.iter().fold(0.0f64, |m, x| m.max(x.abs())) / 1e-3);
+                    let step = 1e-7;
+                    for col in 3..12 {
+                        let (mut qp, mut qm) = (q.clone(), q.clone());
+                        let d = 3 * p.vertices[col / 3] as usize + col % 3;
+                        qp[d] += step;
+                        qm[d] -= step;
+                        let de = (kind.energy(p, &qp) - kind.energy(p, &qm)) / (2.0 * step);
+                        assert!((de + f[col]).abs() <= 1e-6 * scale * 1e-3 + 1e-9, "height {height}: ∂W/∂x{col} {de} vs {}", -f[col]);
+                        let (fp, fm) = (kind.force(p, &qp, &v).unwrap().1, kind.force(p, &qm, &v).unwrap().1);
+                        for row in 3..12 {
+                            let fd = -(fp[row] - fm[row]) / (2.0 * step);
+                            assert!((fd - block[(row, col)]).abs() <= 1e-5 * scale, "height {height} slide {slide:?}: J[{row},{col}] {} vs {fd}", block[(row, col)]);
+                        }
+                    }
                 }
             }
         }
+        assert_eq!(law().kappa, 1e4);
     }
 }

@@ -1,77 +1,32 @@
-//! The simulated surfaces' edges against collider meshes' ridges
-//! ([`crate::contact::collider_mesh::ridges`]): the edge–edge penalty of self-contact,
+//! A simulated surface's edge against a collider mesh's sharp ridge
+//! ([`crate::contact::collider_mesh::ridges`]): the edge–edge pair penalty
 //! W = w m(|e₀ × e₁|²) b(g) (paper Eq. 3 on the edge–edge gap, with IPC's parallel-edge mollifier
-//! m, [`crate::contact::self_contact`]), where g is signed by the ridge's two faces
-//! ([`SolidSide`]; an open mesh's rim by its face and its end), and w is the ridge's weight for
-//! its angle.
-//! It keeps a sharp proxy edge, or a table top's rim, from cutting the cloth between two
-//! vertices that both rest on its faces.
+//! m, [`crate::contact::pair`]), where g is signed by the ridge's two faces ([`SolidSide`]; an open
+//! mesh's rim by its face and its end), and w is the ridge's weight for its angle. It keeps a
+//! sharp proxy edge, or a table top's rim, from cutting the cloth between two vertices that
+//! both rest on its faces.
 //!
 //! A taut cloth over a prism touches it at the ridges alone, so the pairs carry the smoothed
-//! Coulomb friction of self-contact pairs too (paper Eq. 8, 16;
-//! `crate::contact::pair::friction`), lagged, with the μ of the edge's object and the
-//! mesh; the ridge's prescribed motion enters through its corners' velocities. Gathering,
-//! sums and derivatives are [`super::feature_pairs`]'.
+//! Coulomb friction of primitive pairs too (paper Eq. 8, 16; `crate::contact::pair::friction`),
+//! lagged, with the μ of the edge's object and the mesh; the ridge's prescribed motion enters
+//! through its corners' velocities. Gathering, sums and derivatives are
+//! [`super::mesh_features`]'.
 //!
 //! Each edge's ridges are gathered around its midpoint, within half its length plus δ and
 //! the padding.
 
-use super::feature_pairs::{FeaturePairs, Features};
-use super::StageMesh;
+use super::mesh_features::{FeaturePairs, Features};
+use super::stage::{StageMesh, SurfacePrimitives};
 use crate::contact::pair::{EdgeEdge, PrimitivePair, SolidSide};
 use crate::contact::ContactLaw;
 use crate::energy::gather;
 use crate::math::real::{dot, sub};
-use crate::model::{Model, ObjectKind};
-use std::sync::Arc;
-
-/// The edges and triangles of every simulated surface (shells' triangles, solids' boundary
-/// faces) that can meet one collider mesh's ridges and corners, with their friction against it
-/// and every vertex's rest position.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SurfacePrimitives {
-    /// Each edge once (global vertex indices, lower first), increasing.
-    pub edges: Vec<[u32; 2]>,
-    /// Per edge: μ between its object and the mesh (dimensionless).
-    pub edge_mu: Vec<f64>,
-    /// Each surface triangle (global vertex indices), in object order.
-    pub triangles: Vec<[u32; 3]>,
-    /// Per triangle: μ between its object and the mesh (dimensionless).
-    pub triangle_mu: Vec<f64>,
-    /// Rest positions of all vertices (flat, 3 per vertex, m): the mollifier's threshold.
-    pub rest: Arc<Vec<f64>>,
-}
-
-impl SurfacePrimitives {
-    /// The surface edges and triangles of every shell and solid of `model` against the
-    /// collider mesh of object id `mesh`; `rest` is the model's rest positions, flat.
-    pub fn of_model(model: &Model, mesh: u32, rest: Arc<Vec<f64>>) -> Self {
-        let mut edges: Vec<([u32; 2], u32)> = Vec::new();
-        let (mut triangles, mut triangle_mu) = (Vec::new(), Vec::new());
-        for o in model.objects.iter().filter(|o| matches!(o.kind, ObjectKind::Shell | ObjectKind::Solid)) {
-            let first = o.first_vertex as u32;
-            let mu = model.friction.pair(o.id, mesh);
-            for t in &o.surface {
-                for k in 0..3 {
-                    let (a, b) = (t[k] + first, t[(k + 1) % 3] + first);
-                    edges.push(([a.min(b), a.max(b)], o.id));
-                }
-                triangles.push([t[0] + first, t[1] + first, t[2] + first]);
-                triangle_mu.push(mu);
-            }
-        }
-        edges.sort_unstable();
-        edges.dedup();
-        let edge_mu = edges.iter().map(|&(_, owner)| model.friction.pair(owner, mesh)).collect();
-        Self { edges: edges.into_iter().map(|(e, _)| e).collect(), edge_mu, triangles, triangle_mu, rest }
-    }
-}
 
 /// Simulated edges against ridges: the edge in slots 0–1, the ridge in 2–3.
-pub(super) struct RidgeFeatures;
+pub struct RidgeFeatures;
 
 /// The ridge pairs of one stage.
-pub(super) type RidgePairs = FeaturePairs<RidgeFeatures, 2, 6>;
+pub type MeshRidges<'a> = FeaturePairs<'a, RidgeFeatures, 2, 6>;
 
 impl Features<2> for RidgeFeatures {
     const FIRST_SLOT: usize = 0;
@@ -132,10 +87,13 @@ impl Features<2> for RidgeFeatures {
 
 #[cfg(test)]
 mod tests {
+    use super::super::mesh_features::testing::{law, stage};
+    use super::super::ContactTerm;
     use super::*;
-    use crate::assemble::mesh_contact_terms::feature_pairs::test_law as law;
+    use crate::assemble::term::Term;
     use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
     use crate::energy::Element;
+    use std::sync::Arc;
 
     /// An octagonal prism along x (r = 0.1 m, a ridge on top at y = 0.1) as vertices 0–15 and
     /// one edge (vertices 16, 17) across its top ridge at height `y`, the edge 0.06 m long.
@@ -165,31 +123,30 @@ mod tests {
         let fixed: Vec<bool> = (0..18).map(|v| v < 16).collect();
         for (y, above) in [(0.101, true), (0.092, false)] {
             let (meshes, q) = scene(y);
-            let pairs = RidgePairs::new(&meshes, &law(), &fixed, &q, 0.001);
-            let top = pairs.pairs().iter().find(|p| {
+            let term = ContactTerm::new(MeshRidges::of(&stage(meshes, &fixed, &q)).unwrap(), &q, &q);
+            let top = term.candidates().iter().find(|p| {
                 let [a, b] = [p.vertices[2], p.vertices[3]].map(|v| q[3 * v as usize + 1]);
                 a > 0.0999 && b > 0.0999
             });
-            let top = top.unwrap_or_else(|| panic!("y = {y}: {:?}", pairs.pairs()));
+            let top = top.unwrap_or_else(|| panic!("y = {y}: {:?}", term.candidates()));
             let gap = top.distance(&gather::<12>(&top.vertices, &q));
             assert_eq!(gap > 0.0, above, "y = {y}: gap {gap}");
             let mut force = vec![0.0; q.len()];
-            pairs.add_gradient(&q, -1.0, &mut force);
+            term.add_negative_force(&q, &vec![0.0; q.len()], -1.0, &mut force);
             assert!(force[3 * 16 + 1] > 0.0 && force[3 * 17 + 1] > 0.0, "{:?}", &force[48..]);
         }
     }
 
-    /// The edge's block from six dual directions is the whole stencil's Hessian's, and the
-    /// lagged friction's Jacobian block is the full one's.
+    /// The edge's block from six dual directions is the whole stencil's Hessian's.
     #[test]
-    fn edge_blocks_are_the_full_derivatives_blocks() {
+    fn edge_blocks_are_the_full_hessians_blocks() {
         let fixed: Vec<bool> = (0..18).map(|v| v < 16).collect();
         let (meshes, q) = scene(0.1015);
-        let pairs = RidgePairs::new(&meshes, &law(), &fixed, &q, 0.001).with_start(&meshes, &law(), &fixed, &q, 0.001);
-        assert!(!pairs.lagged.is_empty());
-        for p in pairs.pairs().iter().filter(|p| p.distance(&gather::<12>(&p.vertices, &q)) < p.law.delta) {
+        let term = ContactTerm::new(MeshRidges::of(&stage(meshes, &fixed, &q)).unwrap(), &q, &q);
+        assert!(!term.lagged().is_empty());
+        for p in term.candidates().iter().filter(|p| p.distance(&gather::<12>(&p.vertices, &q)) < p.law.delta) {
             let x = gather::<12>(&p.vertices, &q);
-            let (full, block) = (p.hessian(&x), RidgePairs::block_hessian(p, &x));
+            let (full, block) = (p.hessian(&x), MeshRidges::block_hessian(p, &x));
             let scale = full.amax();
             for i in 0..6 {
                 for j in 0..6 {
@@ -197,15 +154,6 @@ mod tests {
                 }
             }
         }
-        let v: Vec<f64> = (0..q.len()).map(|i| if i >= 48 { 0.01 * (i as f64 - 50.0) } else { 0.0 }).collect();
-        for l in &pairs.lagged {
-            let u = gather::<12>(&l.vertices, &v);
-            let (full, block) = (l.jacobian(&law(), &u), RidgePairs::block_friction_jacobian(l, &law(), &u));
-            for i in 0..6 {
-                for j in 0..6 {
-                    assert!((full[(i, j)] - block[(i, j)]).abs() <= 1e-9 * full.amax().max(1e-30), "J[{i},{j}]");
-                }
-            }
-        }
+        assert_eq!(law().delta, 0.005);
     }
 }

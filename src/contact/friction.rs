@@ -1,0 +1,386 @@
+//! Smoothed Coulomb friction of one contact on its stencil (paper Eq. 8, 11, 16), for every
+//! contact kind: the frame it acts in, the force spread onto the stencil's vertices, and the one
+//! way its Jacobian is computed, by the law's partial derivatives and the chain rule (Eq. 23).
+//!
+//! A contact's frame is its normal force λ, its unit normal n and the relative velocity
+//! v_rel = Σ kᵢvᵢ − v_c of the point P = Σ_{kᵢ≥0} kᵢxᵢ against the point Q = −Σ_{kᵢ<0} kᵢxᵢ it
+//! touches, with signed stencil weights kᵢ ([`FrictionSlots`]) and v_c the prescribed velocity
+//! of a collider's surface (a vertex against an analytic collider: k = (1), Q is on the collider;
+//! a vertex against an implicit surface: k = (1, −W₁, …), Q under it on the surface; a pair of
+//! primitives: their closest points' barycentric weights). The friction force
+//! F = −μλ η(v̄) of [`ContactLaw::friction`] acts on P, so slot i receives kᵢF.
+//!
+//! Its Jacobian along x = x̂ + h v is [`add_friction`]'s
+//! dF/dv = ∂F/∂v_rel ∂v_rel/∂v + h (∂F/∂λ ∇λ + ∂F/∂n ∂n/∂x + ∂F/∂v_rel ∂v_rel/∂x),
+//! with the law's part from [`ContactLaw::friction_partials`] and the frame's slopes from the
+//! contact kind ([`FrameSlopes`]), plus the reactions' own change h F ⊗ ∇kᵢ. Lagged friction
+//! (Eq. 25) and the merit's friction hold the frame ([`FrozenFriction`]).
+
+use crate::contact::ContactLaw;
+use crate::math::real::{c, Real, V3};
+use nalgebra::allocator::Allocator;
+use nalgebra::{DefaultAllocator, Dim, Matrix3, OMatrix, OVector, Vector3, U1, U3};
+
+/// The signed weights kᵢ (dimensionless) of a contact's stencil slots in P − Q = Σ kᵢxᵢ.
+#[derive(Clone, Copy, Debug)]
+pub struct FrictionSlots<'a> {
+    /// kᵢ per slot: P's barycentric weights (≥ 0) on its slots, minus Q's on the others.
+    pub weights: &'a [f64],
+}
+
+impl FrictionSlots<'_> {
+    /// Adds kᵢF to slot i of `force` (3 per slot).
+    fn spread<D: Dim>(&self, force: &mut OVector<f64, D>, f: &Vector3<f64>)
+    where
+        DefaultAllocator: Allocator<D>,
+    {
+        for (i, &k) in self.weights.iter().enumerate() {
+            for j in 0..3 {
+                force[3 * i + j] += k * f[j];
+            }
+        }
+    }
+
+    /// ∂F/∂v through v_rel alone, [k₀F_v, k₁F_v, …] (3 × D).
+    fn velocity_jacobian<D: Dim>(&self, f_v: &Matrix3<f64>, d: D) -> OMatrix<f64, U3, D>
+    where
+        DefaultAllocator: Allocator<U3, D>,
+    {
+        let mut out = OMatrix::<f64, U3, D>::zeros_generic(U3, d);
+        for (i, &k) in self.weights.iter().enumerate() {
+            out.fixed_view_mut::<3, 3>(0, 3 * i).copy_from(&(f_v * k));
+        }
+        out
+    }
+
+    /// Adds kᵢ times the rows of dF/dv (3 × D) to slot i's rows of the stencil Jacobian.
+    fn spread_jacobian<D: Dim>(&self, jac: &mut OMatrix<f64, D, D>, df: &OMatrix<f64, U3, D>)
+    where
+        DefaultAllocator: Allocator<D, D> + Allocator<U3, D>,
+    {
+        for (i, &k) in self.weights.iter().enumerate() {
+            let mut rows = jac.rows_mut(3 * i, 3);
+            rows += df * k;
+        }
+    }
+}
+
+/// ∇λ over the stencil as `scale` · `row` (1/m times N: λ′ times the gap's gradient for a penalty
+/// on one gap, or any gradient with `scale` 1).
+#[derive(Clone, Debug)]
+pub struct LambdaSlope<D: Dim>
+where
+    DefaultAllocator: Allocator<U1, D>,
+{
+    /// The gradient's direction over the stencil coordinates.
+    pub row: OMatrix<f64, U1, D>,
+    /// The factor on `row`.
+    pub scale: f64,
+}
+
+/// How a contact's frame varies with the stencil positions x, for the friction Jacobian along
+/// x = x̂ + h v.
+#[derive(Clone, Debug)]
+pub enum FrameSlopes<'a, D: Dim, S: Dim>
+where
+    DefaultAllocator: Allocator<U1, D> + Allocator<U3, D> + Allocator<S, D>,
+{
+    /// λ, n and the weights frozen, v_c constant: only v_rel's dependence on v (lagged friction,
+    /// paper Eq. 25).
+    Frozen,
+    /// n, the weights and v_c held, λ(x) kept: the modified Jacobian of Newton's safeguard.
+    HeldBasis {
+        /// ∇λ.
+        lambda: LambdaSlope<D>,
+    },
+    /// The exact Jacobian (paper Eq. 23): every part of the frame varies with x.
+    Exact {
+        /// ∇λ.
+        lambda: LambdaSlope<D>,
+        /// ∂n/∂x (1/m).
+        normal: OMatrix<f64, U3, D>,
+        /// ∂v_rel/∂x at fixed stencil velocities (1/s): the weights' and v_c's change.
+        velocity: OMatrix<f64, U3, D>,
+        /// ∇kᵢ by rows (1/m), and the first slot whose weight varies (those before are constant).
+        weights: Option<(&'a OMatrix<f64, S, D>, usize)>,
+    },
+}
+
+/// The friction of one contact with frame (`lambda` in N, unit normal `n`, relative velocity
+/// `v_rel` in m/s) on its stencil's `slots`: adds its force (N) to `force` (3 per slot) and, when
+/// asked, dF/dv along x = x̂ + h v (N·s/m, `h` in s) to `jacobian`, the frame's dependence on x
+/// given by `slopes` (paper Eq. 8, 16, 23). The one friction Jacobian of every contact kind.
+#[allow(clippy::too_many_arguments)]
+pub fn add_friction<D: Dim, S: Dim>(
+    law: &ContactLaw,
+    mu: f64,
+    lambda: f64,
+    n: &Vector3<f64>,
+    v_rel: &Vector3<f64>,
+    slots: &FrictionSlots,
+    slopes: &FrameSlopes<D, S>,
+    h: f64,
+    force: &mut OVector<f64, D>,
+    jacobian: Option<&mut OMatrix<f64, D, D>>,
+) where
+    DefaultAllocator: Allocator<D> + Allocator<D, D> + Allocator<U1, D> + Allocator<U3, D> + Allocator<S, D>,
+{
+    let (f, partials) = law.friction_partials(mu, lambda, n, v_rel);
+    slots.spread(force, &f);
+    let Some(jac) = jacobian else { return };
+    let d = force.shape_generic().0;
+    let f_lambda = partials.fixed_view::<3, 1>(0, 0).into_owned();
+    let f_v = partials.fixed_view::<3, 3>(0, 4).into_owned();
+    let df = match slopes {
+        FrameSlopes::Frozen => slots.velocity_jacobian(&f_v, d),
+        FrameSlopes::HeldBasis { lambda } => {
+            slots.velocity_jacobian(&f_v, d) + f_lambda * (&lambda.row * (lambda.scale * h))
+        }
+        FrameSlopes::Exact { lambda, normal, velocity, .. } => {
+            let f_n = partials.fixed_view::<3, 3>(0, 1).into_owned();
+            let df_dx = f_lambda * (&lambda.row * lambda.scale) + f_n * normal + f_v * velocity;
+            slots.velocity_jacobian(&f_v, d) + df_dx * h
+        }
+    };
+    slots.spread_jacobian(jac, &df);
+    // The reactions kᵢF also change with kᵢ(x): F ⊗ ∇kᵢ.
+    if let FrameSlopes::Exact { weights: Some((gradients, first)), .. } = slopes {
+        for i in *first..slots.weights.len() {
+            let mut rows = jac.rows_mut(3 * i, 3);
+            rows += f * gradients.row(i) * h;
+        }
+    }
+}
+
+/// Storage for a stencil's per-coordinate values: a fixed array, or a `Vec` for stencils of
+/// varying size.
+pub trait StencilBuffer<T>: AsRef<[T]> + AsMut<[T]> {
+    /// `len` copies of `value` (a fixed array has its own length).
+    fn filled(len: usize, value: T) -> Self;
+}
+
+impl<T: Copy, const N: usize> StencilBuffer<T> for [T; N] {
+    fn filled(_len: usize, value: T) -> Self {
+        [value; N]
+    }
+}
+
+impl<T: Clone> StencilBuffer<T> for Vec<T> {
+    fn filled(len: usize, value: T) -> Self {
+        vec![value; len]
+    }
+}
+
+/// A contact's friction with its frame frozen at one configuration: the lagged coupling's (at
+/// the start of the substep, paper Eq. 25–26) and the Newton merit function's (at its point).
+/// `V` holds the stencil's vertices, `W` their weights kᵢ ([`FrictionSlots`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrozenFriction<V, W> {
+    /// Global vertices of the stencil.
+    pub vertices: V,
+    /// The slots' weights kᵢ (dimensionless).
+    pub weights: W,
+    /// Friction coefficient μ (dimensionless).
+    pub mu: f64,
+    /// Normal force λ (N).
+    pub lambda: f64,
+    /// Unit normal n.
+    pub normal: [f64; 3],
+    /// The prescribed velocity v_c (m/s) of a collider's surface Q moves with, if any.
+    pub frame_velocity: Option<[f64; 3]>,
+}
+
+impl<V: AsRef<[u32]>, W: AsRef<[f64]>> FrozenFriction<V, W> {
+    /// The slots of the frozen frame.
+    pub fn slots(&self) -> FrictionSlots<'_> {
+        FrictionSlots { weights: self.weights.as_ref() }
+    }
+
+    /// v_rel = v_P − (v_Q + v_c) in m/s at global velocities `v` (3 per vertex), with
+    /// v_P = Σ_{kᵢ≥0} kᵢvᵢ and v_Q = −Σ_{kᵢ<0} kᵢvᵢ.
+    pub fn relative_velocity<T: Real>(&self, v: &[T]) -> V3<T> {
+        let mut p: Option<V3<T>> = None;
+        let mut q = [c::<T>(0.0); 3];
+        for (&vertex, &k) in self.vertices.as_ref().iter().zip(self.weights.as_ref()) {
+            let j = 3 * vertex as usize;
+            let x = [v[j], v[j + 1], v[j + 2]];
+            if k >= 0.0 {
+                p = Some(match p {
+                    Some(p) => [0, 1, 2].map(|i| p[i] + x[i] * k),
+                    None => x.map(|xi| xi * k),
+                });
+            } else {
+                q = [0, 1, 2].map(|i| q[i] + x[i] * -k);
+            }
+        }
+        if let Some(vc) = self.frame_velocity {
+            q = [0, 1, 2].map(|i| q[i] + vc[i]);
+        }
+        let p = p.unwrap_or([c(0.0); 3]);
+        [0, 1, 2].map(|i| p[i] - q[i])
+    }
+
+    /// The friction forces (N, paper Eq. 25) on the stencil at global velocities `v`, 3 per slot.
+    pub fn forces<T: Real, B: StencilBuffer<T>>(&self, law: &ContactLaw, v: &[T]) -> B {
+        let f = law.friction(self.mu, c(self.lambda), self.normal.map(c::<T>), self.relative_velocity(v));
+        let weights = self.weights.as_ref();
+        let mut out = B::filled(3 * weights.len(), c(0.0));
+        let values = out.as_mut();
+        for (i, &k) in weights.iter().enumerate() {
+            for j in 0..3 {
+                values[3 * i + j] = f[j] * k;
+            }
+        }
+        out
+    }
+
+    /// dF/dv (N·s/m) of [`FrozenFriction::forces`] at global velocities `v`, a D × D stencil
+    /// matrix for the stencil's D = 3 × slots coordinates (exact: only v_rel varies).
+    pub fn jacobian<D: Dim>(&self, law: &ContactLaw, v: &[f64], d: D) -> OMatrix<f64, D, D>
+    where
+        DefaultAllocator: Allocator<D> + Allocator<D, D> + Allocator<U1, D> + Allocator<U3, D>,
+    {
+        let mut force = OVector::<f64, D>::zeros_generic(d, U1);
+        let mut jac = OMatrix::<f64, D, D>::zeros_generic(d, d);
+        let (n, v_rel) = (Vector3::from(self.normal), Vector3::from(self.relative_velocity(v)));
+        let slopes: FrameSlopes<D, U1> = FrameSlopes::Frozen;
+        add_friction(law, self.mu, self.lambda, &n, &v_rel, &self.slots(), &slopes, 0.0, &mut force, Some(&mut jac));
+        jac
+    }
+
+    /// The dissipation potential D = μλ f₀(|v̄|) in W whose negative gradient in the stencil's
+    /// velocities is [`FrozenFriction::forces`] (paper Eq. 14–15 integrated; the merit's friction).
+    pub fn potential(&self, law: &ContactLaw, v: &[f64]) -> f64 {
+        law.friction_potential(self.mu, self.lambda, self.normal, self.relative_velocity(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
+    use nalgebra::{Const, DVector, Dyn};
+
+    fn law(smoothing: FrictionSmoothing) -> ContactLaw {
+        ContactLaw { kappa: 1.0, delta: 1e-3, epsilon: 1e-2, smoothing, coupling: FrictionCoupling::Implicit }
+    }
+
+    /// A frozen frame on three vertices: P = vertex 0 and 4 (weights 0.3, 0.7), Q = vertex 2.
+    fn frozen(frame_velocity: Option<[f64; 3]>) -> FrozenFriction<[u32; 3], [f64; 3]> {
+        FrozenFriction {
+            vertices: [0, 4, 2],
+            weights: [0.3, 0.7, -1.0],
+            mu: 0.4,
+            lambda: 2.5,
+            normal: [0.0, 0.6, 0.8],
+            frame_velocity,
+        }
+    }
+
+    /// −∇D is the frozen force, its Jacobian matches central differences of it, and the forces
+    /// on P and Q cancel (without a collider), in the stick and slip zones of both smoothings.
+    #[test]
+    fn frozen_friction_is_the_potentials_gradient_and_its_jacobian_matches_differences() {
+        for smoothing in [FrictionSmoothing::Quadratic, FrictionSmoothing::Rational] {
+            let law = law(smoothing);
+            for (scale, vc) in [(1e-3, None), (1.0, None), (0.1, Some([0.02, -0.01, 0.03]))] {
+                let fr = frozen(vc);
+                let v: Vec<f64> = (0..15).map(|i| scale * ((i * 7 % 5) as f64 - 2.0 + 0.3 * i as f64)).collect();
+                let f: [f64; 9] = fr.forces(&law, &v);
+                if vc.is_none() {
+                    let total: f64 = (0..3).map(|k| f[k] + f[3 + k] + f[6 + k]).map(f64::abs).sum();
+                    assert!(total < 1e-12, "{total}");
+                }
+                let jac = fr.jacobian(&law, &v, Const::<9>);
+                let step = 1e-7 * scale;
+                for (slot, &vertex) in fr.vertices.iter().enumerate() {
+                    for k in 0..3 {
+                        let (mut vp, mut vm) = (v.clone(), v.clone());
+                        vp[3 * vertex as usize + k] += step;
+                        vm[3 * vertex as usize + k] -= step;
+                        let fd = (fr.potential(&law, &vp) - fr.potential(&law, &vm)) / (2.0 * step);
+                        assert!((fd + f[3 * slot + k]).abs() < 1e-6, "{smoothing:?} slot {slot}: {fd} vs {}", f[3 * slot + k]);
+                        let (fp, fm): ([f64; 9], [f64; 9]) = (fr.forces(&law, &vp), fr.forces(&law, &vm));
+                        for row in 0..9 {
+                            let fd = (fp[row] - fm[row]) / (2.0 * step);
+                            let col = 3 * slot + k;
+                            assert!((fd - jac[(row, col)]).abs() < 1e-5 * jac.amax().max(1.0), "J[{row},{col}]");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A frame that varies with x: P = x₀, Q = the mean of x₁ and x₂ moving with
+    /// v_c(x) = A x₀, λ(x) = 2 + x₀·b, n(x) the unit of (1, x₀ᵧ, 3): `add_friction`'s exact
+    /// Jacobian along x = x̂ + h v equals central differences of its force, and the held-basis one
+    /// equals differences with n, the weights and v_c frozen.
+    #[test]
+    fn the_chained_jacobian_matches_differences_of_the_force() {
+        let law = law(FrictionSmoothing::Quadratic);
+        let (h, mu) = (0.01, 0.5);
+        let a = Matrix3::new(0.3, -0.2, 0.1, 0.05, 0.4, -0.3, 0.2, 0.1, 0.25);
+        let b = Vector3::new(10.0, -20.0, 5.0);
+        let x_hat: Vec<f64> = (0..9).map(|i| 0.01 * (i as f64 - 4.0)).collect();
+        let frame = |x: &DVector<f64>, v: &DVector<f64>| {
+            let x0 = Vector3::new(x[0], x[1], x[2]);
+            let lambda = 2.0 + x0.dot(&b);
+            let m = Vector3::new(1.0, x[1], 3.0);
+            let vc = a * x0;
+            let v_rel = Vector3::new(v[0], v[1], v[2])
+                - (Vector3::new(v[3], v[4], v[5]) * 0.5 + Vector3::new(v[6], v[7], v[8]) * 0.5 + vc);
+            (lambda, m / m.norm(), v_rel)
+        };
+        let force_at = |v: &DVector<f64>, held: Option<&DVector<f64>>| {
+            let x = DVector::from_fn(9, |i, _| x_hat[i] + h * v[i]);
+            let (lambda, mut n, mut v_rel) = frame(&x, v);
+            if let Some(v0) = held {
+                let x0 = DVector::from_fn(9, |i, _| x_hat[i] + h * v0[i]);
+                n = frame(&x0, v0).1;
+                v_rel += a * Vector3::new(x[0], x[1], x[2]) - a * Vector3::new(x0[0], x0[1], x0[2]);
+            }
+            let mut force = DVector::zeros(9);
+            let slots = FrictionSlots { weights: &[1.0, -0.5, -0.5] };
+            let frozen: FrameSlopes<Dyn, Dyn> = FrameSlopes::Frozen;
+            add_friction(&law, mu, lambda, &n, &v_rel, &slots, &frozen, h, &mut force, None);
+            force
+        };
+        for scale in [1e-3, 0.3] {
+            let v = DVector::from_fn(9, |i, _| scale * (((i * 5) % 7) as f64 - 3.0));
+            let x = DVector::from_fn(9, |i, _| x_hat[i] + h * v[i]);
+            let (lambda, n, v_rel) = frame(&x, &v);
+            let mut row = nalgebra::RowDVector::zeros(9);
+            row.fixed_view_mut::<1, 3>(0, 0).copy_from(&b.transpose());
+            let m = Vector3::new(1.0, x[1], 3.0);
+            let mut dm = OMatrix::<f64, U3, Dyn>::zeros(9);
+            dm[(1, 1)] = 1.0;
+            let normal = (Matrix3::identity() - n * n.transpose()) / m.norm() * dm;
+            let mut velocity = OMatrix::<f64, U3, Dyn>::zeros(9);
+            velocity.fixed_view_mut::<3, 3>(0, 0).copy_from(&-a);
+            let slots = FrictionSlots { weights: &[1.0, -0.5, -0.5] };
+            for exact in [true, false] {
+                let lambda_slope = LambdaSlope { row: row.clone(), scale: 1.0 };
+                let slopes: FrameSlopes<Dyn, Dyn> = if exact {
+                    FrameSlopes::Exact { lambda: lambda_slope, normal: normal.clone(), velocity: velocity.clone(), weights: None }
+                } else {
+                    FrameSlopes::HeldBasis { lambda: lambda_slope }
+                };
+                let (mut force, mut jac) = (DVector::zeros(9), nalgebra::DMatrix::zeros(9, 9));
+                add_friction(&law, mu, lambda, &n, &v_rel, &slots, &slopes, h, &mut force, Some(&mut jac));
+                let step = 1e-6 * scale;
+                for col in 0..9 {
+                    let (mut vp, mut vm) = (v.clone(), v.clone());
+                    vp[col] += step;
+                    vm[col] -= step;
+                    let held = (!exact).then_some(&v);
+                    let fd = (force_at(&vp, held) - force_at(&vm, held)) / (2.0 * step);
+                    for r in 0..9 {
+                        let err = (fd[r] - jac[(r, col)]).abs();
+                        assert!(err < 1e-5 * jac.amax().max(1.0), "exact {exact} scale {scale}: J[{r},{col}] {} vs {}", jac[(r, col)], fd[r]);
+                    }
+                }
+            }
+        }
+    }
+}
