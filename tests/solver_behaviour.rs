@@ -88,6 +88,34 @@ fn a_step_that_does_not_converge_is_rolled_back_and_reported() {
     assert_eq!(s.report().newton_iterations, 2);
 }
 
+/// Friction against a collider mesh (exact distance, the default) counts as friction for the
+/// fallback of a failed stage: with one Newton iteration allowed and no halving, the step's
+/// solve fails and the friction-smoothing continuation takes one more iteration at 10 ε before
+/// the call fails; without friction it does not.
+#[test]
+fn friction_against_a_collider_mesh_reaches_the_friction_continuation() {
+    for (mu, iterations) in [(0.4, 2), (0.0, 1)] {
+        let params = SolverParams {
+            max_newton_iterations: 1,
+            max_substep_halvings: 0,
+            residual_tolerance: 1e-14,
+            velocity_tolerance: 0.0,
+            default_friction: mu,
+            ..Default::default()
+        };
+        let mut s = Solver::new(&params).unwrap();
+        let floor = [-1.0, -1.0, 0.0, 1.0, -1.0, 0.0, 1.0, 1.0, 0.0, -1.0, 1.0, 0.0];
+        s.add_collider_mesh(&floor, &[0, 1, 2, 0, 2, 3]).unwrap();
+        let (p, t) = grid_cloth(0.5, 0.5, 6, 6);
+        let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2], 0.0005]).collect();
+        let cloth = s.add_shell(&p, &t, &Material::default()).unwrap();
+        let v: Vec<f64> = (0..p.len()).map(|i| if i % 3 == 0 { 0.2 } else { 0.0 }).collect();
+        s.set_vertex_attribute(cloth, VertexAttribute::Velocity, &v).unwrap();
+        assert!(matches!(s.advance(0.01), Err(Error::NotConverged(_))), "μ = {mu}");
+        assert_eq!(s.report().newton_iterations, iterations, "μ = {mu}: {:?}", s.report());
+    }
+}
+
 #[test]
 fn driven_pins_reach_their_targets_and_then_stay() {
     let (mut s, c, _) = scene(&SolverParams::default());

@@ -46,14 +46,6 @@ impl<'a> ColliderVertices<'a> {
         self.motion(p).gap(position(q, p.vertex)).0
     }
 
-    /// μ of the pair's friction within its stencil: 0 when friction is lagged.
-    fn implicit_mu(&self, p: &ContactPair) -> f64 {
-        if self.lagged_friction() {
-            0.0
-        } else {
-            p.mu
-        }
-    }
 }
 
 impl ContactKind for ColliderVertices<'_> {
@@ -92,7 +84,7 @@ impl ContactKind for ColliderVertices<'_> {
     fn force<T: Real + Send + Sync>(&self, p: &ContactPair, q: &[T], v: &[T]) -> Option<([u32; 1], [T; 3])> {
         let x = position(q, p.vertex);
         (self.motion(p).gap(x.map(|t| t.re())).0 < self.law.delta).then(|| {
-            ([p.vertex], vertex::force(&self.law, self.motion(p), self.implicit_mu(p), x, position(v, p.vertex)))
+            ([p.vertex], vertex::force(&self.law, self.motion(p), self.stencil_mu(p.mu), x, position(v, p.vertex)))
         })
     }
 
@@ -106,7 +98,7 @@ impl ContactKind for ColliderVertices<'_> {
             return None;
         }
         let (x_base, u) = (position(stage.q_base, p.vertex), position(v, p.vertex));
-        let (_, j) = vertex::force_and_jacobian_along(&self.law, self.motion(p), self.implicit_mu(p), x_base, u, stage.h);
+        let (_, j) = vertex::force_and_jacobian_along(&self.law, self.motion(p), self.stencil_mu(p.mu), x_base, u, stage.h);
         Some(([p.vertex], j * -stage.h))
     }
 

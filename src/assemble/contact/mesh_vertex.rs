@@ -83,14 +83,6 @@ impl<'a> MeshVertices<'a> {
         self.point(s, x).filter(|p| p.gap(x).0 < self.law.delta)
     }
 
-    /// μ of the stencil's friction: 0 when friction is lagged.
-    fn implicit_mu(&self, query: &MeshQuery) -> f64 {
-        if self.lagged_friction() {
-            0.0
-        } else {
-            query.mu
-        }
-    }
 }
 
 impl ContactKind for MeshVertices<'_> {
@@ -154,7 +146,7 @@ impl ContactKind for MeshVertices<'_> {
         let query = self.query(s);
         let x = position(q, query.vertex);
         let p = self.active(s, x.map(|t| t.re()))?;
-        Some(([query.vertex], vertex::force(&self.law, &p, self.implicit_mu(query), x, position(v, query.vertex))))
+        Some(([query.vertex], vertex::force(&self.law, &p, self.stencil_mu(query.mu), x, position(v, query.vertex))))
     }
 
     fn energy(&self, s: &MeshVertexStencil, q: &[f64]) -> f64 {
@@ -175,7 +167,7 @@ impl ContactKind for MeshVertices<'_> {
         let query = self.query(s);
         let x = position(q, query.vertex);
         let p = self.active(s, x)?;
-        let (x_base, u, mu) = (position(stage.q_base, query.vertex), position(v, query.vertex), self.implicit_mu(query));
+        let (x_base, u, mu) = (position(stage.q_base, query.vertex), position(v, query.vertex), self.stencil_mu(query.mu));
         let (_, j) = if stage.definite {
             vertex::force_and_jacobian_along(&self.law, &HeldNormal::at(&p, x), mu, x_base, u, stage.h)
         } else {

@@ -98,6 +98,16 @@ pub trait ContactKind: Send + Sync {
         self.law().coupling == crate::contact::FrictionCoupling::Lagged
     }
 
+    /// The μ (dimensionless) a stencil's own force carries for a contact of coefficient `mu`: 0
+    /// when the kind's friction is lagged, which the term's frozen stencils then carry.
+    fn stencil_mu(&self, mu: f64) -> f64 {
+        if self.lagged_friction() {
+            0.0
+        } else {
+            mu
+        }
+    }
+
     /// With lagged friction, the friction of every contact at the substep's start `q_start` (m),
     /// those with μ = 0 or no normal force left out; `candidates` are those gathered for the
     /// stage.
