@@ -45,7 +45,8 @@ fn assembled_jacobian_matches_finite_differences_of_the_residual() {
     let v_fixed: Vec<f64> = (0..n).map(|_| rng.range(-0.1, 0.1)).collect();
     let damping = DampingMatrices::new(&m, &q0);
     let h = 0.01;
-    let terms = Terms::new(&m, &damping, &ContactStage::none(grip::SolverParams::default().contact_law(1.0), &fixed, &q0), &q0);
+    let terms =
+        Terms::new(&m, &damping, &ContactStage::none(grip::SolverParams::default().contact_law(1.0), &fixed, &q0), &q0);
     let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, terms);
     let v: Vec<f64> = v0.iter().map(|x| x + rng.range(-0.3, 0.3)).collect();
     let worst = jacobian_error(&mut be, &layout, &fixed, &v, 1e-6);

@@ -102,7 +102,10 @@ fn jacobian_with_self_contact_matches_finite_differences() {
     let q_end: Vec<f64> = q0.iter().zip(&v).map(|(q, v)| q + h * v).collect();
     let mut stage_terms = terms(&m, &damping, Some(&mesh), law, &fixed, &q0, &q_end);
     let closest = stage_terms.closest_shell_pair(&q_end).unwrap();
-    let active = pairs(&stage_terms).iter().filter(|p| p.distance(&grip::energy::gather::<12>(&p.vertices, &q_end)) < p.law.delta).count();
+    let active = pairs(&stage_terms)
+        .iter()
+        .filter(|p| p.distance(&grip::energy::gather::<12>(&p.vertices, &q_end)) < p.law.delta)
+        .count();
     assert!(active >= 40 && closest > 0.0, "{active} pairs within delta, closest {closest}");
     let layout = SystemLayout::new(&m, &stage_terms.stencils());
     let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, stage_terms);
@@ -276,7 +279,10 @@ fn jacobian_with_two_thicknesses_matches_finite_differences() {
     assert!(between > 40, "only {between} pairs between the sheets");
     assert!(pairs(&stage_terms).iter().all(|p| p.law.delta == expected(p) && p.law.kappa == law.kappa));
     let closest = stage_terms.closest_shell_pair(&q_end).unwrap();
-    let active = pairs(&stage_terms).iter().filter(|p| p.distance(&grip::energy::gather::<12>(&p.vertices, &q_end)) < p.law.delta).count();
+    let active = pairs(&stage_terms)
+        .iter()
+        .filter(|p| p.distance(&grip::energy::gather::<12>(&p.vertices, &q_end)) < p.law.delta)
+        .count();
     assert!(active >= 40 && closest > 0.001, "{active} pairs within their δ, closest {closest}");
     let layout = SystemLayout::new(&m, &stage_terms.stencils());
     let mut be = ImplicitStage::new(&m, &layout, &q0, &v0, h, [0.0, 0.0, -9.81], &fixed, &v_fixed, stage_terms);

@@ -3,8 +3,8 @@
 //! self-contact force on itself at rest for thicknesses below its edge length, yet resists
 //! being crushed in its plane below δ, and a hinge folded flat is pushed open.
 
-use grip::contact::self_contact::filter::{brute_force_candidates, rest_clearance, ExclusionFilter};
 use grip::contact::pair::{elements, evaluate, SelfContactEval};
+use grip::contact::self_contact::filter::{brute_force_candidates, rest_clearance, ExclusionFilter};
 use grip::contact::ContactLaw;
 use grip::contact::FrictionCoupling;
 use grip::contact::FrictionSmoothing;

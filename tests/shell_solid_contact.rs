@@ -11,10 +11,10 @@ use grip::assemble::contact::self_pairs::SelfPairs;
 use grip::assemble::contact::stage::{ContactStage, SelfContactStage};
 use grip::assemble::contact::ContactTerm;
 use grip::assemble::term::Term;
-use grip::contact::self_contact::contact_mesh::SelfContactMesh;
-use grip::contact::self_contact::shell_solid::solid_law;
 use grip::contact::pair::distance::{edge_edge_feature, point_triangle_feature};
 use grip::contact::pair::{EdgeEdge, PrimitivePair, SolidSide, VertexTriangle};
+use grip::contact::self_contact::contact_mesh::SelfContactMesh;
+use grip::contact::self_contact::shell_solid::solid_law;
 use grip::contact::ContactLaw;
 use grip::contact::FrictionCoupling;
 use grip::contact::FrictionSmoothing;
@@ -443,7 +443,12 @@ fn a_solid_corner_through_cloth_is_pushed_out() {
 
 /// The self-contact term of `mesh` under `law` (shell–solid pairs by `solid_law`), padding
 /// 2 mm, with `fixed` vertices, gathered at `q`.
-fn self_contact<'a>(mesh: &'a SelfContactMesh, law: ContactLaw, fixed: &'a [bool], q: &'a [f64]) -> ContactTerm<SelfPairs<'a>> {
+fn self_contact<'a>(
+    mesh: &'a SelfContactMesh,
+    law: ContactLaw,
+    fixed: &'a [bool],
+    q: &'a [f64],
+) -> ContactTerm<SelfPairs<'a>> {
     let stage = ContactStage {
         self_contact: Some(SelfContactStage { mesh, law, solid: solid_law(law), padding: 0.002 }),
         ..ContactStage::none(law, fixed, q)

@@ -5,10 +5,10 @@
 
 mod common;
 use common::Lcg;
-use grip::assemble::volume_terms::VolumeTerms;
 use grip::assemble::contact::stage::ContactStage;
 use grip::assemble::term::Term;
 use grip::assemble::terms::Terms;
+use grip::assemble::volume_terms::VolumeTerms;
 use grip::assemble::SystemLayout;
 use grip::assemble::{DampingMatrices, ImplicitStage};
 use grip::energy::volume::*;

@@ -31,13 +31,13 @@ macro_rules! stage_terms {
     (
         ($model:ident, $damping:ident, $contacts:ident, $guess:ident)
         model { $($(#[$mdoc:meta])* $mname:ident: $mty:ty = $build:expr;)* }
-        contact { $($(#[$cdoc:meta])* $cname:ident: $kind:ident<'a>;)* }
+        contact { $($(#[$cdoc:meta])* $cname:ident: $kind:ty;)* }
     ) => {
         stage_terms!(@sums
             ($model, $damping, $contacts, $guess)
             [$($(#[$mdoc])* $mname: $mty = Some($build);)*
-             $($(#[$cdoc])* $cname: ContactTerm<$kind<'a>> =
-                $kind::of($contacts).map(|kind| ContactTerm::new(kind, $contacts.q_start, $guess));)*]
+             $($(#[$cdoc])* $cname: ContactTerm<$kind> =
+                <$kind>::of($contacts).map(|kind| ContactTerm::new(kind, $contacts.q_start, $guess));)*]
         );
     };
     (@sums ($model:ident, $damping:ident, $contacts:ident, $guess:ident) [$($(#[$doc:meta])* $name:ident: $ty:ty = $build:expr;)*]) => {
@@ -173,11 +173,11 @@ stage_terms! {
         /// Contact and friction of vertices against analytic colliders (paper Eq. 3, 16).
         colliders: ColliderVertices<'a>;
         /// Contact and friction of vertices against collider meshes by the exact distance.
-        collider_meshes: MeshVertices<'a>;
+        collider_meshes: MeshVertices;
         /// Simulated surfaces' edges against collider meshes' sharp ridges.
-        collider_ridges: MeshRidges<'a>;
+        collider_ridges: MeshRidges;
         /// Simulated surfaces' triangles against collider meshes' sharp corners.
-        collider_corners: MeshCorners<'a>;
+        collider_corners: MeshCorners;
         /// Contact and friction between deforming meshes through implicit surfaces (paper §3.2).
         surfaces: SurfaceQueries<'a>;
         /// Self-contact of the shells, and shells against solids, with friction.

@@ -299,7 +299,11 @@ mod tests {
                         vp[3 * vertex as usize + k] += step;
                         vm[3 * vertex as usize + k] -= step;
                         let fd = (fr.potential(&law, &vp) - fr.potential(&law, &vm)) / (2.0 * step);
-                        assert!((fd + f[3 * slot + k]).abs() < 1e-6, "{smoothing:?} slot {slot}: {fd} vs {}", f[3 * slot + k]);
+                        assert!(
+                            (fd + f[3 * slot + k]).abs() < 1e-6,
+                            "{smoothing:?} slot {slot}: {fd} vs {}",
+                            f[3 * slot + k]
+                        );
                         let (fp, fm): ([f64; 9], [f64; 9]) = (fr.forces(&law, &vp), fr.forces(&law, &vm));
                         for row in 0..9 {
                             let fd = (fp[row] - fm[row]) / (2.0 * step);
@@ -362,7 +366,12 @@ mod tests {
             for exact in [true, false] {
                 let lambda_slope = LambdaSlope { row: row.clone(), scale: 1.0 };
                 let slopes: FrameSlopes<Dyn, Dyn> = if exact {
-                    FrameSlopes::Exact { lambda: lambda_slope, normal: normal.clone(), velocity: velocity.clone(), weights: None }
+                    FrameSlopes::Exact {
+                        lambda: lambda_slope,
+                        normal: normal.clone(),
+                        velocity: velocity.clone(),
+                        weights: None,
+                    }
                 } else {
                     FrameSlopes::HeldBasis { lambda: lambda_slope }
                 };
@@ -377,7 +386,12 @@ mod tests {
                     let fd = (force_at(&vp, held) - force_at(&vm, held)) / (2.0 * step);
                     for r in 0..9 {
                         let err = (fd[r] - jac[(r, col)]).abs();
-                        assert!(err < 1e-5 * jac.amax().max(1.0), "exact {exact} scale {scale}: J[{r},{col}] {} vs {}", jac[(r, col)], fd[r]);
+                        assert!(
+                            err < 1e-5 * jac.amax().max(1.0),
+                            "exact {exact} scale {scale}: J[{r},{col}] {} vs {}",
+                            jac[(r, col)],
+                            fd[r]
+                        );
                     }
                 }
             }

@@ -77,5 +77,4 @@ impl Substepper<'_> {
         self.out.report.add_failed_attempt(&lead_in);
         outcome
     }
-
 }

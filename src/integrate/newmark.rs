@@ -126,7 +126,8 @@ impl Substepper<'_> {
             }
         }
         // The gaps that decide the contact retries are those at the end of the step.
-        let gaps = if out.gaps.is_some() && k.alpha_f != 0.0 { self.end_gaps(q, &q1, substep, damping) } else { out.gaps };
+        let gaps =
+            if out.gaps.is_some() && k.alpha_f != 0.0 { self.end_gaps(q, &q1, substep, damping) } else { out.gaps };
         Ok(StageOutput { q: q1, v: v1, acceleration: Some(a1), gaps, ..out })
     }
 }

@@ -4,10 +4,10 @@
 
 use super::{ProgressFn, Solver, StepReport};
 use crate::assemble::contact::collider_vertex::ContactPair;
+use crate::assemble::contact::stage::SurfaceStage;
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::Result;
-use crate::assemble::contact::stage::SurfaceStage;
 use crate::integrate::call::{CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper};
 use crate::integrate::collider_meshes::ColliderMeshesOverCall;
 use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};

@@ -5,11 +5,10 @@
 //! vertices' diagonal blocks.
 
 use super::stage::ContactStage;
-use super::{position, CandidateCache, ContactKind, Frozen, JacobianStage, StencilGap, Units};
-use crate::contact::collider::vertex::{self, ColliderMotion, GapField};
+use super::vertex_contacts::{KinematicSurface, VertexContacts};
+use super::{position, Units};
+use crate::contact::collider::vertex::{ColliderMotion, FrozenVertexFriction};
 use crate::contact::ContactLaw;
-use crate::math::real::Real;
-use nalgebra::U3;
 use rayon::prelude::*;
 
 /// A potential contact: a simulated vertex against a collider, with their friction coefficient.
@@ -23,37 +22,31 @@ pub struct ContactPair {
     pub mu: f64,
 }
 
-/// The contacts of the stage's vertices with its analytic colliders.
-pub struct ColliderVertices<'a> {
+/// The analytic colliders of a stage as the kinematic surface its vertices meet.
+pub struct ColliderSurfaces<'a> {
     law: ContactLaw,
     motions: Vec<ColliderMotion>,
     pairs: &'a [ContactPair],
 }
 
-impl<'a> ColliderVertices<'a> {
+/// The contacts of the stage's vertices with its analytic colliders.
+pub type ColliderVertices<'a> = VertexContacts<ColliderSurfaces<'a>>;
+
+impl<'a> VertexContacts<ColliderSurfaces<'a>> {
     /// The pairs of `stage`'s analytic colliders, `None` without any.
     pub fn of(stage: &ContactStage<'a>) -> Option<Self> {
         let c = stage.colliders.as_ref().filter(|c| !c.pairs.is_empty())?;
-        Some(Self { law: stage.law, motions: c.motions.clone(), pairs: c.pairs })
+        Some(VertexContacts(ColliderSurfaces { law: stage.law, motions: c.motions.clone(), pairs: c.pairs }))
     }
-
-    fn motion(&self, p: &ContactPair) -> &ColliderMotion {
-        &self.motions[p.collider as usize]
-    }
-
-    /// The pair's gap (m) at positions `q`.
-    fn gap_at(&self, p: &ContactPair, q: &[f64]) -> f64 {
-        self.motion(p).gap(position(q, p.vertex)).0
-    }
-
 }
 
-impl ContactKind for ColliderVertices<'_> {
+impl KinematicSurface for ColliderSurfaces<'_> {
     type Stencil = ContactPair;
-    type Vertices = [u32; 1];
-    type Values<T: Real + Send + Sync> = [T; 3];
-    type Block = nalgebra::Matrix3<f64>;
-    type Weights = [f64; 1];
+    type Field<'s>
+        = &'s ColliderMotion
+    where
+        Self: 's;
+    const HOLD_NORMAL: bool = false;
 
     fn law(&self) -> &ContactLaw {
         &self.law
@@ -68,11 +61,13 @@ impl ContactKind for ColliderVertices<'_> {
         vec![self.pairs.to_vec()]
     }
 
-    fn lagged(&self, q_start: &[f64], _candidates: &CandidateCache<ContactPair>) -> Vec<Frozen<Self>> {
+    /// Per pair with μ > 0: its friction at the substep's start, with the collider's velocity
+    /// there by the forward difference of its motion.
+    fn lagged(&self, q_start: &[f64]) -> Vec<FrozenVertexFriction> {
         self.pairs
             .par_iter()
             .filter(|p| p.mu > 0.0)
-            .map(|p| self.motion(p).lagged(&self.law, p.mu, p.vertex, position(q_start, p.vertex)))
+            .map(|p| self.motions[p.collider as usize].lagged(&self.law, p.mu, p.vertex, position(q_start, p.vertex)))
             .filter(|f| f.lambda > 0.0)
             .collect()
     }
@@ -81,46 +76,11 @@ impl ContactKind for ColliderVertices<'_> {
         self.pairs.iter().any(|p| p.mu > 0.0)
     }
 
-    fn force<T: Real + Send + Sync>(&self, p: &ContactPair, q: &[T], v: &[T]) -> Option<([u32; 1], [T; 3])> {
-        let x = position(q, p.vertex);
-        (self.motion(p).gap(x.map(|t| t.re())).0 < self.law.delta).then(|| {
-            ([p.vertex], vertex::force(&self.law, self.motion(p), self.stencil_mu(p.mu), x, position(v, p.vertex)))
-        })
+    fn vertex(&self, p: &ContactPair) -> (u32, f64) {
+        (p.vertex, p.mu)
     }
 
-    fn energy(&self, p: &ContactPair, q: &[f64]) -> f64 {
-        self.law.energy(self.gap_at(p, q))
-    }
-
-    /// −h dF/dv along x = q̂ + h v, into the vertex's diagonal block.
-    fn jacobian(&self, p: &ContactPair, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<([u32; 1], Self::Block)> {
-        if stage.fixed[p.vertex as usize] || !(self.gap_at(p, q) < self.law.delta) {
-            return None;
-        }
-        let (x_base, u) = (position(stage.q_base, p.vertex), position(v, p.vertex));
-        let (_, j) = vertex::force_and_jacobian_along(&self.law, self.motion(p), self.stencil_mu(p.mu), x_base, u, stage.h);
-        Some(([p.vertex], j * -stage.h))
-    }
-
-    fn frozen_jacobian(&self, f: &Frozen<Self>, v: &[f64]) -> Self::Block {
-        f.jacobian(&self.law, v, U3)
-    }
-
-    fn freeze(&self, p: &ContactPair, q: &[f64]) -> Option<Frozen<Self>> {
-        (p.mu > 0.0)
-            .then(|| self.motion(p).frozen(&self.law, p.mu, p.vertex, position(q, p.vertex)))
-            .filter(|f| f.lambda > 0.0)
-    }
-
-    fn gap(&self, p: &ContactPair, q: &[f64], fixed: &[bool]) -> Option<StencilGap> {
-        if fixed[p.vertex as usize] {
-            return None;
-        }
-        let gap = self.gap_at(p, q);
-        Some(StencilGap { gap, active: gap < self.law.delta })
-    }
-
-    fn reports_gaps(&self) -> bool {
-        true
+    fn field<'s>(&'s self, p: &'s ContactPair, _x: [f64; 3]) -> Option<&'s ColliderMotion> {
+        Some(&self.motions[p.collider as usize])
     }
 }

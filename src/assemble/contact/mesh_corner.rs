@@ -22,7 +22,7 @@ use crate::math::real::{cross, dot, scale, sub};
 pub struct CornerFeatures;
 
 /// The corner pairs of one stage.
-pub type MeshCorners<'a> = FeaturePairs<'a, CornerFeatures, 3, 9>;
+pub type MeshCorners = FeaturePairs<CornerFeatures, 3, 9>;
 
 impl Features<3> for CornerFeatures {
     const FIRST_SLOT: usize = 1;
@@ -174,7 +174,8 @@ mod tests {
     fn corner_force_and_jacobian_match_finite_differences_at_and_around_the_corner() {
         let fixed = pinned_prism();
         for height in [0.004, 0.0015, 1e-4, -0.001, -0.004] {
-            for (slide, tilt) in [([0.0, 0.0], 0.0), ([0.006, 0.0], 0.0), ([-0.011, 0.002], 0.0), ([0.002, 0.001], 0.4)] {
+            for (slide, tilt) in [([0.0, 0.0], 0.0), ([0.006, 0.0], 0.0), ([-0.011, 0.002], 0.0), ([0.002, 0.001], 0.4)]
+            {
                 let (meshes, mut q, n) = scene(height);
                 for (i, v) in (16..19).enumerate() {
                     for k in 0..3 {
@@ -201,11 +202,19 @@ mod tests {
                         qp[d] += step;
                         qm[d] -= step;
                         let de = (kind.energy(p, &qp) - kind.energy(p, &qm)) / (2.0 * step);
-                        assert!((de + f[col]).abs() <= 1e-6 * scale * 1e-3 + 1e-9, "height {height}: ∂W/∂x{col} {de} vs {}", -f[col]);
+                        assert!(
+                            (de + f[col]).abs() <= 1e-6 * scale * 1e-3 + 1e-9,
+                            "height {height}: ∂W/∂x{col} {de} vs {}",
+                            -f[col]
+                        );
                         let (fp, fm) = (kind.force(p, &qp, &v).unwrap().1, kind.force(p, &qm, &v).unwrap().1);
                         for row in 3..12 {
                             let fd = -(fp[row] - fm[row]) / (2.0 * step);
-                            assert!((fd - block[(row, col)]).abs() <= 1e-5 * scale, "height {height} slide {slide:?}: J[{row},{col}] {} vs {fd}", block[(row, col)]);
+                            assert!(
+                                (fd - block[(row, col)]).abs() <= 1e-5 * scale,
+                                "height {height} slide {slide:?}: J[{row},{col}] {} vs {fd}",
+                                block[(row, col)]
+                            );
                         }
                     }
                 }

@@ -64,22 +64,28 @@ pub trait Features<const N: usize>: Send + Sync {
     /// Whether `mesh` has any such feature at its stage.
     fn present(mesh: &super::stage::StageMesh) -> bool;
     /// The pairs of primitive `k` at positions `q` (m) whose signed gap is below `reach` (m).
-    fn pairs_of(k: usize, meshes: &[super::stage::StageMesh], law: &ContactLaw, q: &[f64], reach: f64) -> Vec<PrimitivePair>;
+    fn pairs_of(
+        k: usize,
+        meshes: &[super::stage::StageMesh],
+        law: &ContactLaw,
+        q: &[f64],
+        reach: f64,
+    ) -> Vec<PrimitivePair>;
 }
 
 /// The feature pairs of one stage, for primitives of N vertices (S = 3N coordinates).
-pub struct FeaturePairs<'a, F, const N: usize, const S: usize> {
+pub struct FeaturePairs<F, const N: usize, const S: usize> {
     law: ContactLaw,
     stage: MeshStage,
     /// The primitive of each gather unit (those not wholly pinned).
     unit_primitives: Vec<u32>,
-    kind: PhantomData<&'a F>,
+    kind: PhantomData<F>,
 }
 
-impl<'a, F: Features<N>, const N: usize, const S: usize> FeaturePairs<'a, F, N, S> {
+impl<F: Features<N>, const N: usize, const S: usize> FeaturePairs<F, N, S> {
     /// The pairs of `stage`'s collider meshes' features with the simulated primitives (the
     /// first mesh's list: every mesh holds the same primitives), `None` without a feature.
-    pub fn of(stage: &ContactStage<'a>) -> Option<Self> {
+    pub fn of(stage: &ContactStage) -> Option<Self> {
         let meshes = stage.meshes.clone()?;
         let first = meshes.meshes.first()?;
         if !meshes.meshes.iter().any(F::present) {
@@ -108,7 +114,7 @@ impl<'a, F: Features<N>, const N: usize, const S: usize> FeaturePairs<'a, F, N, 
     }
 }
 
-impl<F: Features<N>, const N: usize, const S: usize> ContactKind for FeaturePairs<'_, F, N, S> {
+impl<F: Features<N>, const N: usize, const S: usize> ContactKind for FeaturePairs<F, N, S> {
     type Stencil = PrimitivePair;
     type Vertices = [u32; 4];
     type Values<T: Real + Send + Sync> = [T; 12];
@@ -176,7 +182,13 @@ impl<F: Features<N>, const N: usize, const S: usize> ContactKind for FeaturePair
     /// projection (definite) is of the whole stencil's, whose coupling to the feature's
     /// vertices makes the primitive's block stiffer than its own projection would (Newton on
     /// sphere-and-floor stalled with the latter).
-    fn jacobian(&self, p: &PrimitivePair, stage: &JacobianStage, q: &[f64], _v: &[f64]) -> Option<([u32; 4], Self::Block)> {
+    fn jacobian(
+        &self,
+        p: &PrimitivePair,
+        stage: &JacobianStage,
+        q: &[f64],
+        _v: &[f64],
+    ) -> Option<([u32; 4], Self::Block)> {
         let x = gather::<12>(&p.vertices, q);
         (p.distance(&x) < p.law.delta).then(|| {
             let h = if stage.definite { project_psd(&p.hessian(&x)) } else { Self::block_hessian(p, &x) };

@@ -26,7 +26,7 @@ use crate::math::real::{dot, sub};
 pub struct RidgeFeatures;
 
 /// The ridge pairs of one stage.
-pub type MeshRidges<'a> = FeaturePairs<'a, RidgeFeatures, 2, 6>;
+pub type MeshRidges = FeaturePairs<RidgeFeatures, 2, 6>;
 
 impl Features<2> for RidgeFeatures {
     const FIRST_SLOT: usize = 0;

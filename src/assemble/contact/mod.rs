@@ -10,7 +10,8 @@
 //! beside the kind's own. The kinds:
 //!
 //! - [`collider_vertex`]: a vertex against an analytic collider (paper Eq. 3, 16);
-//! - [`mesh_vertex`]: a vertex against a collider mesh by the exact distance;
+//! - [`mesh_vertex`]: a vertex against a collider mesh by the exact distance (both
+//!   [`vertex_contacts`]: a vertex against a kinematic surface's gap field);
 //! - [`mesh_ridge`], [`mesh_corner`]: a simulated surface's edge against a collider mesh's sharp
 //!   ridge, its triangle against a sharp corner;
 //! - [`self_pairs`]: the shells' vertex–triangle and edge–edge pairs, and shells against solids;
@@ -29,14 +30,15 @@ pub mod self_pairs;
 pub mod stage;
 pub mod surface_query;
 pub mod term;
+pub mod vertex_contacts;
 
 pub use cache::{CandidateCache, Units};
 pub use term::ContactTerm;
 
+use crate::assemble::scatter::StencilMatrix;
 use crate::contact::friction::{FrozenFriction, StencilBuffer};
 use crate::contact::ContactLaw;
 use crate::math::real::Real;
-use crate::assemble::scatter::StencilMatrix;
 
 /// What a stencil's Jacobian block sees of the stage.
 #[derive(Clone, Copy)]
@@ -130,7 +132,13 @@ pub trait ContactKind: Send + Sync {
 
     /// The stencil's vertices and its block of the stage Jacobian J = ∂r/∂v (N·s/m: −h dF/dv
     /// along q = q̂ + h v, i.e. h² ∇²W − h dF_friction/dv) at `q`, `v`; `None` when it has none.
-    fn jacobian(&self, stencil: &Self::Stencil, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<(Self::Vertices, Self::Block)>;
+    fn jacobian(
+        &self,
+        stencil: &Self::Stencil,
+        stage: &JacobianStage,
+        q: &[f64],
+        v: &[f64],
+    ) -> Option<(Self::Vertices, Self::Block)>;
 
     /// dF/dv (N·s/m) of frozen friction `f` of this kind at velocities `v` (m/s), over its
     /// stencil ([`FrozenFriction::jacobian`]).

@@ -17,11 +17,11 @@
 use super::stage::{ContactStage, SelfContactStage};
 use super::{CandidateCache, ContactKind, Frozen, JacobianStage, Units};
 use crate::contact::pair::PrimitivePair;
+use crate::contact::pair::SolidSide;
 use crate::contact::self_contact::broad_phase;
 use crate::contact::self_contact::contact_mesh::SelfContactMesh;
 use crate::contact::self_contact::filter::{ee_distance, vt_distance};
 use crate::contact::self_contact::shell_solid::{vertex_normals, Sides, SOLID_THICKNESS_FRACTION};
-use crate::contact::pair::SolidSide;
 use crate::contact::ContactLaw;
 use crate::energy::{gather, Element};
 use crate::math::autodiff::project_psd;
@@ -155,7 +155,13 @@ impl ContactKind for SelfPairs<'_> {
 
     /// h² ∇²W (pairs within δ; PSD-projected when definite) − h dF/dv of the implicit friction
     /// (exact, or with the sliding basis held when definite).
-    fn jacobian(&self, p: &PrimitivePair, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<([u32; 4], Self::Block)> {
+    fn jacobian(
+        &self,
+        p: &PrimitivePair,
+        stage: &JacobianStage,
+        q: &[f64],
+        v: &[f64],
+    ) -> Option<([u32; 4], Self::Block)> {
         let x = gather::<12>(&p.vertices, q);
         let h = stage.h;
         let hessian = (p.distance(&x) < p.law.delta).then(|| {

@@ -76,7 +76,15 @@ impl<'a> SurfaceQueries<'a> {
 
     /// Penalty and implicit friction of candidate `c` at end positions `q` with step `h` (s),
     /// with its Jacobian (the modified one when `definite`) if asked.
-    fn evaluate(&self, c: &Candidate, q: &[f64], v: &[f64], h: f64, jacobian: bool, definite: bool) -> Option<StencilForce> {
+    fn evaluate(
+        &self,
+        c: &Candidate,
+        q: &[f64],
+        v: &[f64],
+        h: f64,
+        jacobian: bool,
+        definite: bool,
+    ) -> Option<StencilForce> {
         let query = &self.queries[c.query];
         let surface = &self.surfaces[query.surface as usize];
         let measure = self.measure(c.query);
@@ -154,7 +162,9 @@ impl ContactKind for SurfaceQueries<'_> {
         let (law, kernel, surfaces) = (&self.law, self.kernel, self.surfaces);
         let grids: Vec<SampleGrid> = surfaces
             .iter()
-            .map(|s| SampleGrid::new((0..s.triangles.len()).map(|i| s.centroid(i, q_start)).collect(), s.radius.clone()))
+            .map(|s| {
+                SampleGrid::new((0..s.triangles.len()).map(|i| s.centroid(i, q_start)).collect(), s.radius.clone())
+            })
             .collect();
         let frozen: Vec<Option<Frozen<Self>>> = self
             .queries

@@ -48,6 +48,20 @@ pub trait GapField {
     }
 }
 
+impl<G: GapField> GapField for &G {
+    fn gap<T: Real>(&self, x: V3<T>) -> (T, V3<T>) {
+        (**self).gap(x)
+    }
+
+    fn surface_velocity<T: Real>(&self, x: V3<T>) -> V3<T> {
+        (**self).surface_velocity(x)
+    }
+
+    fn friction_normal<T: Real>(&self, x: V3<T>, n: V3<T>) -> V3<T> {
+        (**self).friction_normal(x, n)
+    }
+}
+
 /// A collider over one substep: its shape, its pose at the end, and the rigid motion that
 /// relates the two ends (for the surface velocity).
 #[derive(Clone, Copy, Debug)]

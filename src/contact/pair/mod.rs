@@ -35,7 +35,6 @@
 //! their vertices; each pair is also an [`Element<12>`], so `crate::assemble::element_terms`
 //! sums them like any elastic element.
 
-
 pub mod distance;
 pub mod friction;
 
