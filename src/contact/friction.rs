@@ -101,9 +101,25 @@ where
         normal: OMatrix<f64, U3, D>,
         /// ∂v_rel/∂x at fixed stencil velocities (1/s): the weights' and v_c's change.
         velocity: OMatrix<f64, U3, D>,
-        /// ∇kᵢ by rows (1/m), and the first slot whose weight varies (those before are constant).
-        weights: Option<(&'a OMatrix<f64, S, D>, usize)>,
+        /// ∇kᵢ by rows, if the weights vary.
+        weights: Option<WeightSlopes<'a, D, S>>,
     },
+}
+
+/// How a contact's slot weights kᵢ vary with the stencil positions: ∇kᵢ = `sign` ·
+/// `rows.row(i)` (1/m) for the slots from `first` on, the weights before it constant. (A kind
+/// whose weights are −Wⱼ hands over ∇Wⱼ with sign −1.)
+#[derive(Clone, Debug)]
+pub struct WeightSlopes<'a, D: Dim, S: Dim>
+where
+    DefaultAllocator: Allocator<S, D>,
+{
+    /// One row per slot.
+    pub rows: &'a OMatrix<f64, S, D>,
+    /// The first slot whose weight varies.
+    pub first: usize,
+    /// ±1 on every row.
+    pub sign: f64,
 }
 
 /// The friction of one contact with frame (`lambda` in N, unit normal `n`, relative velocity
@@ -144,10 +160,10 @@ pub fn add_friction<D: Dim, S: Dim>(
     };
     slots.spread_jacobian(jac, &df);
     // The reactions kᵢF also change with kᵢ(x): F ⊗ ∇kᵢ.
-    if let FrameSlopes::Exact { weights: Some((gradients, first)), .. } = slopes {
-        for i in *first..slots.weights.len() {
+    if let FrameSlopes::Exact { weights: Some(w), .. } = slopes {
+        for i in w.first..slots.weights.len() {
             let mut rows = jac.rows_mut(3 * i, 3);
-            rows += f * gradients.row(i) * h;
+            rows += f * w.rows.row(i) * (w.sign * h);
         }
     }
 }

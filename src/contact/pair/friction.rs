@@ -22,7 +22,7 @@
 
 use super::distance::closest_points;
 use super::{mollifier, PairKind, PrimitivePair};
-use crate::contact::friction::{add_friction, FrameSlopes, FrictionSlots, FrozenFriction, LambdaSlope};
+use crate::contact::friction::{add_friction, FrameSlopes, FrictionSlots, FrozenFriction, LambdaSlope, WeightSlopes};
 use crate::contact::ContactLaw;
 use crate::math::real::{c, Real, V3};
 use nalgebra::{Const, Matrix3x4, SMatrix, SVector, Vector3, U1, U12, U4};
@@ -125,7 +125,8 @@ impl PrimitivePair {
                 normal.set_row(i, &slope(t));
             }
             let vk = Matrix3x4::from_fn(|r, i| v[3 * i + r]);
-            FrameSlopes::Exact { lambda, normal, velocity: vk * weight_rows, weights: Some((&weight_rows, 0)) }
+            let weights = Some(WeightSlopes { rows: &weight_rows, first: 0, sign: 1.0 });
+            FrameSlopes::Exact { lambda, normal, velocity: vk * weight_rows, weights }
         } else {
             FrameSlopes::HeldBasis { lambda }
         };

@@ -14,7 +14,7 @@
 
 use super::first_order::FirstOrder;
 use super::Potential;
-use crate::contact::friction::{add_friction, FrameSlopes, FrictionSlots, FrozenFriction, LambdaSlope};
+use crate::contact::friction::{add_friction, FrameSlopes, FrictionSlots, FrozenFriction, LambdaSlope, WeightSlopes};
 use crate::contact::law::ContactLaw;
 use crate::math::real::{dot, Real, V3};
 use nalgebra::{DMatrix, DVector, Dyn, Matrix3, Matrix3xX, Vector3};
@@ -142,7 +142,6 @@ pub fn end_of_step_force(
         let v_rel = relative_velocity(&potential.stencil, &potential.vertex_weights, v);
         let weights = slot_weights(&potential.vertex_weights);
         let lambda_slope = LambdaSlope { row: grad.transpose(), scale: dlambda };
-        let negated_gradients;
         let slopes: FrameSlopes<Dyn, Dyn> = match (jacobian.is_some(), second) {
             (true, Some(s)) => {
                 // ∂n/∂x = (I − n nᵀ)/|m| · ∂m/∂x, with ∂m/∂x the query rows of ∇²d.
@@ -153,13 +152,9 @@ pub fn end_of_step_force(
                 for (j, &vertex) in potential.stencil.iter().enumerate().skip(1) {
                     dvs += velocity(v, vertex) * s.vertex_weight_gradients.row(j);
                 }
-                negated_gradients = -&s.vertex_weight_gradients;
-                FrameSlopes::Exact {
-                    lambda: lambda_slope,
-                    normal: dn,
-                    velocity: -dvs,
-                    weights: Some((&negated_gradients, 1)),
-                }
+                // The reactions' weights are −Wⱼ: their slopes −∇Wⱼ.
+                let weights = Some(WeightSlopes { rows: &s.vertex_weight_gradients, first: 1, sign: -1.0 });
+                FrameSlopes::Exact { lambda: lambda_slope, normal: dn, velocity: -dvs, weights }
             }
             // Modified Jacobian: the sliding basis and weights held fixed, λ(x) kept.
             (true, None) => FrameSlopes::HeldBasis { lambda: lambda_slope },
