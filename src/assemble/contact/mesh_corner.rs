@@ -173,6 +173,7 @@ mod tests {
     #[test]
     fn corner_force_and_jacobian_match_finite_differences_at_and_around_the_corner() {
         let fixed = pinned_prism();
+        let mut checked = 0;
         for height in [0.004, 0.0015, 1e-4, -0.001, -0.004] {
             for (slide, tilt) in [([0.0, 0.0], 0.0), ([0.006, 0.0], 0.0), ([-0.011, 0.002], 0.0), ([0.002, 0.001], 0.4)]
             {
@@ -192,6 +193,7 @@ mod tests {
                     if !(p.distance(&x) < p.law.delta) {
                         continue;
                     }
+                    checked += 1;
                     let (_, f) = kind.force(p, &q, &v).expect("a corner pair has a force");
                     let (_, block) = kind.jacobian(p, &context, &q, &v).expect("a pair within δ has a block");
                     let scale = block.amax().max(f.iter().fold(0.0f64, |m, x| m.max(x.abs())) / 1e-3);
@@ -220,6 +222,10 @@ mod tests {
                 }
             }
         }
+        // At every height the corner under the triangle's middle and under the tilted one (10),
+        // under its edge but at the deepest poke (4), and the triangle slid off the corner at
+        // the deepest poke (1).
+        assert_eq!(checked, 15, "corner pairs within δ");
         assert_eq!(law().kappa, 1e4);
     }
 }
