@@ -6,7 +6,7 @@
 //! `substep_halvings`, `failed_attempts`, `last_failure` and the `Warnings::SUBSTEP_HALVED` bit.
 
 use grip::contact::Shape;
-use grip::mesh::generate::grid_cloth;
+use grip::mesh::generate::{box_tets, grid_cloth};
 use grip::solve::NewtonFailure;
 use grip::solver::VertexAttribute;
 use grip::Warnings;
@@ -138,4 +138,45 @@ fn a_line_search_stall_is_rolled_back() {
     assert!(r.failed_attempts >= 2 && r.failed_attempts <= 2 + 2 * r.contact_retries, "{r:?}");
     assert_eq!(before, state(&s, id));
     assert!(finite(&s, id));
+}
+
+/// A cloth square with self-contact 1 cm above a pinned tet slab, falling onto it.
+fn cloth_over_slab() -> (Solver, u32) {
+    let params = SolverParams { self_contact: true, ..SolverParams::default() };
+    let mut s = Solver::new(&params).unwrap();
+    let (p, t) = box_tets([0.2, 0.2, 0.1], [2, 2, 1], [-0.1, -0.1, -0.1]);
+    let slab = s.add_solid(&p, &t, &Material::default()).unwrap();
+    s.set_vertex_attribute(slab, VertexAttribute::Pinned, &vec![1.0; p.len() / 3]).unwrap();
+    let (p, t) = grid_cloth(0.15, 0.15, 6, 6);
+    let p: Vec<f64> = p.chunks_exact(3).flat_map(|v| [v[0], v[2] + 0.075, 0.01]).collect();
+    let cloth = s.add_shell(&p, &t, &Material::default()).unwrap();
+    (s, cloth)
+}
+
+/// A call that fails after new contacts made it rebuild the system pattern (cancelled by the
+/// host after its last substep, so that it did all of its work) leaves the solver as it was:
+/// its checkpoint (stiffnesses, acceleration, the pattern's contact couplings) is byte for byte
+/// the one before, and it goes on bit for bit like a twin that never made the call.
+#[test]
+fn a_call_failing_after_the_pattern_grew_leaves_the_solver_as_its_twin() {
+    let (mut failed, id) = cloth_over_slab();
+    let (mut twin, _) = cloth_over_slab();
+    for _ in 0..2 {
+        failed.advance(0.01).unwrap();
+        twin.advance(0.01).unwrap();
+    }
+    let before = failed.checkpoint();
+    // The same call, taken to its end, couples vertices the pattern did not.
+    let (mut completed, _) = cloth_over_slab();
+    (0..3).for_each(|_| completed.advance(0.01).unwrap());
+    assert!(completed.checkpoint().len() > before.len(), "the call grows the pattern");
+    failed.set_progress(Some(Box::new(|fraction| fraction >= 1.0)));
+    assert!(matches!(failed.advance(0.01), Err(Error::Cancelled(_))));
+    failed.set_progress(None);
+    assert!(failed.checkpoint() == before, "the cancelled call left its carried state behind");
+    for _ in 0..3 {
+        failed.advance(0.01).unwrap();
+        twin.advance(0.01).unwrap();
+    }
+    assert_eq!(state(&failed, id), state(&twin, id));
 }

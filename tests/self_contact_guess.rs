@@ -1,4 +1,4 @@
-//! Newton's initial guess with self-contact (`Substepper::untangled_guess`): a tilted
+//! Newton's initial guess with self-contact (`Call::untangled_guess`): a tilted
 //! cloth square thrown at a pinned sheet so fast that continuing its velocity for one step
 //! would carry it halfway through the sheet. The guess falls back to an untangled one, so the
 //! first step converges at once, without a failed attempt or a split substep, and ends with the

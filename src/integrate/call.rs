@@ -1,25 +1,24 @@
 //! One step/advance call as a pipeline, in the manner of rapier's `pipeline/`: what the call
 //! holds fixed (`CallContext`: the model, parameters, pins and their goals, the colliders'
-//! paths, the deforming surfaces), what changes as it goes (`CallState`: the system layout,
-//! the contact stiffnesses, the predictor and BDF2's history), and where it reports
-//! (`CallOutput`). `Substepper::run` takes the substeps in order; each goes
-//! `retries` (halving, stiffer κ) → `stages` (the integrator's chain of stages) →
-//! `newton_stage` (Newton on one stage), and nothing calls back up.
+//! paths, the deforming surfaces), what changes as it goes (`CallState`: its working copy of
+//! the state carried from call to call, `super::carried`, and the contact laws in use), and
+//! where it reports (`CallOutput`). `Call::run` takes the substeps in order; each goes
+//! `retries` (halving, stiffer κ) → `stages` (one substep by the integrator's scheme, a chain
+//! of stages) → `newton_stage` (Newton on one stage), and nothing calls back up. Only the
+//! retry loop writes the report: the levels below it record what they did in the attempt's
+//! `super::work::AttemptWork`, which `stages::substep_by_scheme` hands back to it.
 
+use super::carried::CarriedState;
 use super::collider_meshes::ColliderMeshesOverCall;
-use super::report::Warnings;
-use super::schemes::StepHistory;
 use super::self_contact::SelfContactOverCall;
 use super::warnings;
 use super::{ProgressFn, StepReport};
 use crate::assemble::contact::collider_vertex::ContactPair;
 use crate::assemble::contact::stage::SurfaceStage;
-use crate::assemble::SystemLayout;
 use crate::contact::collider::vertex::ColliderMotion;
 use crate::contact::{ContactLaw, Pose, Shape};
 use crate::error::{Error, Result};
 use crate::model::{Model, SolverParams};
-use crate::solve::linear_solver::LinearSolver;
 use crate::solve::modal_basis::ModalBasis;
 use crate::solve::NewtonSettings;
 
@@ -74,8 +73,11 @@ pub(crate) struct CallContext<'a> {
 
 /// What changes as a call goes.
 pub(crate) struct CallState<'a> {
-    /// Pattern, slots and linear solver; rebuilt when contacts couple vertices it lacks.
-    pub system: &'a mut Option<(SystemLayout, LinearSolver)>,
+    /// The call's working copy of the state carried from call to call: its system layout
+    /// (rebuilt when contacts couple vertices it lacks), the acceleration and BDF2's history
+    /// (updated with every accepted substep); the stiffnesses in use are those of the laws
+    /// below until the call ends.
+    pub carried: &'a mut CarriedState,
     /// The law of collider and surface contact; `kappa` is the stiffness in use (raised on
     /// retries, paper §4.4).
     pub contact_law: ContactLaw,
@@ -83,10 +85,6 @@ pub(crate) struct CallState<'a> {
     pub self_contact: Option<SelfContactOverCall<'a>>,
     /// The collider meshes met by exact distance and their search trees, if any.
     pub collider_meshes: Option<ColliderMeshesOverCall>,
-    /// Acceleration (m/s²) of the last accepted substep: the predictor of the next Newton guess.
-    pub acceleration: Vec<f64>,
-    /// The state one substep back (BDF2), updated with every accepted substep.
-    pub history: Option<StepHistory>,
     /// The next substep starts with a vertex inside a collider or a mesh: it is taken by
     /// backward Euler, whatever the integrator, since the others use the force at the start of
     /// the step explicitly and the penalty there is far beyond the contact thickness's.
@@ -104,7 +102,7 @@ pub(crate) struct CallState<'a> {
 pub(crate) struct CallOutput<'a> {
     /// The host's progress callback, if any.
     pub progress: Option<&'a mut ProgressFn>,
-    /// Statistics and warnings of the call.
+    /// Statistics and warnings of the call, written over its substeps by the retry loop alone.
     pub report: &'a mut StepReport,
 }
 
@@ -115,8 +113,8 @@ pub(crate) struct CallOutput<'a> {
 /// cbindgen:ignore
 pub const RECOVERY_HALVINGS: u32 = 2;
 
-/// One call's substeps: its context, its state and its output.
-pub(crate) struct Substepper<'a> {
+/// One step/advance call: its context, its state and its output.
+pub(crate) struct Call<'a> {
     /// Fixed over the call.
     pub ctx: CallContext<'a>,
     /// Changed by every accepted (or retried) substep.
@@ -125,26 +123,22 @@ pub(crate) struct Substepper<'a> {
     pub out: CallOutput<'a>,
 }
 
-/// What a call ends with, for the solver to commit when it succeeded.
+/// Where a call ends, for the solver to commit when it succeeded (with the carried state the
+/// call worked on).
 pub(crate) struct CallEnd {
     /// Positions (m).
     pub q: Vec<f64>,
     /// Velocities (m/s).
     pub v: Vec<f64>,
-    /// Stiffness κ (N/m²) of collider and surface contact in use at the end.
-    pub contact_stiffness: f64,
-    /// [κ_s, κ_b] (N/m²) of self-contact and of the shell–solid pairs, with self-contact.
-    pub self_contact_stiffness: Option<[f64; 2]>,
-    /// Acceleration (m/s²) of the last substep.
-    pub acceleration: Vec<f64>,
-    /// BDF2's history.
-    pub history: Option<StepHistory>,
+    /// A pinned vertex is inside a collider at the end (`Warnings::PINNED_IN_COLLIDER`).
+    pub pinned_in_collider: bool,
 }
 
-impl Substepper<'_> {
+impl Call<'_> {
     /// Integrates from the call's start (`ctx.q_begin`, velocities `v`) over `substeps` equal
     /// substeps of `h` seconds, reporting progress after each; fails on the first substep that
-    /// fails after its retries, or when the progress callback cancels.
+    /// fails after its retries, or when the progress callback cancels. On success the carried
+    /// state holds the stiffnesses the call ended with.
     pub(crate) fn run(mut self, v: &[f64], substeps: usize, h: f64) -> Result<CallEnd> {
         let (mut q, mut v) = (self.ctx.q_begin.to_vec(), v.to_vec());
         for s in 0..substeps {
@@ -159,16 +153,14 @@ impl Substepper<'_> {
         let c = &self.ctx.colliders;
         let end_poses: Vec<Pose> = c.poses.iter().zip(c.targets).map(|(p, t)| t.unwrap_or(*p)).collect();
         let pinned = self.ctx.pinned;
-        if warnings::collider_gaps(&c.shapes, &end_poses, c.pairs, &q, |v| pinned[v as usize]).1 > 0 {
-            self.out.report.warnings |= Warnings::PINNED_IN_COLLIDER;
+        let pinned_in_collider =
+            warnings::collider_gaps(&c.shapes, &end_poses, c.pairs, &q, |v| pinned[v as usize]).1 > 0;
+        let state = self.state;
+        state.carried.contact_stiffness = Some(state.contact_law.kappa);
+        if let Some(sc) = &state.self_contact {
+            state.carried.self_contact_stiffness = Some(sc.law.kappa);
+            state.carried.shell_solid_stiffness = Some(sc.solid.kappa);
         }
-        Ok(CallEnd {
-            q,
-            v,
-            contact_stiffness: self.state.contact_law.kappa,
-            self_contact_stiffness: self.state.self_contact.as_ref().map(|s| [s.law.kappa, s.solid.kappa]),
-            acceleration: self.state.acceleration,
-            history: self.state.history,
-        })
+        Ok(CallEnd { q, v, pinned_in_collider })
     }
 }

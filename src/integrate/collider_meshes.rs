@@ -2,7 +2,8 @@
 //! which contact vertices can meet which mesh, and each mesh's search tree, moved to every
 //! stage's sweep of the mesh (refitted, not rebuilt) before the stage's contact terms are made.
 
-use super::call::Substepper;
+use super::call::Call;
+use super::work::AttemptWork;
 use crate::assemble::contact::stage::{MeshQuery, MeshStage, StageMesh, SurfacePrimitives};
 use crate::contact::collider_mesh::{MeshGeometry, MeshSearch, MeshTopology};
 use crate::model::{Model, ObjectKind};
@@ -107,21 +108,23 @@ impl ColliderMeshesOverCall {
     }
 }
 
-impl Substepper<'_> {
+impl Call<'_> {
     /// The collider meshes over one stage ([`ColliderMeshesOverCall::stage`]) with the queries and
-    /// the search padding, `None` without collider meshes; the time counts as contact search.
+    /// the search padding, `None` without collider meshes; the time goes into `work` as contact
+    /// search.
     pub(crate) fn collider_mesh_stage(
         &mut self,
         q_start: &[f64],
         q_hat: &[f64],
         h: f64,
         v_fixed: &[f64],
+        work: &mut AttemptWork,
     ) -> Option<MeshStage> {
         let t = Instant::now();
         let m = self.state.collider_meshes.as_mut()?;
         let meshes = Arc::new(m.stage(q_start, q_hat, h, v_fixed));
         let stage = MeshStage { meshes, queries: m.queries.clone(), padding: m.padding };
-        self.out.report.seconds_contact_search += t.elapsed().as_secs_f64();
+        work.seconds_contact_search += t.elapsed().as_secs_f64();
         Some(stage)
     }
 }

@@ -11,9 +11,10 @@
 //! answer. ε of self-contact friction is left as set. The continuation comes before halving because
 //! a shorter step does not shorten the stick onset: the plates' speed, not the step, sets it.
 
-use super::call::Substepper;
+use super::call::Call;
 use super::stages::accumulate;
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
+use super::work::AttemptWork;
 use crate::assemble::DampingMatrices;
 use crate::error::Error;
 use crate::solve::NewtonStats;
@@ -23,11 +24,13 @@ use crate::solve::NewtonStats;
 /// failure that friction did not cause.
 pub(crate) const EPSILON_SCALES: [f64; 2] = [10.0, 1.0];
 
-impl Substepper<'_> {
+impl Call<'_> {
     /// Newton on one implicit stage (see `newton_on_stage`), and after a failure to converge,
     /// when any contact has friction, the continuation over [`EPSILON_SCALES`]. The work of the
-    /// solves at larger ε goes into the report as a failed attempt's; a continuation that fails
-    /// too returns the first failure (or the cancellation, when the host cancelled it).
+    /// solves at larger ε goes into `work` as discarded, like a failed attempt's; a
+    /// continuation that fails too returns the first failure (or the cancellation, when the
+    /// host cancelled it).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn solve_stage(
         &mut self,
         q: &[f64],
@@ -36,8 +39,9 @@ impl Substepper<'_> {
         substep: &Substep,
         damping: &DampingMatrices,
         want_force: bool,
+        work: &mut AttemptWork,
     ) -> std::result::Result<StageOutput, StageFailure> {
-        let failure = match self.newton_on_stage(q, v, stage, substep, damping, want_force, None) {
+        let failure = match self.newton_on_stage(q, v, stage, substep, damping, want_force, None, work) {
             Err(failure)
                 if matches!(failure.error, Error::NotConverged(_))
                     && failure.has_friction
@@ -50,12 +54,12 @@ impl Substepper<'_> {
         let epsilon = self.state.contact_law.epsilon;
         let mut start = None;
         // The solves at the larger ε lead to the answer without being it: their work is
-        // reported like a failed attempt's.
+        // discarded work, like a failed attempt's.
         let mut lead_in = NewtonStats::default();
         let mut outcome = Err(failure);
         for scale in EPSILON_SCALES {
             self.state.contact_law.epsilon = epsilon * scale;
-            match self.newton_on_stage(q, v, stage, substep, damping, want_force, start.take()) {
+            match self.newton_on_stage(q, v, stage, substep, damping, want_force, start.take(), work) {
                 Ok(out) if scale != 1.0 => {
                     accumulate(&mut lead_in, &out.stats);
                     start = Some(out.v);
@@ -74,7 +78,7 @@ impl Substepper<'_> {
             }
         }
         self.state.contact_law.epsilon = epsilon;
-        self.out.report.add_failed_attempt(&lead_in);
+        work.discarded(&lead_in);
         outcome
     }
 }

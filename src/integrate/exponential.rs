@@ -17,10 +17,11 @@
 //! at the next. A step that ends with a negative gap is redone with a stiffer κ and then, like
 //! every integrator's, followed by a backward Euler substep (`retries`).
 
-use super::call::Substepper;
+use super::call::Call;
 use super::guess::with_pins;
 use super::stage_terms::{ColliderSpan, StageSpec};
 use super::stages::{StageFailure, StageOutput, Substep};
+use super::work::AttemptWork;
 use crate::assemble::DampingMatrices;
 use crate::solve::krylov_phi::{phi1_product, PhiStats};
 use crate::solve::NewtonStats;
@@ -32,14 +33,15 @@ pub(crate) const PHI_TOLERANCE: f64 = 1e-8;
 /// Largest Krylov basis of the φ₁ product; beyond it the product takes shorter substeps.
 pub(crate) const MAX_KRYLOV_BASIS: usize = 40;
 
-impl Substepper<'_> {
-    /// One ERE substep from (q, v).
+impl Call<'_> {
+    /// One ERE substep from (q, v); the contact staging and any pattern rebuilt go into `work`.
     pub(crate) fn exponential_step(
         &mut self,
         q: &[f64],
         v: &[f64],
         substep: &Substep,
         damping: &DampingMatrices,
+        work: &mut AttemptWork,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let pinned = self.ctx.pinned;
@@ -47,7 +49,7 @@ impl Substepper<'_> {
         let v0 = with_pins(pinned, v.to_vec(), v_fixed);
         let n = q.len();
         let t = Instant::now();
-        let product = self.with_start_system(q, &v0, q, substep, damping, |system, _| {
+        let product = self.with_start_system(q, &v0, q, substep, damping, work, |system, _| {
             let f0 = system.force(q, &v0);
             let mut b = vec![0.0; 2 * n];
             for d in 0..n {
@@ -71,18 +73,20 @@ impl Substepper<'_> {
         let mut v1: Vec<f64> = v0.iter().zip(&w[n..]).map(|(a, b)| a + b / h).collect();
         pin_ends(pinned, q, v_fixed, h, &mut q1, &mut v1);
         let stats = exponential_stats(&phi, t.elapsed().as_secs_f64());
-        let gaps = self.end_gaps(q, &q1, substep, damping);
+        let gaps = self.end_gaps(q, &q1, substep, damping, work);
         Ok(StageOutput { q: q1, v: v1, stats, gaps, force: None, acceleration: None })
     }
 
     /// The deepest gap (m) and the active contacts at the end positions `q_end` of a substep
-    /// from `q`, colliders at their end poses; `None` without contacts.
+    /// from `q`, colliders at their end poses; `None` without contacts. Staging the collider
+    /// meshes counts in `work` as contact search.
     pub(crate) fn end_gaps(
         &mut self,
         q: &[f64],
         q_end: &[f64],
         substep: &Substep,
         damping: &DampingMatrices,
+        work: &mut AttemptWork,
     ) -> Option<(f64, u32)> {
         let spec = StageSpec {
             q_start: q,
@@ -92,7 +96,7 @@ impl Substepper<'_> {
             v_fixed: &substep.v_fixed,
             contacts: true,
         };
-        let mut terms = self.stage_terms(&spec, damping, q_end);
+        let mut terms = self.stage_terms(&spec, damping, q_end, work);
         terms.gaps(q_end, self.ctx.pinned)
     }
 }

@@ -12,7 +12,7 @@
 //! norm, and deep contacts (high penalty energy) rank last. With self-contact the untangled
 //! prediction stands (`newton_stage`).
 
-use super::call::Substepper;
+use super::call::Call;
 use super::self_contact::SelfContactOverCall;
 use super::stages::StageInput;
 use crate::solve::NonlinearSystem;
@@ -21,12 +21,12 @@ use crate::solve::NonlinearSystem;
 /// on ties.
 const GUESS_FRACTIONS: [f64; 3] = [1.0, 0.5, 0.0];
 
-impl Substepper<'_> {
+impl Call<'_> {
     /// Newton's predicted guess: the last substep's acceleration continued over `h` seconds,
     /// pinned vertices at their prescribed velocities `v_fixed`.
     pub(crate) fn predict(&self, v: &[f64], v_fixed: &[f64], h: f64) -> Vec<f64> {
-        let guess: Vec<f64> = if self.state.acceleration.len() == v.len() {
-            v.iter().zip(self.state.acceleration.iter()).map(|(v, a)| v + h * a).collect()
+        let guess: Vec<f64> = if self.state.carried.acceleration.len() == v.len() {
+            v.iter().zip(self.state.carried.acceleration.iter()).map(|(v, a)| v + h * a).collect()
         } else {
             v.to_vec()
         };

@@ -1,12 +1,14 @@
 //! Time stepping: one step/advance call as a pipeline ([`call`]: context, state, output),
-//! each substep with its retries ([`retries`], [`self_contact`]), the integrators as chains of
-//! implicit stages ([`schemes`], [`stages`]), the collider meshes' search trees
-//! ([`collider_meshes`]), Newton on one stage ([`newton_stage`]) from its
-//! initial guess ([`guess`]), with a fallback by friction-smoothing continuation
-//! ([`continuation`]), what the input did wrong ([`warnings`]) and what a call did
-//! ([`report`]).
+//! what it hands on to the next call ([`carried`]), each substep with its retries
+//! ([`retries`], [`self_contact`]), the integrators as chains of implicit stages
+//! ([`schemes`], [`stages`]), the collider meshes' search trees ([`collider_meshes`]), Newton
+//! on one stage ([`newton_stage`]) from its initial guess ([`guess`]), with a fallback by
+//! friction-smoothing continuation ([`continuation`]), what the input did wrong
+//! ([`warnings`]), what a call did ([`report`]) and what an attempt at a substep did besides
+//! its answer ([`work`]).
 
 pub mod call;
+pub mod carried;
 pub mod collider_meshes;
 pub mod continuation;
 pub mod exponential;
@@ -22,6 +24,7 @@ pub mod siere;
 pub mod stage_terms;
 pub mod stages;
 pub mod warnings;
+pub mod work;
 
 pub use report::{StepReport, Warnings};
 

@@ -20,8 +20,9 @@
 //! makes equal to the carried value; generalized-α carries a, and its first step, and any step
 //! after the state was set by the host, starts from that consistent value.
 
-use super::call::Substepper;
+use super::call::Call;
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
+use super::work::AttemptWork;
 use crate::assemble::DampingMatrices;
 use crate::model::params::{Integrator, SolverParams};
 
@@ -70,8 +71,9 @@ impl NewmarkCoefficients {
     }
 }
 
-impl Substepper<'_> {
-    /// One substep of Newmark or generalized-α from (q, v) (see the module documentation).
+impl Call<'_> {
+    /// One substep of Newmark or generalized-α from (q, v) (see the module documentation); its
+    /// work besides the returned solve goes into `work`.
     pub(crate) fn newmark_step(
         &mut self,
         q: &[f64],
@@ -79,6 +81,7 @@ impl Substepper<'_> {
         substep: &Substep,
         damping: &DampingMatrices,
         integrator: Integrator,
+        work: &mut AttemptWork,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let k = NewmarkCoefficients::of(integrator, self.ctx.params);
         let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
@@ -88,10 +91,10 @@ impl Substepper<'_> {
         // step of another integrator or a change of the contact stiffness, whose carried value
         // would be stale. Generalized-α's a is not M⁻¹f and is carried.
         let carried = k.alpha_m != 0.0 || k.alpha_f != 0.0;
-        let a0: Vec<f64> = if carried && self.state.acceleration.len() == q.len() {
-            self.state.acceleration.clone()
+        let a0: Vec<f64> = if carried && self.state.carried.acceleration.len() == q.len() {
+            self.state.carried.acceleration.clone()
         } else {
-            let f0 = self.start_force(q, v, substep, damping)?;
+            let f0 = self.start_force(q, v, substep, damping, work)?;
             f0.iter().enumerate().map(|(d, f)| f / mass[d / 3]).collect()
         };
         let h_q = k.position_step(h);
@@ -109,7 +112,7 @@ impl Substepper<'_> {
         let e_factor = h_q * k.explicit_factor();
         let explicit = (e_factor != 0.0).then(|| (0..q.len()).map(|d| e_factor * mass[d / 3] * a0[d]).collect());
         let stage = StageInput { c, q_hat, v_hat: v.to_vec(), h_eff: h_q, explicit, inertia: k.inertia() };
-        let out = self.solve_stage(q, v, &stage, substep, damping, false)?;
+        let out = self.solve_stage(q, v, &stage, substep, damping, false, work)?;
         // Back from the α-point velocity w to the end of the step.
         let mut q1 = vec![0.0; q.len()];
         let mut v1 = vec![0.0; q.len()];
@@ -126,8 +129,11 @@ impl Substepper<'_> {
             }
         }
         // The gaps that decide the contact retries are those at the end of the step.
-        let gaps =
-            if out.gaps.is_some() && k.alpha_f != 0.0 { self.end_gaps(q, &q1, substep, damping) } else { out.gaps };
+        let gaps = if out.gaps.is_some() && k.alpha_f != 0.0 {
+            self.end_gaps(q, &q1, substep, damping, work)
+        } else {
+            out.gaps
+        };
         Ok(StageOutput { q: q1, v: v1, acceleration: Some(a1), gaps, ..out })
     }
 }

@@ -1,19 +1,22 @@
 //! Newton on one implicit stage of a substep: the pins' prescribed velocities, Newton's
 //! initial guess (see `guess`), the system layout kept covering the contacts, and the solve
-//! with its contact terms.
+//! with its contact terms. Failed solves and the seconds of contact search and of pattern
+//! building go into the attempt's `AttemptWork`, for the retry loop to report.
 
-use super::call::Substepper;
+use super::call::Call;
 use super::guess::{lowest_potential_guess, with_pins};
 use super::stage_terms::{ColliderSpan, StageSpec};
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
+use super::work::AttemptWork;
 use crate::assemble::SystemLayout;
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
 use crate::solve::newton::LinearSystem;
 use crate::solve::{newton, NonlinearSystem};
+use std::sync::Arc;
 use std::time::Instant;
 
-impl Substepper<'_> {
+impl Call<'_> {
     /// Prescribed velocities of pinned vertices: reach `q_begin + (target − q_begin) f1` in `h`.
     pub(crate) fn pin_velocities(&self, q: &[f64], f1: f64, h: f64) -> Vec<f64> {
         let mut v_fixed = vec![0.0; q.len()];
@@ -31,22 +34,23 @@ impl Substepper<'_> {
     }
 
     /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
-    /// pattern and its symbolic LU when a coupling is missing.
-    pub(crate) fn ensure_layout(&mut self, stencils: &[Vec<u32>]) -> Result<()> {
-        if self.state.system.as_ref().is_some_and(|(layout, _)| layout.covers(stencils)) {
+    /// pattern and its symbolic LU when a coupling is missing (the seconds go into `work`).
+    pub(crate) fn ensure_layout(&mut self, stencils: &[Vec<u32>], work: &mut AttemptWork) -> Result<()> {
+        let system = &mut self.state.carried.system;
+        if system.as_ref().is_some_and(|(layout, _)| layout.covers(stencils)) {
             return Ok(());
         }
         let t = Instant::now();
         let layout = SystemLayout::new(self.ctx.model, stencils);
-        let previous = self.state.system.take().map(|(_, linear)| linear);
+        let previous = system.take().map(|(_, linear)| linear);
         let linear = layout.linear_solver(self.ctx.params, previous)?;
         log::debug!(
             "system pattern rebuilt: {} stored entries, {} contact stencils",
             layout.pattern.nnz(),
             stencils.len()
         );
-        *self.state.system = Some((layout, linear));
-        self.out.report.seconds_factorization += t.elapsed().as_secs_f64();
+        *system = Some((Arc::new(layout), linear));
+        work.seconds_layout += t.elapsed().as_secs_f64();
         Ok(())
     }
 
@@ -54,8 +58,9 @@ impl Substepper<'_> {
     /// base `q_hat`, `v_hat`, effective step `h_eff` and explicit momentum `explicit`; the
     /// colliders move over fractions [f0, f0 + c (f1 − f0)] of the call, c h seconds, of
     /// `substep`, from Newton's own guess (see `guess`) or from `start` (m/s). Returns the
-    /// stage's end state, Newton's statistics (a failed attempt is already in the report), the
-    /// gap summary at the end and, when `want_force`, the force there.
+    /// stage's end state, Newton's statistics, the gap summary at the end and, when
+    /// `want_force`, the force there; failed solves (the returned failure's included) and the
+    /// seconds of contact search and pattern building go into `work`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn newton_on_stage(
         &mut self,
@@ -66,6 +71,7 @@ impl Substepper<'_> {
         damping: &DampingMatrices,
         want_force: bool,
         start: Option<Vec<f64>>,
+        work: &mut AttemptWork,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (f0, f1, h, v_fixed) = (substep.f0, substep.f1, substep.h, substep.v_fixed.as_slice());
         let fc = if stage.c == 1.0 { f1 } else { f0 + stage.c * (f1 - f0) };
@@ -102,11 +108,12 @@ impl Substepper<'_> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let terms = self.stage_terms(&spec, damping, &q_search);
+            let terms = self.stage_terms(&spec, damping, &q_search, work);
             let mut stencils = terms.stencils();
             stencils.extend(extra_stencils.iter().cloned());
-            self.ensure_layout(&stencils)?;
-            let (layout, solver) = self.state.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
+            self.ensure_layout(&stencils, work)?;
+            let (layout, solver) =
+                self.state.carried.system.as_mut().ok_or_else(|| Error::Panic("no system layout".into()))?;
             let mut system = ImplicitStage::new(
                 self.ctx.model,
                 layout,
@@ -151,7 +158,7 @@ impl Substepper<'_> {
             } else {
                 newton::solve(&mut system, &mut linear, &mut v_new, &settings, &mut on_iteration)
             };
-            self.out.report.seconds_contact_search += system.terms.seconds_search();
+            work.seconds_contact_search += system.terms.seconds_search();
             if system.dropped_blocks > 0 {
                 log::debug!("{} contact Jacobian blocks outside the pattern were left out", system.dropped_blocks);
             }
@@ -166,7 +173,7 @@ impl Substepper<'_> {
                     log::debug!(
                         "stage failed ({e}); again from its last iterate with the contacts found there in the pattern"
                     );
-                    self.out.report.add_failed_newton(stats);
+                    work.failed(stats);
                     extra_stencils = stencils;
                     q_search = system.positions(&v_new);
                     continue;
@@ -189,7 +196,7 @@ impl Substepper<'_> {
                         stage.c * h,
                         stats.iterations
                     );
-                    self.out.report.add_failed_newton(&stats);
+                    work.failed(&stats);
                     Err(StageFailure { error: e, closest_pair, has_friction: system.terms.has_friction() })
                 }
             };

@@ -5,8 +5,13 @@
 //! negative gap, with a stiffer κ_s while it ends with new intersections of shells or after
 //! Newton stalled with shells touching, and with a stiffer κ_b while it ends with new crossings
 //! of shells and solids' faces.
+//!
+//! The retry loop is the one writer of the report over a call's substeps: each attempt's own
+//! work (failed Newton solves, seconds of contact search and pattern building) comes back with
+//! it (`super::work`) and is folded in here, with the halvings, the retries and the accepted
+//! substeps.
 
-use super::call::{Substepper, RECOVERY_HALVINGS};
+use super::call::{Call, RECOVERY_HALVINGS};
 use super::newton_stage::MAX_CONTACT_STIFFNESS;
 use super::report::Warnings;
 use super::stages::{StageFailure, Substep};
@@ -15,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::integrate::schemes::StepHistory;
 use crate::model::params::Integrator;
 
-impl Substepper<'_> {
+impl Call<'_> {
     /// How many times a substep may be halved: `params.max_substep_halvings`, and
     /// [`RECOVERY_HALVINGS`] more in a call that started inside a collider.
     fn halvings(&self) -> u32 {
@@ -54,7 +59,9 @@ impl Substepper<'_> {
         let crossed_before = self.state.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings_at_start(q));
         loop {
             let law = self.state.contact_law;
-            let step = match self.integrate(q, v, &substep) {
+            let (outcome, work) = self.substep_by_scheme(q, v, &substep);
+            self.out.report.add_work(&work);
+            let step = match outcome {
                 Ok(step) => step,
                 Err(StageFailure { error: Error::NotConverged(m), closest_pair, .. }) => {
                     // Newton stalls where a pair reached d ≈ 0 (the unsigned distance's kink, which
@@ -153,12 +160,13 @@ impl Substepper<'_> {
                     self.out.report.active_contacts = active;
                     self.out.report.add_substep(&step.stats);
                     self.out.report.simulated_time += h;
-                    self.state.acceleration = match step.acceleration {
+                    self.state.carried.acceleration = match step.acceleration {
                         Some(a) => a,
                         None => step.v.iter().zip(v.iter()).map(|(a, b)| (a - b) / h).collect(),
                     };
                     if self.ctx.params.integrator == Integrator::Bdf2 {
-                        self.state.history = Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
+                        self.state.carried.history =
+                            Some(StepHistory { q: std::mem::take(q), v: std::mem::take(v), h });
                     }
                     *q = step.q;
                     *v = step.v;

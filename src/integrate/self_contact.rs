@@ -18,7 +18,7 @@
 //! intersecting pairs (but those holding a pair excluded for being within δ_s at rest) and guards at three
 //! levels:
 //! * Newton's guess: the predicted velocities, unless they make shells intersect (then the start
-//!   velocities or rest, whichever intersects least; `Substepper::untangled_guess`);
+//!   velocities or rest, whichever intersects least; `Call::untangled_guess`);
 //! * Newton's line search refuses a trial iterate with more intersecting pairs than the current
 //!   one (`NonlinearSystem::intersections`);
 //! * a substep that still ends with more than it started with, or whose Newton solve fails

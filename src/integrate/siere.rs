@@ -24,11 +24,12 @@
 //! friction at v₀) and in the modal coupling, as in `exponential`; negative gaps at the end
 //! are retried like every integrator's.
 
-use super::call::Substepper;
+use super::call::Call;
 use super::exponential::pin_ends;
 use super::guess::with_pins;
 use super::stage_terms::{ColliderSpan, StageSpec};
 use super::stages::{StageFailure, StageOutput, Substep};
+use super::work::AttemptWork;
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
 use crate::solve::modal_basis::{lowest_modes, ModalBasis};
@@ -60,14 +61,16 @@ pub fn reduced_phi1(k_r: &DMatrix<f64>, d_r: &DMatrix<f64>, g: &[f64], h: f64) -
     (0..2 * s).map(|i| e[(i, 2 * s)]).collect()
 }
 
-impl Substepper<'_> {
-    /// One SIERE substep from (q, v).
+impl Call<'_> {
+    /// One SIERE substep from (q, v); the contact staging and any pattern rebuilt go into
+    /// `work`.
     pub(crate) fn siere_step(
         &mut self,
         q: &[f64],
         v: &[f64],
         substep: &Substep,
         damping: &DampingMatrices,
+        work: &mut AttemptWork,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let pinned = self.ctx.pinned;
@@ -94,9 +97,10 @@ impl Substepper<'_> {
                 v_fixed,
                 contacts: false,
             };
-            let terms = self.stage_terms(&spec, damping, q);
-            self.ensure_layout(&[])?;
-            let (layout, _) = self.state.system.as_ref().ok_or_else(|| Error::Panic("no system layout".into()))?;
+            let terms = self.stage_terms(&spec, damping, q, work);
+            self.ensure_layout(&[], work)?;
+            let (layout, _) =
+                self.state.carried.system.as_ref().ok_or_else(|| Error::Panic("no system layout".into()))?;
             let (model, gravity) = (self.ctx.model, self.ctx.params.gravity);
             let mut system =
                 ImplicitStage::new(model, layout, &modal_q_hat, &v0, MODAL_STEP, gravity, pinned, v_fixed, terms);
@@ -117,7 +121,7 @@ impl Substepper<'_> {
             self.state.modal_basis = Some(basis);
         }
         let basis = self.state.modal_basis.take().unwrap_or_default();
-        let result = self.with_start_system(q, &v0, &q_hat, substep, damping, |system, linear| {
+        let result = self.with_start_system(q, &v0, &q_hat, substep, damping, work, |system, linear| {
             let f0 = system.force(q, &v0);
             siere_update(system, linear, &basis, &mass, q, &v0, &f0, h, &mut stats)
         });
@@ -128,7 +132,7 @@ impl Substepper<'_> {
         pin_ends(pinned, q, v_fixed, h, &mut q1, &mut v1);
         stats.iterations = 1;
         stats.seconds_assembly = t.elapsed().as_secs_f64() - stats.seconds_factorization - stats.seconds_solve;
-        let gaps = self.end_gaps(q, &q1, substep, damping);
+        let gaps = self.end_gaps(q, &q1, substep, damping, work);
         Ok(StageOutput { q: q1, v: v1, stats, gaps, force: None, acceleration: None })
     }
 }

@@ -1,10 +1,11 @@
-//! The one place a stage's terms are built ([`Substepper::stage_terms`]): the model's terms and
+//! The one place a stage's terms are built (`Call::stage_terms`): the model's terms and
 //! every contact kind's, from the call's colliders, collider meshes, deforming surfaces and
 //! self-contact over the stage ([`ContactStage`]). Newton's stages, the explicit force at a
 //! step's start, the linearized integrators and the gap check at a step's end all take their
 //! terms from here, so none of them names a term.
 
-use super::call::Substepper;
+use super::call::Call;
+use super::work::AttemptWork;
 use crate::assemble::contact::stage::{ColliderStage, ContactStage};
 use crate::assemble::terms::Terms;
 use crate::assemble::DampingMatrices;
@@ -50,20 +51,22 @@ pub(crate) struct StageSpec<'s> {
     pub contacts: bool,
 }
 
-impl<'a> Substepper<'a> {
+impl<'a> Call<'a> {
     /// The terms of one stage as `spec` says, with the step's `damping` and the contacts'
-    /// candidates gathered around Newton's guess `q_guess` (m).
+    /// candidates gathered around Newton's guess `q_guess` (m); staging the collider meshes
+    /// counts in `work` as contact search.
     pub(crate) fn stage_terms<'s>(
         &mut self,
         spec: &StageSpec<'s>,
         damping: &'s DampingMatrices,
         q_guess: &[f64],
+        work: &mut AttemptWork,
     ) -> Terms<'s>
     where
         'a: 's,
     {
         let contacts = if spec.contacts {
-            self.contact_stage(spec)
+            self.contact_stage(spec, work)
         } else {
             ContactStage::none(self.state.contact_law, self.ctx.pinned, spec.q_start)
         };
@@ -71,11 +74,11 @@ impl<'a> Substepper<'a> {
     }
 
     /// The contact inputs of the stage `spec` describes.
-    fn contact_stage<'s>(&mut self, spec: &StageSpec<'s>) -> ContactStage<'s>
+    fn contact_stage<'s>(&mut self, spec: &StageSpec<'s>, work: &mut AttemptWork) -> ContactStage<'s>
     where
         'a: 's,
     {
-        let meshes = self.collider_mesh_stage(spec.q_start, spec.mesh_base, spec.mesh_h, spec.v_fixed);
+        let meshes = self.collider_mesh_stage(spec.q_start, spec.mesh_base, spec.mesh_h, spec.v_fixed, work);
         let colliders = &self.ctx.colliders;
         let motions = match spec.colliders {
             ColliderSpan::Moving { f0, f1, seconds } => colliders.motions(f0, f1, seconds),

@@ -8,8 +8,9 @@
 //! paper's Eq. 27. Pinned vertices move along their straight path at every stage: their base
 //! positions are set so that q̂ + h_eff v_pin = qₜ + c h v_pin.
 
-use super::call::Substepper;
+use super::call::Call;
 use super::stage_terms::{ColliderSpan, StageSpec};
+use super::work::AttemptWork;
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
 use crate::integrate::schemes::{bdf2_coefficients, needs_start_force, scheme, DirkStage, Scheme};
@@ -65,7 +66,7 @@ pub(crate) struct StageOutput {
 
 /// A failed stage: the error and, with self-contact, the smallest distance (m) between shell
 /// triangles at Newton's last iterate (a substep whose Newton solve stalled with shells touching
-/// is redone with a stiffer κ_s, `Substepper::try_substep`), and whether any of its contacts
+/// is redone with a stiffer κ_s, `Call::try_substep`), and whether any of its contacts
 /// could have friction (then a failed Newton solve is tried again by friction-smoothing
 /// continuation, `super::continuation`).
 pub(crate) struct StageFailure {
@@ -96,7 +97,7 @@ pub(crate) fn accumulate(total: &mut NewtonStats, s: &NewtonStats) {
     total.seconds_residual += s.seconds_residual;
 }
 
-impl Substepper<'_> {
+impl Call<'_> {
     /// Pinned rows of `q_hat`: qₜ + (c h − h_eff) v_pin, so the stage ends them on their path.
     fn pin_base(&self, q: &[f64], q_hat: &mut [f64], v_fixed: &[f64], shift: f64) {
         for (i, _) in self.ctx.pinned.iter().enumerate().filter(|(_, p)| **p) {
@@ -128,21 +129,24 @@ impl Substepper<'_> {
         self.semi_implicit_stages() || matches!(self.integrator_now(), Integrator::ExponentialEuler | Integrator::Siere)
     }
 
-    /// f(qₜ, vₜ) in N: every force at the start of the substep, colliders at their start poses.
+    /// f(qₜ, vₜ) in N: every force at the start of the substep, colliders at their start poses;
+    /// the contact staging and any pattern rebuilt go into `work`.
     pub(crate) fn start_force(
         &mut self,
         q: &[f64],
         v: &[f64],
         substep: &Substep,
         damping: &DampingMatrices,
+        work: &mut AttemptWork,
     ) -> Result<Vec<f64>> {
-        self.with_start_system(q, v, q, substep, damping, |system, _| system.force(q, v))
+        self.with_start_system(q, v, q, substep, damping, work, |system, _| system.force(q, v))
     }
 
     /// Runs `f` on the implicit stage (base positions `q_hat`, base velocities `v`, step
     /// `substep.h`) over every force term at the start `q` of the substep, colliders at their
     /// start poses, with the linear solver of the system layout: the start force of the
-    /// multi-stage schemes and the linearization of the exponential ones.
+    /// multi-stage schemes and the linearization of the exponential ones. The contact staging
+    /// and any pattern rebuilt go into `work`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn with_start_system<R>(
         &mut self,
@@ -151,6 +155,7 @@ impl Substepper<'_> {
         q_hat: &[f64],
         substep: &Substep,
         damping: &DampingMatrices,
+        work: &mut AttemptWork,
         f: impl FnOnce(&mut ImplicitStage, &mut LinearSystem) -> R,
     ) -> Result<R> {
         let (f0, f1, h, v_fixed) = (substep.f0, substep.f1, substep.h, substep.v_fixed.as_slice());
@@ -162,32 +167,37 @@ impl Substepper<'_> {
             v_fixed,
             contacts: true,
         };
-        let terms = self.stage_terms(&spec, damping, q);
-        self.ensure_layout(&terms.stencils())?;
+        let terms = self.stage_terms(&spec, damping, q, work);
+        self.ensure_layout(&terms.stencils(), work)?;
         let (layout, solver) =
-            self.state.system.as_mut().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
+            self.state.carried.system.as_mut().ok_or_else(|| crate::error::Error::Panic("no system layout".into()))?;
         let (model, gravity, pinned) = (self.ctx.model, self.ctx.params.gravity, self.ctx.pinned);
         let mut system = ImplicitStage::new(model, layout, q_hat, v, h, gravity, pinned, v_fixed, terms);
         let mut linear = LinearSystem { solver, pattern: &layout.pattern, diagonal: &layout.diagonal_slots };
         Ok(f(&mut system, &mut linear))
     }
 
-    /// Integrates `substep` from (q, v).
-    pub(crate) fn integrate(
+    /// Takes `substep` from (q, v) by the scheme of the integrator in use (`schemes::scheme` of
+    /// `integrator_now`), once, without retries. Returns its outcome and, whatever that is,
+    /// the work it did besides the solve it returns, for the retry loop to report.
+    pub(crate) fn substep_by_scheme(
         &mut self,
         q: &[f64],
         v: &[f64],
         substep: &Substep,
-    ) -> std::result::Result<StageOutput, StageFailure> {
+    ) -> (std::result::Result<StageOutput, StageFailure>, AttemptWork) {
+        let mut work = AttemptWork::default();
         let damping = DampingMatrices::new(self.ctx.model, q);
         let integrator = self.integrator_now();
-        match scheme(integrator) {
-            Scheme::Dirk(stages) => self.dirk_step(q, v, substep, &damping, &stages),
-            Scheme::Bdf2 => self.bdf2_step(q, v, substep, &damping),
-            Scheme::Newmark => self.newmark_step(q, v, substep, &damping, integrator),
-            Scheme::Exponential => self.exponential_step(q, v, substep, &damping),
-            Scheme::Siere => self.siere_step(q, v, substep, &damping),
-        }
+        let w = &mut work;
+        let outcome = match scheme(integrator) {
+            Scheme::Dirk(stages) => self.dirk_step(q, v, substep, &damping, &stages, w),
+            Scheme::Bdf2 => self.bdf2_step(q, v, substep, &damping, w),
+            Scheme::Newmark => self.newmark_step(q, v, substep, &damping, integrator, w),
+            Scheme::Exponential => self.exponential_step(q, v, substep, &damping, w),
+            Scheme::Siere => self.siere_step(q, v, substep, &damping, w),
+        };
+        (outcome, work)
     }
 
     /// BDF2's substep from (q, v): one implicit stage on the last two states, or a backward Euler
@@ -198,9 +208,10 @@ impl Substepper<'_> {
         v: &[f64],
         substep: &Substep,
         damping: &DampingMatrices,
+        work: &mut AttemptWork,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
-        let history = self.state.history.as_ref().filter(|s| s.q.len() == q.len());
+        let history = self.state.carried.history.as_ref().filter(|s| s.q.len() == q.len());
         let stage = match history.and_then(|s| bdf2_coefficients(h, s.h).map(|c| (c, s))) {
             Some(((c0, c1, h_eff), past)) => {
                 let mut q_hat: Vec<f64> = q.iter().zip(&past.q).map(|(a, b)| c0 * a - c1 * b).collect();
@@ -210,10 +221,11 @@ impl Substepper<'_> {
             }
             None => StageInput { c: 1.0, q_hat: q.to_vec(), v_hat: v.to_vec(), h_eff: h, explicit: None, inertia: 1.0 },
         };
-        self.solve_stage(q, v, &stage, substep, damping, false)
+        self.solve_stage(q, v, &stage, substep, damping, false, work)
     }
 
-    /// A diagonally implicit Runge–Kutta substep from (q, v) over `stages`.
+    /// A diagonally implicit Runge–Kutta substep from (q, v) over `stages`; when a stage
+    /// fails, the solves of the stages before it go into `work` as discarded.
     fn dirk_step(
         &mut self,
         q: &[f64],
@@ -221,11 +233,12 @@ impl Substepper<'_> {
         substep: &Substep,
         damping: &DampingMatrices,
         stages: &[DirkStage],
+        work: &mut AttemptWork,
     ) -> std::result::Result<StageOutput, StageFailure> {
         let (h, v_fixed) = (substep.h, substep.v_fixed.as_slice());
         let mut velocities = vec![v.to_vec()];
-        let mut forces =
-            vec![if needs_start_force(stages) { self.start_force(q, v, substep, damping)? } else { Vec::new() }];
+        let start_force = needs_start_force(stages);
+        let mut forces = vec![if start_force { self.start_force(q, v, substep, damping, work)? } else { Vec::new() }];
         let mut total = NewtonStats::default();
         let last = stages.len() - 1;
         for (s, st) in stages.iter().enumerate() {
@@ -239,10 +252,10 @@ impl Substepper<'_> {
             }
             self.pin_base(q, &mut q_hat, v_fixed, st.c * h - h_eff);
             let input = StageInput { c: st.c, q_hat, v_hat: v.to_vec(), h_eff, explicit, inertia: 1.0 };
-            let out = match self.solve_stage(q, v, &input, substep, damping, s < last) {
+            let out = match self.solve_stage(q, v, &input, substep, damping, s < last, work) {
                 Ok(o) => o,
                 Err(e) => {
-                    self.out.report.add_failed_attempt(&total);
+                    work.discarded(&total);
                     return Err(e);
                 }
             };

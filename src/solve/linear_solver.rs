@@ -35,7 +35,10 @@ pub struct LinearSolveCost {
     pub seconds_solve: f64,
 }
 
-/// A linear solver set up for one system pattern.
+/// A linear solver set up for one system pattern. A clone shares the symbolic analyses and
+/// makes its numeric values and scratch when first used: no solve reads what an earlier one
+/// left in them, so the clone solves bit for bit like the original.
+#[derive(Clone)]
 pub enum LinearSolver {
     /// Sparse LU with the symbolic analysis of the pattern.
     Direct(DirectLu),

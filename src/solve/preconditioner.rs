@@ -2,11 +2,17 @@
 //! 3×3 diagonal block of J), and a sparse Cholesky of the symmetric part of J restricted to the
 //! element pattern (the elastic couplings; contact couplings between vertices that share no
 //! element are left to BiCGSTAB), shifted towards its diagonal until positive definite.
+//!
+//! Every update rebuilds the preconditioner from the Jacobian alone (the shifts start again
+//! from 0, the fallback is decided afresh), so a clone, which shares the symbolic analysis and
+//! the element map and makes its values when first updated, preconditions bit for bit like the
+//! original.
 
 use super::pattern::BlockPattern;
 use super::sparse_cholesky::SparseCholesky;
 use crate::error::{Error, Result};
 use nalgebra::Matrix3;
+use std::sync::Arc;
 
 /// Which preconditioner the iterative linear solver uses (`SolverParams::preconditioner`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -26,19 +32,45 @@ const SHIFTS: [f64; 5] = [0.0, 1e-4, 1e-2, 1e-1, 1.0];
 
 /// A preconditioner for matrices in one full pattern.
 pub enum Preconditioner {
-    /// Inverted diagonal blocks.
+    /// Inverted diagonal blocks (empty until the first update).
     BlockJacobi(Vec<Matrix3<f64>>),
     /// Cholesky of the element-pattern part.
     Cholesky(Box<CholeskyPart>),
 }
 
-/// The element-pattern part of J and its Cholesky.
-pub struct CholeskyPart {
-    cholesky: SparseCholesky,
+impl Clone for Preconditioner {
+    /// The same kind for the same patterns, sharing the symbolic analysis; its values are made
+    /// at its first update.
+    fn clone(&self) -> Self {
+        match self {
+            Self::BlockJacobi(_) => Self::BlockJacobi(Vec::new()),
+            Self::Cholesky(part) => Self::Cholesky(Box::new(CholeskyPart {
+                cholesky: part.cholesky.clone(),
+                map: part.map.clone(),
+                values: Vec::new(),
+                shift: 0.0,
+                may_fall_back: part.may_fall_back,
+                fallback: None,
+            })),
+        }
+    }
+}
+
+/// Where the element-pattern entries live in the full pattern (see [`map_to_full`]); fixed
+/// for one pair of patterns.
+struct ElementMap {
     /// For each element-pattern entry: its index in the full pattern, and that of its transpose.
     to_full: Vec<(usize, usize)>,
     /// Element-pattern indices of the diagonal entries.
     diagonal: Vec<usize>,
+}
+
+/// The element-pattern part of J and its Cholesky.
+pub struct CholeskyPart {
+    cholesky: SparseCholesky,
+    /// The element entries' places in the full pattern, shared by clones.
+    map: Arc<ElementMap>,
+    /// The symmetrised element-pattern values of the last update (empty until the first).
     values: Vec<f64>,
     /// Shift used at the last update (relative to each diagonal entry).
     pub shift: f64,
@@ -66,13 +98,9 @@ fn apply_blocks(inv: &[Matrix3<f64>], z: &mut [f64]) {
     }
 }
 
-/// Per element-pattern entry, its index in the full pattern and that of its transpose; and the
-/// element-pattern indices of the diagonal entries.
-type FullPatternMap = (Vec<(usize, usize)>, Vec<usize>);
-
 /// For each entry of `elements` (a sub-pattern of `full`), in its value order: the indices in
 /// `full` of that entry and of its transpose; and the `elements` indices of the diagonal entries.
-fn map_to_full(full: &BlockPattern, elements: &BlockPattern) -> Result<FullPatternMap> {
+fn map_to_full(full: &BlockPattern, elements: &BlockPattern) -> Result<ElementMap> {
     let mut to_full = Vec::with_capacity(elements.nnz());
     let mut diagonal = Vec::with_capacity(3 * elements.vertex_count);
     for j in 0..elements.vertex_count as u32 {
@@ -96,7 +124,7 @@ fn map_to_full(full: &BlockPattern, elements: &BlockPattern) -> Result<FullPatte
             }
         }
     }
-    Ok((to_full, diagonal))
+    Ok(ElementMap { to_full, diagonal })
 }
 
 impl Preconditioner {
@@ -106,12 +134,11 @@ impl Preconditioner {
         if kind == PreconditionerKind::BlockJacobi {
             return Ok(Self::BlockJacobi(vec![Matrix3::identity(); full.vertex_count]));
         }
-        let (to_full, diagonal) = map_to_full(full, elements)?;
+        let map = map_to_full(full, elements)?;
         Ok(Self::Cholesky(Box::new(CholeskyPart {
             cholesky: SparseCholesky::new(elements)?,
-            values: vec![0.0; to_full.len()],
-            to_full,
-            diagonal,
+            values: vec![0.0; map.to_full.len()],
+            map: Arc::new(map),
             shift: 0.0,
             may_fall_back: false,
             fallback: None,
@@ -125,9 +152,7 @@ impl Preconditioner {
     pub fn for_pattern(self, kind: PreconditionerKind, full: &BlockPattern, elements: &BlockPattern) -> Result<Self> {
         match self {
             Self::Cholesky(mut part) if kind == PreconditionerKind::Cholesky && part.cholesky.analyses(elements) => {
-                let (to_full, diagonal) = map_to_full(full, elements)?;
-                part.to_full = to_full;
-                part.diagonal = diagonal;
+                part.map = Arc::new(map_to_full(full, elements)?);
                 part.fallback = None;
                 part.shift = 0.0;
                 Ok(Self::Cholesky(part))
@@ -141,8 +166,8 @@ impl Preconditioner {
     pub fn update(&mut self, full: &BlockPattern, jac: &[f64], diagonal: &[super::pattern::BlockSlot]) -> Result<()> {
         match self {
             Self::BlockJacobi(inv) => {
+                inv.resize(full.vertex_count, Matrix3::identity());
                 inverted_diagonal_blocks(jac, diagonal, inv);
-                let _ = full;
                 Ok(())
             }
             Self::Cholesky(part) => match part.update(jac) {
@@ -189,17 +214,19 @@ impl Preconditioner {
 
 impl CholeskyPart {
     fn update(&mut self, jac: &[f64]) -> Result<()> {
-        for (v, &(a, b)) in self.values.iter_mut().zip(&self.to_full) {
+        let map = &*self.map;
+        self.values.resize(map.to_full.len(), 0.0);
+        for (v, &(a, b)) in self.values.iter_mut().zip(&map.to_full) {
             *v = 0.5 * (jac[a] + jac[b]);
         }
-        let base: Vec<f64> = self.diagonal.iter().map(|&k| self.values[k]).collect();
+        let base: Vec<f64> = map.diagonal.iter().map(|&k| self.values[k]).collect();
         if base.iter().any(|d| !(*d > 0.0)) {
             return Err(Error::NotConverged(
                 "symmetrised Jacobian has a diagonal entry ≤ 0 (not positive definite)".into(),
             ));
         }
         for shift in SHIFTS {
-            for (&k, &d) in self.diagonal.iter().zip(&base) {
+            for (&k, &d) in map.diagonal.iter().zip(&base) {
                 self.values[k] = d + shift * d.abs();
             }
             if self.cholesky.factorize(&self.values).is_ok() {
@@ -283,7 +310,7 @@ mod tests {
     fn element_entries_map_to_the_full_pattern() {
         let elements = BlockPattern::new(4, [&[0u32, 1][..], &[1, 2][..]].into_iter());
         let full = BlockPattern::new(4, [&[0u32, 1][..], &[1, 2][..], &[0, 3, 2][..]].into_iter());
-        let (to_full, diagonal) = map_to_full(&full, &elements).expect("sub-pattern");
+        let ElementMap { to_full, diagonal } = map_to_full(&full, &elements).expect("sub-pattern");
         assert_eq!(to_full.len(), elements.nnz());
         let column_of = |p: &BlockPattern, k: usize| (0..p.col_ptr.len() - 1).find(|&c| p.col_ptr[c + 1] > k).unwrap();
         for (k, &(a, b)) in to_full.iter().enumerate() {
@@ -297,7 +324,35 @@ mod tests {
         let moved = pre.for_pattern(PreconditionerKind::Cholesky, &full, &elements).expect("moved");
         let Preconditioner::Cholesky(part) = &moved else { panic!("Cholesky expected") };
         assert!(part.cholesky.analyses(&elements) && !part.cholesky.analyses(&full));
-        assert_eq!(part.to_full, to_full);
+        assert_eq!(part.map.to_full, to_full);
         assert!(map_to_full(&elements, &full).is_err(), "full is not a sub-pattern of elements");
+    }
+
+    /// A clone, made after the original needed a shift, shares its analysis and element map
+    /// and preconditions bit for bit like it from the next update on (Cholesky and block
+    /// Jacobi).
+    #[test]
+    fn a_clone_preconditions_alike() {
+        let stencil = [0u32, 1];
+        let pattern = BlockPattern::new(2, std::iter::once(&stencil[..]));
+        let diagonal = [pattern.slot(0, 0).unwrap(), pattern.slot(1, 1).unwrap()];
+        let indefinite = pattern.values_of(|r, c| if r == c { 1.0 } else { -0.21 });
+        let spd = pattern.values_of(|r, c| if r == c { 2.0 + r as f64 } else { 0.2 / (1.0 + c as f64) });
+        for kind in [PreconditionerKind::Cholesky, PreconditionerKind::BlockJacobi] {
+            let mut original = Preconditioner::new(kind, &pattern, &pattern).expect("new");
+            original.update(&pattern, &indefinite, &diagonal).expect("shifted");
+            let mut clone = original.clone();
+            if let (Preconditioner::Cholesky(a), Preconditioner::Cholesky(b)) = (&original, &clone) {
+                assert!(a.cholesky.shares_analysis(&b.cholesky) && Arc::ptr_eq(&a.map, &b.map));
+                assert!(b.values.is_empty() && b.shift == 0.0);
+            }
+            original.update(&pattern, &spd, &diagonal).expect("SPD");
+            clone.update(&pattern, &spd, &diagonal).expect("SPD");
+            let (mut x, mut y) = (vec![1.0, -2.0, 3.0, -4.0, 5.0, -6.0], vec![1.0, -2.0, 3.0, -4.0, 5.0, -6.0]);
+            original.apply(&mut x);
+            clone.apply(&mut y);
+            let bits = |z: &[f64]| z.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&x), bits(&y), "{kind:?}");
+        }
     }
 }

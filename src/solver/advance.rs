@@ -1,6 +1,11 @@
 //! Time stepping: `step` (one implicit step) and `advance` (substeps of at most
 //! `params.time_step`, pin targets interpolated linearly over the substeps). Works on copies of
-//! the state and commits only when every substep converged.
+//! the state, the carried state included (`crate::integrate::carried`), and commits them only
+//! when every substep converged.
+//!
+//! The report has one writer per phase of a call: its start here (the initial state, the
+//! separation of vertices that started inside colliders), its substeps in the retry loop
+//! (`crate::integrate::retries`), and its end in the commit here.
 
 use super::substeps::CallStart;
 use super::{progress, ProgressFn, Solver, StepReport};
@@ -9,11 +14,13 @@ use crate::assemble::{element_terms, SystemLayout};
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::error::{Error, Result};
 use crate::integrate::call::CallEnd;
+use crate::integrate::carried::CarriedState;
 use crate::integrate::report::Warnings;
 use crate::integrate::separation;
 use crate::integrate::warnings;
 use crate::model::{ColliderMeshContact, SolverParams};
 use crate::model::{Model, ObjectKind};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Most substeps one `advance` may take.
@@ -100,17 +107,23 @@ impl Solver {
         let mut host_progress = self.progress.take();
         // Soft pins pull toward their targets for the whole call; put back if it fails.
         let anchors = self.model.move_pin_anchors(&self.target);
+        // The call only reads the solver, but goes to the pool with it as `&mut`: the solver is
+        // `Send`, not `Sync` (a host's callback need not be `Sync`).
+        let (solver, report_ref) = (&mut *self, &mut report);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            progress::on_pool(&pool, host_progress.as_mut(), |progress| {
-                self.run_on_pool(substeps, h, progress, &mut report)
+            progress::on_pool(&pool, host_progress.as_mut(), move |progress| {
+                solver.run_on_pool(substeps, h, progress, report_ref)
             })
         }));
         self.progress = host_progress;
         let result = result.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
-        let result = result.and_then(|state| {
-            if state.q.iter().chain(&state.v).all(|x| x.is_finite()) {
-                Ok(state)
+        let result = result.and_then(|(end, carried)| {
+            if end.pinned_in_collider {
+                report.warnings |= Warnings::PINNED_IN_COLLIDER;
+            }
+            // Last line of defence: a non-finite state is never committed (nor reaches a host's cache).
+            if end.q.iter().chain(&end.v).all(|x| x.is_finite()) {
+                Ok((end, carried))
             } else {
                 report.converged = false;
                 report.last_failure = Some(crate::solve::NewtonFailure::NonFinite);
@@ -118,14 +131,14 @@ impl Solver {
             }
         });
         let outcome = match result {
-            Ok(end) => {
-                if let Some([shells, solids]) = end.self_contact_stiffness {
-                    self.self_contact_stiffness = Some(shells);
-                    self.shell_solid_stiffness = Some(solids);
+            Ok((end, mut carried)) => {
+                let contact = !self.model.colliders.is_empty() || self.model.has_surface_contact();
+                report.contact_stiffness = carried.contact_stiffness.filter(|_| contact).unwrap_or(0.0);
+                // §4.4: κ is never lowered while contacts are active; once none is, it restarts.
+                if report.active_contacts == 0 {
+                    carried.contact_stiffness = None;
                 }
-                let kappa = end.contact_stiffness;
-                self.acceleration = end.acceleration;
-                self.history = end.history;
+                self.carried = carried;
                 self.q = end.q;
                 self.v = end.v;
                 self.target.iter_mut().for_each(|t| *t = None);
@@ -134,10 +147,6 @@ impl Solver {
                         *pose = t;
                     }
                 }
-                // §4.4: κ is never lowered while contacts are active; once none is, it restarts.
-                self.contact_stiffness = (report.active_contacts > 0).then_some(kappa);
-                let contact = !self.model.colliders.is_empty() || self.model.has_surface_contact();
-                report.contact_stiffness = if contact { kappa } else { 0.0 };
                 report.converged = true;
                 if report.deepest_gap < 0.0 {
                     report.warnings |= Warnings::PENETRATION_REMAINS;
@@ -160,19 +169,21 @@ impl Solver {
     }
 
     /// The work of a call, on a worker of the solver's pool: the substeps on copies of the state,
-    /// ending with what the call commits. `progress` forwards to the host's callback.
+    /// ending with what the call commits (the carried state it worked on among them). `progress`
+    /// forwards to the host's callback.
     fn run_on_pool(
-        &mut self,
+        &self,
         substeps: usize,
         h: f64,
         progress: Option<&mut ProgressFn>,
         report: &mut StepReport,
-    ) -> Result<CallEnd> {
-        if self.layout.is_none() {
+    ) -> Result<(CallEnd, CarriedState)> {
+        let mut carried = self.carried.clone();
+        if carried.system.is_none() {
             let t = Instant::now();
             let layout = SystemLayout::new(&self.model, &[]);
             let linear = layout.linear_solver(&self.params, None)?;
-            self.layout = Some((layout, linear));
+            carried.system = Some((Arc::new(layout), linear));
             report.seconds_factorization += t.elapsed().as_secs_f64();
         }
         let pairs = contact_pairs(&self.model);
@@ -181,7 +192,7 @@ impl Solver {
         let exact_meshes = self.params.collider_mesh_contact == ColliderMeshContact::Exact;
         let queries = self.model.surface_queries_with(self.params.contact_thickness, !exact_meshes);
         let padding = search_padding(&surfaces, &queries, self.params.contact_thickness);
-        let kappa = match self.contact_stiffness {
+        let kappa = match carried.contact_stiffness {
             Some(k) => k,
             None => initial_contact_stiffness(&self.model, &self.params),
         };
@@ -228,20 +239,26 @@ impl Solver {
             inside: report.initial_deepest_gap < 0.0,
         };
         let mut progress = progress;
-        match self.substeps(&start, false, substeps, h, progress.as_deref_mut(), report) {
+        let first = self.substeps(&start, false, &mut carried, substeps, h, progress.as_deref_mut(), report);
+        match first {
             // Vertices moved out of a mesh that swallowed them may leave the edges between them
             // passing through it: the call is taken again with the meshes meeting vertices only.
+            // It starts again from the carried state the call started with, but keeps the system
+            // layout of the first attempt, whose pattern covers the contacts met so far.
             Err(Error::NotConverged(m)) if out_of_meshes > 0 => {
                 log::warn!("{m}: the call is taken again with collider meshes meeting only the vertices");
-                self.substeps(&start, true, substeps, h, progress, report).map_err(|e| match e {
-                    Error::NotConverged(m) => Error::NotConverged(format!(
-                        "{m}; {out_of_meshes} vertices started inside a collider mesh and were moved out, but the \
+                let mut again = CarriedState { system: carried.system, ..self.carried.clone() };
+                let end =
+                    self.substeps(&start, true, &mut again, substeps, h, progress, report).map_err(|e| match e {
+                        Error::NotConverged(m) => Error::NotConverged(format!(
+                            "{m}; {out_of_meshes} vertices started inside a collider mesh and were moved out, but the \
                          cloth may still pass through it: move the collider mesh or the object apart"
-                    )),
-                    other => other,
-                })
+                        )),
+                        other => other,
+                    })?;
+                Ok((end, again))
             }
-            other => other,
+            other => other.map(|end| (end, carried)),
         }
     }
 }

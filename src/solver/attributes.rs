@@ -99,11 +99,11 @@ impl Solver {
         let dofs = 3 * range.start..3 * range.end;
         match attribute {
             VertexAttribute::Velocity => {
-                self.history = None;
+                self.carried.history = None;
                 self.v[dofs].copy_from_slice(values);
             }
             VertexAttribute::Position => {
-                self.history = None;
+                self.carried.history = None;
                 self.q[dofs].copy_from_slice(values);
             }
             VertexAttribute::Pinned => {

@@ -18,11 +18,13 @@ use crate::contact::Pose;
 use crate::energy::target_spring::TargetSpring;
 use crate::energy::Element;
 use crate::error::{Error, Result};
+use crate::integrate::carried::CarriedState;
 use crate::integrate::schemes::StepHistory;
 use crate::mesh::validate::MAX_COORDINATE;
 use crate::model::soft_pins::MAX_PIN_STIFFNESS;
 use crate::model::{Model, ObjectKind};
 use bytes::{Reader, Writer};
+use std::sync::Arc;
 
 mod bytes;
 
@@ -123,21 +125,22 @@ impl Solver {
             w.u64(t.is_some() as u64);
             w.pose(&t.unwrap_or_default());
         }
-        w.option(self.contact_stiffness);
-        w.option(self.self_contact_stiffness);
+        let carried = &self.carried;
+        w.option(carried.contact_stiffness);
+        w.option(carried.self_contact_stiffness);
         if magic != MAGIC_WITHOUT_SHELL_SOLID {
-            w.option(self.shell_solid_stiffness);
+            w.option(carried.shell_solid_stiffness);
         }
-        w.f64s(&self.acceleration);
-        w.u64(self.history.is_some() as u64);
-        if let Some(h) = &self.history {
+        w.f64s(&carried.acceleration);
+        w.u64(carried.history.is_some() as u64);
+        if let Some(h) = &carried.history {
             w.f64s(&h.q);
             w.f64s(&h.v);
             w.f64(h.h);
         }
         // The pattern's couplings beyond the elements' (those contacts added), or none.
-        w.u64(self.layout.is_some() as u64);
-        if let Some((layout, _)) = &self.layout {
+        w.u64(carried.system.is_some() as u64);
+        if let Some((layout, _)) = &carried.system {
             let contacts = contact_couplings(layout);
             w.u64(contacts.is_some() as u64);
             let pairs = contacts.unwrap_or_default();
@@ -235,7 +238,7 @@ impl Solver {
             }
             let layout = SystemLayout::new(&self.model, &stencils);
             let linear = layout.linear_solver(&self.params, None)?;
-            Some((layout, linear))
+            Some((Arc::new(layout), linear))
         } else {
             None
         };
@@ -250,12 +253,14 @@ impl Solver {
         self.model.soft_pins = soft_pins;
         self.collider_pose = collider_pose;
         self.collider_target = collider_target;
-        self.contact_stiffness = contact_stiffness;
-        self.self_contact_stiffness = self_contact_stiffness;
-        self.shell_solid_stiffness = shell_solid_stiffness;
-        self.acceleration = acceleration;
-        self.history = history;
-        self.layout = layout;
+        self.carried = CarriedState {
+            contact_stiffness,
+            self_contact_stiffness,
+            shell_solid_stiffness,
+            acceleration,
+            history,
+            system: layout,
+        };
         Ok(())
     }
 }
@@ -301,13 +306,13 @@ mod tests {
     #[test]
     fn a_checkpoint_without_shell_solid_stiffness_is_read() {
         let source = cloth_over_box();
-        assert!(source.shell_solid_stiffness.is_some());
+        assert!(source.carried.shell_solid_stiffness.is_some());
         let old = source.encode(MAGIC_WITHOUT_SHELL_SOLID);
         assert_eq!(old.len() + 16, source.encode(MAGIC_WITHOUT_SOFT_PINS).len());
         let mut target = cloth_over_box();
         target.step(5e-3).unwrap();
         target.restore(&old).unwrap();
-        assert_eq!(target.shell_solid_stiffness, None);
+        assert_eq!(target.carried.shell_solid_stiffness, None);
         assert_eq!(target.q, source.q);
         assert_eq!(target.v, source.v);
         assert_eq!(target.encode(MAGIC_WITHOUT_SHELL_SOLID), old);

@@ -4,7 +4,8 @@
 //! This is the Rust API; `crate::capi` wraps it for C.
 //!
 //! Every mutating call validates first and changes nothing when it fails; a step works on copies
-//! and commits only when every substep converged.
+//! (of the state carried from call to call too, `crate::integrate::carried`) and commits them
+//! whole only when every substep converged.
 
 mod advance;
 mod attributes;
@@ -14,14 +15,13 @@ mod substeps;
 
 pub use attributes::VertexAttribute;
 
-use crate::assemble::SystemLayout;
 use crate::contact::{Pose, Shape};
 use crate::energy::volume::VolumeKind;
 use crate::error::{Error, Result};
+use crate::integrate::carried::CarriedState;
 pub use crate::integrate::report;
 pub use crate::integrate::{ProgressFn, StepReport, Warnings};
 use crate::model::{Material, Model, Object, ObjectKind, SolverParams};
-use crate::solve::linear_solver::LinearSolver;
 
 /// A cloth and soft-body solver.
 pub struct Solver {
@@ -39,24 +39,10 @@ pub struct Solver {
     collider_pose: Vec<Pose>,
     /// Where each collider must be at the end of the next step/advance.
     collider_target: Vec<Option<Pose>>,
-    /// Contact penalty stiffness κ (N/m²) in use; `None` until contacts first need it and after
-    /// a call that ends with no active contact (it then restarts from the initial value).
-    contact_stiffness: Option<f64>,
-    /// Self-contact stiffness κ_s (N/m²) in use; `None` until the first call with self-contact
-    /// (raised when a substep would make the shells intersect, never lowered).
-    self_contact_stiffness: Option<f64>,
-    /// Stiffness κ_b (N/m²) of the shell–solid pairs in use; `None` until the first call with
-    /// self-contact (raised when a substep would make shells cross solids' faces, never lowered).
-    shell_solid_stiffness: Option<f64>,
-    /// Acceleration of the last substep (m/s²), per coordinate (empty after the model changed):
-    /// Newton's initial guess continues it.
-    acceleration: Vec<f64>,
-    /// The state one substep back, for BDF2 (`None` at the start, after the model changed or the
-    /// host set positions or velocities: BDF2 then restarts with a backward Euler step).
-    history: Option<crate::integrate::schemes::StepHistory>,
-    /// Pattern, slots and linear solver (symbolic LU or preconditioner); rebuilt after objects
-    /// are added and when contacts couple vertices the pattern lacks.
-    layout: Option<(SystemLayout, LinearSolver)>,
+    /// What one call hands on to the next: the contact stiffnesses in use, the last substep's
+    /// acceleration, BDF2's history, the system layout and its linear solver. A call works on
+    /// a clone, committed whole when it succeeds.
+    carried: CarriedState,
     report: StepReport,
     pool: std::sync::Arc<rayon::ThreadPool>,
     progress: Option<ProgressFn>,
@@ -86,12 +72,7 @@ impl Solver {
             target: Vec::new(),
             collider_pose: Vec::new(),
             collider_target: Vec::new(),
-            contact_stiffness: None,
-            self_contact_stiffness: None,
-            shell_solid_stiffness: None,
-            acceleration: Vec::new(),
-            history: None,
-            layout: None,
+            carried: CarriedState::default(),
             report: StepReport::default(),
             progress: None,
         })
@@ -249,9 +230,7 @@ impl Solver {
         self.v.extend(std::iter::repeat_n(0.0, positions.len()));
         self.pinned.extend(std::iter::repeat_n(false, n));
         self.target.extend(std::iter::repeat_n(None, n));
-        self.layout = None;
-        self.acceleration.clear();
-        self.history = None;
+        self.carried.model_changed();
     }
 
     /// The object `id`.

@@ -1,6 +1,7 @@
-//! The substeps of one call from the state it starts with ([`CallStart`]): the call's context
-//! and state are built here, so that a call can be taken a second time from the same start
-//! (with collider meshes meeting vertices only, after vertices were moved out of one).
+//! The substeps of one call from the state it starts with ([`CallStart`]) and a working copy of
+//! the carried state: the call's context and state are built here, so that a call can be taken
+//! a second time from the same start (with collider meshes meeting vertices only, after
+//! vertices were moved out of one).
 
 use super::{ProgressFn, Solver, StepReport};
 use crate::assemble::contact::collider_vertex::ContactPair;
@@ -8,10 +9,11 @@ use crate::assemble::contact::stage::SurfaceStage;
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::contact::ContactLaw;
 use crate::error::Result;
-use crate::integrate::call::{CallContext, CallEnd, CallOutput, CallState, CollidersOverCall, Substepper};
+use crate::integrate::call::{Call, CallContext, CallEnd, CallOutput, CallState, CollidersOverCall};
+use crate::integrate::carried::CarriedState;
 use crate::integrate::collider_meshes::ColliderMeshesOverCall;
 use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
-use crate::model::{Model, SolverParams, SurfaceQuery};
+use crate::model::SurfaceQuery;
 
 /// What every attempt at a call starts from.
 pub(super) struct CallStart {
@@ -38,12 +40,16 @@ pub(super) struct CallStart {
 }
 
 impl Solver {
-    /// The call's `substeps` from `start`; with `vertices_only`, collider meshes meet only the
-    /// contact vertices (not the edges and triangles between them).
+    /// The call's `substeps` from `start`, working on `carried` (the call's copy of the carried
+    /// state, which it leaves as the call ended, successful or not); with `vertices_only`,
+    /// collider meshes meet only the contact vertices (not the edges and triangles between
+    /// them).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn substeps(
-        &mut self,
+        &self,
         start: &CallStart,
         vertices_only: bool,
+        carried: &mut CarriedState,
         substeps: usize,
         h: f64,
         progress: Option<&mut ProgressFn>,
@@ -59,7 +65,7 @@ impl Solver {
             });
         let self_mesh = self_contact::mesh(&self.model, &self.params);
         let self_over = self_mesh.as_ref().map(|m| {
-            let kappa_s = self
+            let kappa_s = carried
                 .self_contact_stiffness
                 .unwrap_or_else(|| self_contact::initial_stiffness(&self.model, m, &self.params));
             let delta_min = self_contact::smallest_thickness(&self.model, &self.params);
@@ -67,15 +73,12 @@ impl Solver {
             SelfContactOverCall {
                 mesh: m,
                 law,
-                solid: self_contact::solid(law, self.shell_solid_stiffness),
+                solid: self_contact::solid(law, carried.shell_solid_stiffness),
                 padding: self_contact::padding(m, m.max_delta),
                 crossed: None,
             }
         });
-        let Solver {
-            params, model, pinned, target, layout, collider_pose, collider_target, acceleration, history, ..
-        } = &mut *self;
-        let (params, model): (&SolverParams, &Model) = (params, model);
+        let Solver { params, model, pinned, target, collider_pose, collider_target, .. } = self;
         let ctx = CallContext {
             model,
             params,
@@ -97,16 +100,14 @@ impl Solver {
             },
         };
         let state = CallState {
-            system: layout,
+            carried,
             contact_law: params.contact_law(start.kappa),
             self_contact: self_over,
             collider_meshes,
-            acceleration: acceleration.clone(),
-            history: history.clone(),
             recovering: start.inside,
             recovery_call: start.inside,
             modal_basis: None,
         };
-        Substepper { ctx, state, out: CallOutput { progress, report } }.run(&start.v, substeps, h)
+        Call { ctx, state, out: CallOutput { progress, report } }.run(&start.v, substeps, h)
     }
 }
