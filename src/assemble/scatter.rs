@@ -53,6 +53,28 @@ pub fn add_matrix(
     jac: &mut [f64],
 ) -> u32 {
     let n = vertices.len();
+    match slots {
+        Some(slots) => {
+            add_blocks(vertices, m, scale, fixed, jac, |a, b, _, _| Some(slots[a * n + b]));
+            0
+        }
+        None if n == 1 => {
+            add_blocks(vertices, m, scale, fixed, jac, |_, _, va, _| Some(layout.diagonal_slots[va as usize]))
+        }
+        None => add_blocks(vertices, m, scale, fixed, jac, |_, _, va, vb| layout.pattern.slot(va, vb)),
+    }
+}
+
+/// jac += scale · m block by block, each block (a, b) at `slot(a, b, vertex a, vertex b)`
+/// (`None`: left out and counted), rows and columns of `fixed` vertices skipped.
+fn add_blocks(
+    vertices: &[u32],
+    m: &impl StencilMatrix,
+    scale: f64,
+    fixed: &[bool],
+    jac: &mut [f64],
+    slot: impl Fn(usize, usize, u32, u32) -> Option<BlockSlot>,
+) -> u32 {
     let mut dropped = 0;
     for (a, &va) in vertices.iter().enumerate() {
         if fixed[va as usize] {
@@ -62,16 +84,9 @@ pub fn add_matrix(
             if fixed[vb as usize] {
                 continue;
             }
-            let slot = match slots {
-                Some(s) => s[a * n + b],
-                None if n == 1 => layout.diagonal_slots[va as usize],
-                None => match layout.pattern.slot(va, vb) {
-                    Some(s) => s,
-                    None => {
-                        dropped += 1;
-                        continue;
-                    }
-                },
+            let Some(slot) = slot(a, b, va, vb) else {
+                dropped += 1;
+                continue;
             };
             for c in 0..3 {
                 for r in 0..3 {

@@ -195,7 +195,8 @@ mod tests {
                     }
                     checked += 1;
                     let (_, f) = kind.force(p, &q, &v).expect("a corner pair has a force");
-                    let (_, block) = kind.jacobian(p, &context, &q, &v).expect("a pair within δ has a block");
+                    let (_, block, factor) = kind.jacobian(p, &context, &q, &v).expect("a pair within δ has a block");
+                    let block = block * factor;
                     let scale = block.amax().max(f.iter().fold(0.0f64, |m, x| m.max(x.abs())) / 1e-3);
                     let step = 1e-7;
                     for col in 3..12 {

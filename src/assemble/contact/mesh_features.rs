@@ -22,7 +22,7 @@
 //! Each primitive not wholly pinned is a gather unit tracking its vertices.
 
 use super::stage::{ContactStage, MeshStage, SurfacePrimitives};
-use super::{CandidateCache, ContactKind, Frozen, JacobianStage, StencilGap, Units};
+use super::{CandidateCache, ContactKind, Frozen, JacobianBlock, JacobianStage, StencilGap, Units};
 use crate::contact::pair::PrimitivePair;
 use crate::contact::ContactLaw;
 use crate::energy::{gather, Element};
@@ -182,17 +182,11 @@ impl<F: Features<N>, const N: usize, const S: usize> ContactKind for FeaturePair
     /// projection (definite) is of the whole stencil's, whose coupling to the feature's
     /// vertices makes the primitive's block stiffer than its own projection would (Newton on
     /// sphere-and-floor stalled with the latter).
-    fn jacobian(
-        &self,
-        p: &PrimitivePair,
-        stage: &JacobianStage,
-        q: &[f64],
-        _v: &[f64],
-    ) -> Option<([u32; 4], Self::Block)> {
+    fn jacobian(&self, p: &PrimitivePair, stage: &JacobianStage, q: &[f64], _v: &[f64]) -> Option<JacobianBlock<Self>> {
         let x = gather::<12>(&p.vertices, q);
         (p.distance(&x) < p.law.delta).then(|| {
             let h = if stage.definite { project_psd(&p.hessian(&x)) } else { Self::block_hessian(p, &x) };
-            (p.vertices, h * (stage.h * stage.h))
+            (p.vertices, h, stage.h * stage.h)
         })
     }
 

@@ -63,6 +63,11 @@ pub struct StencilGap {
     pub active: bool,
 }
 
+/// A stencil's part of the stage Jacobian: its vertices, a matrix over their coordinates, and
+/// the factor on it (J += factor · matrix; the factor is kept apart so that the matrix is
+/// scaled once, as it is added).
+pub type JacobianBlock<K> = (<K as ContactKind>::Vertices, <K as ContactKind>::Block, f64);
+
 /// The friction of one stencil of kind `K` with its frame frozen.
 pub type Frozen<K> = FrozenFriction<<K as ContactKind>::Vertices, <K as ContactKind>::Weights>;
 
@@ -130,15 +135,9 @@ pub trait ContactKind: Send + Sync {
     /// The stencil's penalty energy (J) at positions `q` (m).
     fn energy(&self, stencil: &Self::Stencil, q: &[f64]) -> f64;
 
-    /// The stencil's vertices and its block of the stage Jacobian J = ∂r/∂v (N·s/m: −h dF/dv
-    /// along q = q̂ + h v, i.e. h² ∇²W − h dF_friction/dv) at `q`, `v`; `None` when it has none.
-    fn jacobian(
-        &self,
-        stencil: &Self::Stencil,
-        stage: &JacobianStage,
-        q: &[f64],
-        v: &[f64],
-    ) -> Option<(Self::Vertices, Self::Block)>;
+    /// The stencil's block of the stage Jacobian J = ∂r/∂v (N·s/m: −h dF/dv along
+    /// q = q̂ + h v, i.e. h² ∇²W − h dF_friction/dv) at `q`, `v`; `None` when it has none.
+    fn jacobian(&self, stencil: &Self::Stencil, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<JacobianBlock<Self>>;
 
     /// dF/dv (N·s/m) of frozen friction `f` of this kind at velocities `v` (m/s), over its
     /// stencil ([`FrozenFriction::jacobian`]).

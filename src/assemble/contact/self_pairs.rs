@@ -15,7 +15,7 @@
 //! blocks of pairs found later and missing from it are dropped (and counted).
 
 use super::stage::{ContactStage, SelfContactStage};
-use super::{CandidateCache, ContactKind, Frozen, JacobianStage, Units};
+use super::{CandidateCache, ContactKind, Frozen, JacobianBlock, JacobianStage, Units};
 use crate::contact::pair::PrimitivePair;
 use crate::contact::pair::SolidSide;
 use crate::contact::self_contact::broad_phase;
@@ -155,13 +155,7 @@ impl ContactKind for SelfPairs<'_> {
 
     /// h² ∇²W (pairs within δ; PSD-projected when definite) − h dF/dv of the implicit friction
     /// (exact, or with the sliding basis held when definite).
-    fn jacobian(
-        &self,
-        p: &PrimitivePair,
-        stage: &JacobianStage,
-        q: &[f64],
-        v: &[f64],
-    ) -> Option<([u32; 4], Self::Block)> {
+    fn jacobian(&self, p: &PrimitivePair, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<JacobianBlock<Self>> {
         let x = gather::<12>(&p.vertices, q);
         let h = stage.h;
         let hessian = (p.distance(&x) < p.law.delta).then(|| {
@@ -177,13 +171,13 @@ impl ContactKind for SelfPairs<'_> {
         } else {
             p.friction_jacobian(&x, &gather::<12>(&p.vertices, v), h, !stage.definite)
         };
-        let block = match (hessian, friction) {
+        let (block, scale) = match (hessian, friction) {
             (None, None) => return None,
-            (Some(a), None) => a * (h * h),
-            (None, Some(b)) => b * -h,
-            (Some(a), Some(b)) => a * (h * h) - b * h,
+            (Some(a), None) => (a, h * h),
+            (None, Some(b)) => (b, -h),
+            (Some(a), Some(b)) => (a * (h * h) - b * h, 1.0),
         };
-        Some((p.vertices, block))
+        Some((p.vertices, block, scale))
     }
 
     fn frozen_jacobian(&self, f: &Frozen<Self>, v: &[f64]) -> Self::Block {

@@ -12,7 +12,7 @@
 //! slightly inexact Jacobian).
 
 use super::stage::{ContactStage, SurfaceStage};
-use super::{position, CandidateCache, ContactKind, Frozen, JacobianStage, StencilGap, Units};
+use super::{position, CandidateCache, ContactKind, Frozen, JacobianBlock, JacobianStage, StencilGap, Units};
 use crate::contact::surface::grid::SampleGrid;
 use crate::contact::surface::stencil_force::{self, GapMeasure, StencilForce};
 use crate::contact::surface::{first_order, potential, surface, ImplicitSurface, Kernel};
@@ -203,11 +203,9 @@ impl ContactKind for SurfaceQueries<'_> {
     }
 
     /// −h dF/dv (penalty and implicit friction) on the potential's stencil.
-    fn jacobian(&self, c: &Candidate, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<(Vec<u32>, Self::Block)> {
+    fn jacobian(&self, c: &Candidate, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<JacobianBlock<Self>> {
         let f = self.evaluate(c, q, v, stage.h, true, stage.definite)?;
-        let mut m = f.jacobian?;
-        m *= -stage.h;
-        Some((f.stencil, m))
+        Some((f.stencil, f.jacobian?, -stage.h))
     }
 
     fn frozen_jacobian(&self, f: &Frozen<Self>, v: &[f64]) -> Self::Block {

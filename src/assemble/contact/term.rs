@@ -8,7 +8,7 @@
 //! that its gradient in v is the residual (paper Eq. 24); the Jacobian takes each stencil's
 //! block and −h dF/dv of the lagged friction.
 
-use super::{CandidateCache, ContactKind, Frozen, JacobianStage, StencilGap};
+use super::{CandidateCache, ContactKind, Frozen, JacobianBlock, JacobianStage, StencilGap};
 use crate::assemble::scatter;
 use crate::assemble::term::{StageContext, Term};
 use crate::math::real::Real;
@@ -26,7 +26,7 @@ pub struct ContactTerm<K: ContactKind> {
     /// Friction frozen by the last [`Term::freeze_friction`] (implicit coupling).
     frozen: Vec<Frozen<K>>,
     /// The blocks of one chunk of stencils, kept between calls.
-    blocks: Vec<Option<(K::Vertices, K::Block)>>,
+    blocks: Vec<Option<JacobianBlock<K>>>,
 }
 
 impl<K: ContactKind> ContactTerm<K> {
@@ -119,15 +119,16 @@ impl<K: ContactKind> Term for ContactTerm<K> {
         for chunk in self.cache.stencils().chunks(JACOBIAN_CHUNK) {
             self.blocks.clear();
             self.blocks.par_extend(chunk.par_iter().map(|s| kind.jacobian(s, &context, q, v)));
-            for (vertices, block) in self.blocks.iter().flatten() {
-                dropped += scatter::add_matrix(vertices.as_ref(), block, None, 1.0, layout, fixed, jac);
+            for (vertices, block, scale) in self.blocks.iter().flatten() {
+                dropped += scatter::add_matrix(vertices.as_ref(), block, None, *scale, layout, fixed, jac);
             }
         }
         for chunk in self.lagged.chunks(JACOBIAN_CHUNK) {
             self.blocks.clear();
-            self.blocks.par_extend(chunk.par_iter().map(|f| Some((f.vertices.clone(), kind.frozen_jacobian(f, v)))));
-            for (vertices, block) in self.blocks.iter().flatten() {
-                dropped += scatter::add_matrix(vertices.as_ref(), block, None, -stage.h, layout, fixed, jac);
+            let h = stage.h;
+            self.blocks.par_extend(chunk.par_iter().map(|f| Some((f.vertices.clone(), kind.frozen_jacobian(f, v), -h))));
+            for (vertices, block, scale) in self.blocks.iter().flatten() {
+                dropped += scatter::add_matrix(vertices.as_ref(), block, None, *scale, layout, fixed, jac);
             }
         }
         dropped

@@ -6,7 +6,7 @@
 //! features (`super::mesh_vertex`) — and how its stencils are gathered is a
 //! [`KinematicSurface`]; [`VertexContacts`] is the contact kind of any of them.
 
-use super::{position, CandidateCache, ContactKind, Frozen, JacobianStage, StencilGap, Units};
+use super::{position, CandidateCache, ContactKind, Frozen, JacobianBlock, JacobianStage, StencilGap, Units};
 use crate::contact::collider::vertex::{self, FrozenVertexFriction, GapField};
 use crate::contact::collider_mesh::point::HeldNormal;
 use crate::contact::ContactLaw;
@@ -100,13 +100,7 @@ impl<S: KinematicSurface> ContactKind for VertexContacts<S> {
 
     /// −h dF/dv along x = q̂ + h v into the vertex's diagonal block; with the normal held when
     /// definite where the surface asks for it.
-    fn jacobian(
-        &self,
-        s: &S::Stencil,
-        stage: &JacobianStage,
-        q: &[f64],
-        v: &[f64],
-    ) -> Option<([u32; 1], Matrix3<f64>)> {
+    fn jacobian(&self, s: &S::Stencil, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<JacobianBlock<Self>> {
         let (vertex, mu, x, field) = self.active(s, q)?;
         if stage.fixed[vertex as usize] {
             return None;
@@ -117,7 +111,7 @@ impl<S: KinematicSurface> ContactKind for VertexContacts<S> {
         } else {
             vertex::force_and_jacobian_along(self.law(), &field, mu, x_base, u, stage.h)
         };
-        Some(([vertex], j * -stage.h))
+        Some(([vertex], j, -stage.h))
     }
 
     fn frozen_jacobian(&self, f: &Frozen<Self>, v: &[f64]) -> Matrix3<f64> {
