@@ -116,6 +116,34 @@ fn friction_against_a_collider_mesh_reaches_the_friction_continuation() {
     }
 }
 
+/// So does friction between shells (self-contact): two cloth squares 0.5 mm apart, the lower
+/// one pinned, μ = 0.4 between them.
+#[test]
+fn friction_between_shells_reaches_the_friction_continuation() {
+    for (mu, iterations) in [(0.4, 2), (0.0, 1)] {
+        let params = SolverParams {
+            max_newton_iterations: 1,
+            max_substep_halvings: 0,
+            residual_tolerance: 1e-14,
+            velocity_tolerance: 0.0,
+            self_contact: true,
+            gravity: [0.0, 0.0, -9.81],
+            ..Default::default()
+        };
+        let mut s = Solver::new(&params).unwrap();
+        let (p, t) = grid_cloth(0.5, 0.5, 6, 6);
+        let flat = |z: f64| -> Vec<f64> { p.chunks_exact(3).flat_map(|v| [v[0], v[2], z]).collect() };
+        let lower = s.add_shell(&flat(0.0), &t, &Material::default()).unwrap();
+        s.set_vertex_attribute(lower, VertexAttribute::Pinned, &vec![1.0; p.len() / 3]).unwrap();
+        let upper = s.add_shell(&flat(0.0005), &t, &Material::default()).unwrap();
+        s.set_friction(lower, upper, mu).unwrap();
+        let v: Vec<f64> = (0..p.len()).map(|i| if i % 3 == 0 { 0.2 } else { 0.0 }).collect();
+        s.set_vertex_attribute(upper, VertexAttribute::Velocity, &v).unwrap();
+        assert!(matches!(s.advance(0.01), Err(Error::NotConverged(_))), "μ = {mu}");
+        assert_eq!(s.report().newton_iterations, iterations, "μ = {mu}: {:?}", s.report());
+    }
+}
+
 #[test]
 fn driven_pins_reach_their_targets_and_then_stay() {
     let (mut s, c, _) = scene(&SolverParams::default());

@@ -7,9 +7,11 @@
 //! (plates that start lifting a pinched block: their speed is 30 ε in the first step of
 //! `analytic::Pinch`), the exact Newton step overshoots by orders of magnitude and damping
 //! cannot recover. Solving the stage again with 10 ε, and then with ε from that solution, keeps
-//! each solve closer to its model's reach; only the last solve (the law as set) is the stage's
-//! answer. ε of self-contact friction is left as set. The continuation comes before halving because
-//! a shorter step does not shorten the stick onset: the plates' speed, not the step, sets it.
+//! each solve closer to its model's reach; only the last solve (the laws as set) is the stage's
+//! answer. Every friction law of the call takes the scaled ε: contact with colliders, collider
+//! meshes and deforming surfaces, and the shells' self-contact. The continuation comes before
+//! halving because a shorter step does not shorten the stick onset: the plates' speed, not the
+//! step, sets it.
 
 use super::call::Call;
 use super::stages::accumulate;
@@ -51,14 +53,14 @@ impl Call<'_> {
             }
             other => return other,
         };
-        let epsilon = self.state.contact_law.epsilon;
+        let epsilon = self.friction_epsilons();
         let mut start = None;
         // The solves at the larger ε lead to the answer without being it: their work is
         // discarded work, like a failed attempt's.
         let mut lead_in = NewtonStats::default();
         let mut outcome = Err(failure);
         for scale in EPSILON_SCALES {
-            self.state.contact_law.epsilon = epsilon * scale;
+            self.set_friction_epsilons(epsilon.map(|e| e * scale));
             match self.newton_on_stage(q, v, stage, substep, damping, want_force, start.take(), work) {
                 Ok(out) if scale != 1.0 => {
                     accumulate(&mut lead_in, &out.stats);
@@ -77,8 +79,26 @@ impl Call<'_> {
                 }
             }
         }
-        self.state.contact_law.epsilon = epsilon;
+        self.set_friction_epsilons(epsilon);
         work.discarded(&lead_in);
         outcome
+    }
+
+    /// The stick–slip velocities ε (m/s) of the call's friction laws: contact with colliders,
+    /// collider meshes and surfaces; with self-contact, the shells' and the shell–solid pairs'.
+    fn friction_epsilons(&self) -> [f64; 3] {
+        let own = self.state.contact_law.epsilon;
+        match self.state.self_contact.as_ref() {
+            Some(sc) => [own, sc.law.epsilon, sc.solid.epsilon],
+            None => [own; 3],
+        }
+    }
+
+    /// Sets the friction laws' ε (m/s) in the order of `friction_epsilons`.
+    fn set_friction_epsilons(&mut self, [own, shells, solids]: [f64; 3]) {
+        self.state.contact_law.epsilon = own;
+        if let Some(sc) = self.state.self_contact.as_mut() {
+            (sc.law.epsilon, sc.solid.epsilon) = (shells, solids);
+        }
     }
 }

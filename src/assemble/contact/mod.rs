@@ -137,7 +137,13 @@ pub trait ContactKind: Send + Sync {
 
     /// The stencil's block of the stage Jacobian J = ∂r/∂v (N·s/m: −h dF/dv along
     /// q = q̂ + h v, i.e. h² ∇²W − h dF_friction/dv) at `q`, `v`; `None` when it has none.
-    fn jacobian(&self, stencil: &Self::Stencil, stage: &JacobianStage, q: &[f64], v: &[f64]) -> Option<JacobianBlock<Self>>;
+    fn jacobian(
+        &self,
+        stencil: &Self::Stencil,
+        stage: &JacobianStage,
+        q: &[f64],
+        v: &[f64],
+    ) -> Option<JacobianBlock<Self>>;
 
     /// dF/dv (N·s/m) of frozen friction `f` of this kind at velocities `v` (m/s), over its
     /// stencil ([`FrozenFriction::jacobian`]).

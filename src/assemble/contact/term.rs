@@ -126,7 +126,8 @@ impl<K: ContactKind> Term for ContactTerm<K> {
         for chunk in self.lagged.chunks(JACOBIAN_CHUNK) {
             self.blocks.clear();
             let h = stage.h;
-            self.blocks.par_extend(chunk.par_iter().map(|f| Some((f.vertices.clone(), kind.frozen_jacobian(f, v), -h))));
+            self.blocks
+                .par_extend(chunk.par_iter().map(|f| Some((f.vertices.clone(), kind.frozen_jacobian(f, v), -h))));
             for (vertices, block, scale) in self.blocks.iter().flatten() {
                 dropped += scatter::add_matrix(vertices.as_ref(), block, None, *scale, layout, fixed, jac);
             }
