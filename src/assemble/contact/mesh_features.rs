@@ -7,7 +7,7 @@
 //!
 //! The features are prescribed, so the pair's Jacobian is needed only in the primitive's own
 //! block, which the surface's elements already hold: the pattern does not change, and the
-//! exact Hessian takes 3N dual directions rather than 12 ([`simulated_block`]).
+//! exact Hessian takes 3N dual directions rather than 12 (`simulated_block`).
 //!
 //! Their friction is lagged (paper Eq. 25: normal force, contact normal and closest-point
 //! weights frozen at the substep's start) whatever the coupling of the vertex contacts: a

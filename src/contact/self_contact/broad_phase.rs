@@ -1,6 +1,6 @@
 //! Broad phase of self-contact: the vertex–triangle and edge–edge pairs whose
 //! bounding boxes come within a reach `pad` (m) of each other, for the penalty of §3.2 applied
-//! to a shell against itself ([`super::PrimitivePair`]). A pair at distance d < δ has boxes
+//! to a shell against itself ([`crate::contact::pair::PrimitivePair`]). A pair at distance d < δ has boxes
 //! within δ, so gathering with `pad` = δ + padding at a reference configuration finds every
 //! pair that can enter the δ band while no vertex has moved more than padding/2 from it (each
 //! box then grows by at most padding/2 per side).
