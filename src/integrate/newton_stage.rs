@@ -4,6 +4,7 @@
 //! building go into the attempt's `AttemptWork`, for the retry loop to report.
 
 use super::call::Call;
+use super::carried::LayoutCouplings;
 use super::guess::{lowest_potential_guess, with_pins};
 use super::stage_terms::{ColliderSpan, StageSpec};
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
@@ -34,7 +35,8 @@ impl Call<'_> {
     }
 
     /// Makes the system layout cover the model and the contact `stencils`, rebuilding the
-    /// pattern and its symbolic LU when a coupling is missing (the seconds go into `work`).
+    /// pattern and its symbolic LU when a coupling is missing, and noting what it was built
+    /// from (the seconds go into `work`).
     pub(crate) fn ensure_layout(&mut self, stencils: &[Vec<u32>], work: &mut AttemptWork) -> Result<()> {
         let system = &mut self.state.carried.system;
         if system.as_ref().is_some_and(|(layout, _)| layout.covers(stencils)) {
@@ -42,6 +44,7 @@ impl Call<'_> {
         }
         let t = Instant::now();
         let layout = SystemLayout::new(self.ctx.model, stencils);
+        let couplings = LayoutCouplings::of(&layout);
         let previous = system.take().map(|(_, linear)| linear);
         let linear = layout.linear_solver(self.ctx.params, previous)?;
         log::debug!(
@@ -50,6 +53,7 @@ impl Call<'_> {
             stencils.len()
         );
         *system = Some((Arc::new(layout), linear));
+        self.state.carried.layout = Some(Arc::new(couplings));
         work.seconds_layout += t.elapsed().as_secs_f64();
         Ok(())
     }

@@ -10,7 +10,7 @@
 use super::substeps::CallStart;
 use super::{progress, ProgressFn, Solver, StepReport};
 use crate::assemble::contact::collider_vertex::ContactPair;
-use crate::assemble::{element_terms, SystemLayout};
+use crate::assemble::element_terms;
 use crate::contact::surface::{ImplicitSurface, Kernel};
 use crate::error::{Error, Result};
 use crate::integrate::call::CallEnd;
@@ -20,7 +20,6 @@ use crate::integrate::separation;
 use crate::integrate::warnings;
 use crate::model::{ColliderMeshContact, SolverParams};
 use crate::model::{Model, ObjectKind};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Most substeps one `advance` may take.
@@ -109,10 +108,11 @@ impl Solver {
         let anchors = self.model.move_pin_anchors(&self.target);
         // The call only reads the solver, but goes to the pool with it as `&mut`: the solver is
         // `Send`, not `Sync` (a host's callback need not be `Sync`).
+        let carried = self.carried.for_call();
         let (solver, report_ref) = (&mut *self, &mut report);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             progress::on_pool(&pool, host_progress.as_mut(), move |progress| {
-                solver.run_on_pool(substeps, h, progress, report_ref)
+                solver.run_on_pool(carried, substeps, h, progress, report_ref)
             })
         }));
         self.progress = host_progress;
@@ -168,22 +168,20 @@ impl Solver {
         })
     }
 
-    /// The work of a call, on a worker of the solver's pool: the substeps on copies of the state,
-    /// ending with what the call commits (the carried state it worked on among them). `progress`
-    /// forwards to the host's callback.
+    /// The work of a call, on a worker of the solver's pool: the substeps on copies of the state
+    /// and on `carried` (the call's copy of the carried state, [`CarriedState::for_call`]),
+    /// ending with what the call commits (`carried` among them). `progress` forwards to the host's callback.
     fn run_on_pool(
         &self,
+        mut carried: CarriedState,
         substeps: usize,
         h: f64,
         progress: Option<&mut ProgressFn>,
         report: &mut StepReport,
     ) -> Result<(CallEnd, CarriedState)> {
-        let mut carried = self.carried.clone();
         if carried.system.is_none() {
             let t = Instant::now();
-            let layout = SystemLayout::new(&self.model, &[]);
-            let linear = layout.linear_solver(&self.params, None)?;
-            carried.system = Some((Arc::new(layout), linear));
+            carried.ensure_system(&self.model, &self.params)?;
             report.seconds_factorization += t.elapsed().as_secs_f64();
         }
         let pairs = contact_pairs(&self.model);
@@ -247,7 +245,7 @@ impl Solver {
             // layout of the first attempt, whose pattern covers the contacts met so far.
             Err(Error::NotConverged(m)) if out_of_meshes > 0 => {
                 log::warn!("{m}: the call is taken again with collider meshes meeting only the vertices");
-                let mut again = CarriedState { system: carried.system, ..self.carried.clone() };
+                let mut again = CarriedState { system: carried.system, layout: carried.layout, ..self.carried.clone() };
                 let end =
                     self.substeps(&start, true, &mut again, substeps, h, progress, report).map_err(|e| match e {
                         Error::NotConverged(m) => Error::NotConverged(format!(

@@ -13,12 +13,11 @@
 //! order `Solver::checkpoint` writes them, each vector preceded by its length.
 
 use super::Solver;
-use crate::assemble::SystemLayout;
 use crate::contact::Pose;
 use crate::energy::target_spring::TargetSpring;
 use crate::energy::Element;
 use crate::error::{Error, Result};
-use crate::integrate::carried::CarriedState;
+use crate::integrate::carried::{CarriedState, LayoutCouplings};
 use crate::integrate::schemes::StepHistory;
 use crate::mesh::validate::MAX_COORDINATE;
 use crate::model::soft_pins::MAX_PIN_STIFFNESS;
@@ -139,11 +138,10 @@ impl Solver {
             w.f64(h.h);
         }
         // The pattern's couplings beyond the elements' (those contacts added), or none.
-        w.u64(carried.system.is_some() as u64);
-        if let Some((layout, _)) = &carried.system {
-            let contacts = contact_couplings(layout);
-            w.u64(contacts.is_some() as u64);
-            let pairs = contacts.unwrap_or_default();
+        w.u64(carried.layout.is_some() as u64);
+        if let Some(couplings) = &carried.layout {
+            w.u64(couplings.0.is_some() as u64);
+            let pairs = couplings.0.as_deref().unwrap_or_default();
             w.u64(pairs.len() as u64);
             pairs.iter().for_each(|&(a, b)| w.u64(((a as u64) << 32) | b as u64));
         }
@@ -222,26 +220,23 @@ impl Solver {
         let layout = if r.flag()? {
             let with_contacts = r.flag()?;
             let count = r.len(bytes.len() / 8)?;
-            let mut stencils = Vec::with_capacity(count + 1);
+            let mut pairs = Vec::with_capacity(count);
             for _ in 0..count {
                 let x = r.u64()?;
                 let (a, b) = ((x >> 32) as u32, x as u32);
                 if a as usize >= n || b as usize >= n {
                     return Err(Error::invalid(format!("checkpoint: coupling ({a}, {b}) outside {n} vertices")));
                 }
-                stencils.push(vec![a, b]);
+                pairs.push((a, b));
             }
-            if with_contacts && stencils.is_empty() && n > 0 {
-                // Contacts that coupled nothing beyond the elements: keep the separate element
-                // pattern all the same (one vertex adds only its own diagonal block).
-                stencils.push(vec![0]);
+            if !with_contacts && !pairs.is_empty() {
+                return Err(Error::invalid("checkpoint: contact couplings in a pattern of the elements alone"));
             }
-            let layout = SystemLayout::new(&self.model, &stencils);
-            let linear = layout.linear_solver(&self.params, None)?;
-            Some((Arc::new(layout), linear))
+            Some(Arc::new(LayoutCouplings(with_contacts.then_some(pairs))))
         } else {
             None
         };
+        let system = layout.as_ref().map(|c| c.build(&self.model, &self.params)).transpose()?;
         let soft_pins = if with_soft_pins { soft_pins(&mut r, n)? } else { Vec::new() };
         if r.at != bytes.len() {
             return Err(Error::invalid(format!("checkpoint: {} bytes left over", bytes.len() - r.at)));
@@ -259,27 +254,11 @@ impl Solver {
             shell_solid_stiffness,
             acceleration,
             history,
-            system: layout,
+            system,
+            layout,
         };
         Ok(())
     }
-}
-
-/// The vertex pairs (a < b) coupled in `layout`'s pattern but not by any element, when contacts
-/// took part in building it (`None`: elements only).
-fn contact_couplings(layout: &SystemLayout) -> Option<Vec<(u32, u32)>> {
-    let elements = layout.element_pattern.as_ref()?;
-    let full = &layout.pattern;
-    let mut pairs = Vec::new();
-    for b in 0..full.vertex_count as u32 {
-        let own = elements.block_rows(b);
-        for &a in full.block_rows(b).iter().filter(|&&a| a < b) {
-            if own.binary_search(&a).is_err() {
-                pairs.push((a, b));
-            }
-        }
-    }
-    Some(pairs)
 }
 
 #[cfg(test)]
