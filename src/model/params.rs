@@ -227,6 +227,7 @@ impl SolverParams {
             stall_velocity_tolerance: 0.5 * self.friction_epsilon,
             reference_residual: 0.0,
             forcing_max: self.forcing_max,
+            end_at_best: false,
         }
     }
 

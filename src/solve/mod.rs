@@ -1,6 +1,7 @@
 //! Nonlinear and linear solvers: the fixed sparsity pattern, faer's sparse LU with symbolic reuse,
 //! and damped Newton (paper Algorithm 1).
 
+pub mod best_iterate;
 pub mod bicgstab;
 pub mod direct_lu;
 pub mod direction;

@@ -18,6 +18,7 @@
 //! then as good as the physics can tell (see [`NewtonSettings::stall_velocity_tolerance`]), and
 //! halving the step would cost more iterations for no better answer.
 
+use super::best_iterate::BestIterate;
 use super::direction::direction;
 use super::pattern::BlockSlot;
 use crate::error::{Error, Result};
@@ -85,7 +86,8 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Runs damped Newton from `v` (overwritten with the solution). `progress(k)` is called after each
-/// iteration and returns `true` to cancel. On error `v` holds the last iterate; callers roll back.
+/// iteration and returns `true` to cancel. On error `v` holds the last iterate (callers roll
+/// back), or with `settings.end_at_best` the iterate of lowest ‖r‖₂ (but after a cancellation).
 ///
 /// Line search: α is halved until ‖r(v_k + αp)‖ ≤ (1 − c₁α)‖r(v_k)‖ or, when the system has a
 /// merit function m (`NonlinearSystem::merit`, frozen at v_k) on which p descends (rᵀp < 0),
@@ -97,6 +99,27 @@ pub fn solve(
     v: &mut [f64],
     settings: &NewtonSettings,
     progress: &mut dyn FnMut(u32) -> bool,
+) -> std::result::Result<NewtonOutcome, (Error, NewtonStats)> {
+    let mut best = settings.end_at_best.then(BestIterate::default);
+    let outcome = iterate(system, linear, v, settings, progress, best.as_mut());
+    match (outcome, best) {
+        (Err((e, mut stats)), Some(best)) if !matches!(e, Error::Cancelled(_)) => {
+            best.restore(v, &mut stats);
+            Err((e, stats))
+        }
+        (outcome, _) => outcome,
+    }
+}
+
+/// The iterations of [`solve`], offering every iterate with its residual to `best_iterate` when
+/// given.
+fn iterate(
+    system: &mut dyn NonlinearSystem,
+    linear: &mut LinearSystem,
+    v: &mut [f64],
+    settings: &NewtonSettings,
+    progress: &mut dyn FnMut(u32) -> bool,
+    mut best_iterate: Option<&mut BestIterate>,
 ) -> std::result::Result<NewtonOutcome, (Error, NewtonStats)> {
     let n = v.len();
     let mut stats = NewtonStats::default();
@@ -120,6 +143,9 @@ pub fn solve(
     }
     let mut r_norm = r_guess;
     let relative = |rn: f64| if r0 > 0.0 { rn / r0 } else { 0.0 };
+    if let Some(b) = best_iterate.as_deref_mut() {
+        b.offer(r_norm, relative(r_norm), v);
+    }
     let mut definite = false;
     let (mut best, mut since_best) = (r_norm, 0);
     let mut crossed = system.intersections(v);
@@ -239,6 +265,9 @@ pub fn solve(
         );
         v.copy_from_slice(&v_trial);
         std::mem::swap(&mut r, &mut r_trial);
+        if let Some(b) = best_iterate.as_deref_mut() {
+            b.offer(r_norm, relative(r_norm), v);
+        }
         if progress(stats.iterations) {
             return Err((Error::Cancelled("cancelled by the progress callback".into()), stats));
         }
@@ -310,6 +339,7 @@ mod tests {
             stall_velocity_tolerance: 0.0,
             reference_residual: 0.0,
             forcing_max: 0.5,
+            end_at_best: false,
         };
         solve(&mut Walled { wall }, &mut linear, v, &settings, &mut never_cancel)
     }
@@ -346,6 +376,7 @@ mod tests {
                 stall_velocity_tolerance,
                 reference_residual: 10.0,
                 forcing_max: 0.5,
+                end_at_best: false,
             };
             let mut v = vec![1.0 + 3e-4; 3];
             solve(&mut Backwards, &mut linear, &mut v, &settings, &mut never_cancel).map_err(|(_, s)| s.failure)

@@ -62,6 +62,11 @@ pub struct NewtonSettings {
     pub reference_residual: f64,
     /// Largest forcing term σ_max of inexact Newton (paper Algorithm 2), in (0, 1).
     pub forcing_max: f64,
+    /// A solve that fails (but for a cancellation) ends at its iterate of lowest ‖r‖₂, the
+    /// initial guess included, with that residual in its statistics (+∞ when no iterate had a
+    /// finite one), rather than at its last iterate: for a caller that accepts the best
+    /// unconverged answer (the failsafe's last fallback). False: the last iterate.
+    pub end_at_best: bool,
 }
 
 /// What one Newton solve did.
