@@ -130,6 +130,17 @@
 // Nearly incompressible fluid enclosed, constant κ_v (paper Eq. 19).
 #define GRIP_VOLUME_NEARLY_INCOMPRESSIBLE 3
 
+// Failure policy (`GripSolverParams::failure_policy`): a substep that still fails after its
+// last halving fails the call with `GRIP_STATUS_NOT_CONVERGED`, and the solver is exactly as
+// before it. The library's default.
+#define GRIP_FAILURE_POLICY_STRICT 0
+
+// Failure policy: a substep that still fails after its last halving falls back to cheaper,
+// more robust steps (friction lagged, then no friction, then Newton's best iterate) and the
+// call goes on; `GripStepReport` counts each fallback (`fallbacks_*`), raises
+// `GRIP_WARNING_FALLBACK` and names where the failed solve was worst.
+#define GRIP_FAILURE_POLICY_CONTINUE 1
+
 // Value of `GripSolverParams::struct_tag` written by `grip_solver_params_default()`.
 #define GRIP_SOLVER_PARAMS_TAG 1196576817
 
@@ -138,7 +149,8 @@
 #define GRIP_WARNING_INITIAL_PENETRATION 1
 
 // `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call,
-// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry.
+// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry,
+// or a best-iterate fallback kept new intersections of shells.
 #define GRIP_WARNING_PENETRATION_REMAINS 2
 
 // `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.
@@ -156,6 +168,25 @@
 // incompatible with it (their distance is more than twice, or less than half, the rest length);
 // the pins win and the element is strained.
 #define GRIP_WARNING_PIN_CONFLICT 32
+
+// `GripStepReport::warnings` bit: a substep still failed after its last halving and was
+// completed by a fallback (`GRIP_FAILURE_POLICY_CONTINUE`); `fallbacks_*` count them and
+// `fallback_object`, `fallback_vertex`, `fallback_position` say where the failed solve was
+// worst.
+#define GRIP_WARNING_FALLBACK 64
+
+// `GripStepReport::last_fallback`: no fallback was taken.
+#define GRIP_FALLBACK_NONE 0
+
+// `GripStepReport::last_fallback`: a substep solved with friction lagged (paper Eq. 25).
+#define GRIP_FALLBACK_LAGGED_FRICTION 1
+
+// `GripStepReport::last_fallback`: a substep solved without friction (μ = 0 over it).
+#define GRIP_FALLBACK_FRICTIONLESS 2
+
+// `GripStepReport::last_fallback`: a frictionless backward Euler substep that took Newton's
+// best unconverged iterate (lowest residual), the contact stiffness not raised.
+#define GRIP_FALLBACK_BEST_ITERATE 3
 
 // `GripStepReport::last_failure`: no Newton attempt failed.
 #define GRIP_NEWTON_FAILURE_NONE 0
@@ -190,7 +221,7 @@
 
 // ABI version of this header and library: bumped on any change of a struct layout, a
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 6
+#define GRIP_ABI_VERSION 7
 
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
@@ -265,7 +296,8 @@ typedef struct GripStepReport {
     // Linear-solver iterations summed over substeps: one per Newton direction for the direct
     // sparse LU (a factorisation and solve), Krylov iterations for an iterative solver.
     uint32_t linear_iterations;
-    // 1 if every substep converged, else 0.
+    // 1 if the call succeeded with every substep converged, else 0 (also after a call that
+    // took a substep's best unconverged iterate, `fallbacks_best_iterate` > 0).
     uint32_t converged;
     // Number of pinned vertices.
     uint32_t pinned_vertices;
@@ -315,6 +347,25 @@ typedef struct GripStepReport {
     // Smallest gap between a free vertex and a collider or mesh at the start of the call (m)
     // (+∞ without contact); negative means the input was penetrating.
     double initial_deepest_gap;
+    // Substeps solved with friction lagged (paper Eq. 25) after the implicit-friction solve
+    // still failed at the smallest substep (`GRIP_FAILURE_POLICY_CONTINUE`).
+    uint32_t fallbacks_lagged;
+    // Substeps solved without friction (μ = 0 over the substep) after the solves with friction
+    // failed at the smallest substep (`GRIP_FAILURE_POLICY_CONTINUE`).
+    uint32_t fallbacks_frictionless;
+    // Substeps that took Newton's best unconverged iterate of a frictionless backward Euler
+    // substep, the contact stiffness not raised, after every other fallback failed
+    // (`GRIP_FAILURE_POLICY_CONTINUE`).
+    uint32_t fallbacks_best_iterate;
+    // The last fallback of the call: one of `GRIP_FALLBACK_*` (`GRIP_FALLBACK_NONE` if none).
+    uint32_t last_fallback;
+    // Id of the object where the solve that failed before the last fallback was worst (the
+    // free vertex with the largest residual per unit mass); 0 when there is none.
+    uint32_t fallback_object;
+    // That vertex's index within `fallback_object` (0 when there is none).
+    uint32_t fallback_vertex;
+    // That vertex's position at the start of the failed substep (m; zeros when there is none).
+    double fallback_position[3];
 } GripStepReport;
 
 // Frame callback of `grip_scene_run`: called after frame `frame` (of `last_frame`) is written,
@@ -443,6 +494,13 @@ typedef struct GripSolverParams {
     // Semi-implicit stages: 0 = off, 1 = every implicit stage takes one full Newton iteration
     // from the start-of-step velocities, accepted without a convergence test. Default 0.
     uint32_t semi_implicit;
+    // One of `GRIP_FAILURE_POLICY_*`: what a call does when a substep still fails after its
+    // last halving. `GRIP_FAILURE_POLICY_STRICT`: the call fails with
+    // `GRIP_STATUS_NOT_CONVERGED` and nothing changes; `GRIP_FAILURE_POLICY_CONTINUE`: the
+    // substep falls back to friction lagged (paper Eq. 25), then no friction, then Newton's
+    // best iterate, and the call goes on (`GripStepReport::fallbacks_*`). Default
+    // `GRIP_FAILURE_POLICY_STRICT`.
+    uint32_t failure_policy;
     // Written by `grip_solver_params_default()`; do not change.
     uint32_t struct_tag;
 } GripSolverParams;

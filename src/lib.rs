@@ -45,5 +45,6 @@ pub mod solve;
 pub mod solver;
 
 pub use error::{Error, Result};
-pub use model::{ColliderMeshContact, Integrator, Material, SolverParams};
+pub use integrate::{FailureSite, Fallback};
+pub use model::{ColliderMeshContact, FailurePolicy, Integrator, Material, SolverParams};
 pub use solver::{Solver, StepReport, Warnings};

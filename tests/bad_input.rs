@@ -234,6 +234,7 @@ fn set_field(args: &mut Args, strukt: &str, field: &str, index: Option<usize>, v
         ("params", "spectral_radius") => p.spectral_radius = float(v),
         ("params", "modal_count") => p.modal_count = v.parse().unwrap(),
         ("params", "semi_implicit") => p.semi_implicit = v.parse().unwrap(),
+        ("params", "failure_policy") => p.failure_policy = v.parse().unwrap(),
         ("material", "poisson_ratio") => m.poisson_ratio = float(v),
         ("material", "density") => m.density = float(v),
         ("material", "thickness") => m.thickness = float(v),

@@ -10,6 +10,7 @@
 
 use super::carried::CarriedState;
 use super::collider_meshes::ColliderMeshesOverCall;
+use super::fallback_report::FailureSite;
 use super::self_contact::SelfContactOverCall;
 use super::warnings;
 use super::{ProgressFn, StepReport};
@@ -96,6 +97,15 @@ pub(crate) struct CallState<'a> {
     pub recovery_call: bool,
     /// SIERE's lowest modes, computed at its first substep of the call and kept for the rest.
     pub modal_basis: Option<ModalBasis>,
+    /// A substep that still fails after its last halving falls back to cheaper, more robust
+    /// steps (`super::fallback`; `FailurePolicy::Continue`) instead of failing the call.
+    pub fallbacks: bool,
+    /// The substep being taken is the failsafe's last fallback: Newton ends at its best iterate,
+    /// which is accepted when finite, and no retry raises a contact stiffness.
+    pub best_iterate: bool,
+    /// Where the last failed Newton solve was worst (recorded only with `fallbacks`), for the
+    /// report of the fallback that follows it.
+    pub failure_site: Option<FailureSite>,
 }
 
 /// Where a call reports.

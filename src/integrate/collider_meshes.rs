@@ -39,7 +39,56 @@ pub(crate) struct ColliderMeshesOverCall {
     pub vertices_only: bool,
 }
 
+/// The friction coefficients of a call's contacts with its collider meshes: μ of every (vertex,
+/// mesh) query and, per mesh, of the simulated surface's edges and triangles against it.
+pub(crate) struct MeshFriction {
+    queries: Arc<Vec<MeshQuery>>,
+    surfaces: Vec<Arc<SurfacePrimitives>>,
+}
+
+/// `surface` with μ = 0 on every edge and triangle.
+fn frictionless_surface(surface: &SurfacePrimitives) -> SurfacePrimitives {
+    let SurfacePrimitives { edges, edge_mu, triangles, triangle_mu, rest } = surface;
+    SurfacePrimitives {
+        edges: edges.clone(),
+        edge_mu: vec![0.0; edge_mu.len()],
+        triangles: triangles.clone(),
+        triangle_mu: vec![0.0; triangle_mu.len()],
+        rest: rest.clone(),
+    }
+}
+
 impl ColliderMeshesOverCall {
+    /// Whether any contact with the meshes has friction (μ > 0).
+    pub(crate) fn has_friction(&self) -> bool {
+        let surfaces =
+            self.meshes.iter().any(|m| m.surface.edge_mu.iter().chain(&m.surface.triangle_mu).any(|&mu| mu > 0.0));
+        surfaces || self.queries.iter().any(|q| q.mu > 0.0)
+    }
+
+    /// Sets μ = 0 on every contact with the meshes; returns the coefficients it replaced, for
+    /// [`Self::restore_friction`].
+    pub(crate) fn remove_friction(&mut self) -> MeshFriction {
+        let queries: Vec<MeshQuery> =
+            self.queries.iter().map(|&MeshQuery { vertex, mesh, mu: _ }| MeshQuery { vertex, mesh, mu: 0.0 }).collect();
+        let saved = MeshFriction {
+            queries: std::mem::replace(&mut self.queries, Arc::new(queries)),
+            surfaces: self.meshes.iter().map(|m| m.surface.clone()).collect(),
+        };
+        for m in &mut self.meshes {
+            m.surface = Arc::new(frictionless_surface(&m.surface));
+        }
+        saved
+    }
+
+    /// Puts back the coefficients [`Self::remove_friction`] replaced.
+    pub(crate) fn restore_friction(&mut self, saved: MeshFriction) {
+        self.queries = saved.queries;
+        for (m, surface) in self.meshes.iter_mut().zip(saved.surfaces) {
+            m.surface = surface;
+        }
+    }
+
     /// The collider meshes of `model` with the contact vertices that meet them, searched with
     /// `padding` (m); `None` when there are none.
     pub(crate) fn new(model: &Model, padding: f64) -> Option<Self> {

@@ -5,6 +5,7 @@
 
 use super::call::Call;
 use super::carried::LayoutCouplings;
+use super::fallback_report::{worst_vertex, FailureSite};
 use super::guess::{lowest_potential_guess, with_pins};
 use super::stage_terms::{ColliderSpan, StageSpec};
 use super::stages::{StageFailure, StageInput, StageOutput, Substep};
@@ -12,6 +13,7 @@ use super::work::AttemptWork;
 use crate::assemble::SystemLayout;
 use crate::assemble::{DampingMatrices, ImplicitStage};
 use crate::error::{Error, Result};
+use crate::model::Model;
 use crate::solve::newton::LinearSystem;
 use crate::solve::{newton, NonlinearSystem};
 use std::sync::Arc;
@@ -142,6 +144,7 @@ impl Call<'_> {
             };
             // Tolerances stay relative to the residual of the unpredicted guess (start-of-step velocities).
             let mut settings = self.ctx.settings;
+            settings.end_at_best = self.state.best_iterate;
             let v_plain = with_pins(self.ctx.pinned, v.to_vec(), v_fixed);
             let mut r_plain = vec![0.0; v.len()];
             system.residual(&v_plain, &mut r_plain);
@@ -190,7 +193,19 @@ impl Call<'_> {
                     let force = want_force.then(|| system.force(&q_new, &v_new));
                     Ok(StageOutput { q: q_new, v: v_new, stats: o.stats, gaps, force, acceleration: None })
                 }
+                Err((e, stats)) if self.state.best_iterate && best_is_usable(&e, &stats, &v_new) => {
+                    // The failsafe's last fallback: the best iterate (`NewtonSettings::end_at_best`)
+                    // is the stage's answer.
+                    log::debug!("stage of {:.3e} s ends at its best iterate: {e}", stage.c * h);
+                    let q_new = system.positions(&v_new);
+                    let gaps = system.terms.gaps(&q_new, self.ctx.pinned);
+                    let force = want_force.then(|| system.force(&q_new, &v_new));
+                    Ok(StageOutput { q: q_new, v: v_new, stats, gaps, force, acceleration: None })
+                }
                 Err((e, stats)) => {
+                    if self.state.fallbacks && !matches!(e, Error::Cancelled(_)) {
+                        work.failure_site = failure_site(self.ctx.model, self.ctx.pinned, &mut system, &v_new, q);
+                    }
                     // How close the shells came at the last iterate: the substep is redone
                     // with a stiffer κ_s when they touched (`try_substep`).
                     let q_last = system.positions(&v_new);
@@ -206,6 +221,27 @@ impl Call<'_> {
             };
         }
     }
+}
+
+/// Whether a failed solve's end (`v`, with `NewtonSettings::end_at_best` its best iterate)
+/// may stand as the failsafe's answer: not cancelled, with a finite residual and velocities.
+fn best_is_usable(e: &Error, stats: &crate::solve::NewtonStats, v: &[f64]) -> bool {
+    !matches!(e, Error::Cancelled(_)) && stats.residual.is_finite() && v.iter().all(|x| x.is_finite())
+}
+
+/// Where a failed solve of `system` was worst at its end `v` (m/s): the free vertex of `model`
+/// (`pinned` per vertex) with the largest residual per unit mass, placed at the substep's start
+/// `q` (m).
+fn failure_site(
+    model: &Model,
+    pinned: &[bool],
+    system: &mut ImplicitStage,
+    v: &[f64],
+    q: &[f64],
+) -> Option<FailureSite> {
+    let mut r = vec![0.0; v.len()];
+    system.residual(v, &mut r);
+    FailureSite::of_vertex(model, worst_vertex(&r, &model.mass, pinned)?, q)
 }
 
 /// Ceiling on the adaptive contact stiffness (N/m²) (beyond it the Jacobian is numerically singular).

@@ -1,6 +1,7 @@
 //! What the last step or advance did ([`StepReport`]; `GripStepReport` in the C API), including the warnings
 //! raised by imperfect input the solver recovered from and why a failed Newton attempt failed.
 
+use super::fallback_report::{FailureSite, Fallback};
 use crate::solve::NewtonFailure;
 
 /// A set of warnings raised during a call (imperfect input the solver recovered from).
@@ -19,7 +20,8 @@ impl Warnings {
     /// pushes it out. Such a call takes every substep by backward Euler.
     pub const INITIAL_PENETRATION: Self = Self(1);
     /// A free vertex still has a negative gap at the end of the call, or (with self-contact) a
-    /// substep kept shells newly crossing solids' faces after its last retry.
+    /// substep kept shells newly crossing solids' faces after its last retry, or a best-iterate
+    /// fallback kept new intersections of shells.
     pub const PENETRATION_REMAINS: Self = Self(2);
     /// Newton failed on a substep, which was split in halves.
     pub const SUBSTEP_HALVED: Self = Self(4);
@@ -32,6 +34,10 @@ impl Warnings {
     /// distance is more than twice, or less than half, the rest length); the pins win and the
     /// element is strained.
     pub const PIN_CONFLICT: Self = Self(32);
+    /// A substep still failed after its last halving and was completed by a fallback
+    /// (`FailurePolicy::Continue`): lagged friction, no friction, or Newton's best iterate.
+    /// `StepReport` counts each kind and names where the failed solve was worst.
+    pub const FALLBACK: Self = Self(64);
 
     /// Whether every warning of `other` is in the set.
     pub fn contains(self, other: Self) -> bool {
@@ -86,7 +92,9 @@ pub struct StepReport {
     /// Linear-solver iterations summed over substeps: one per Newton direction for the direct
     /// sparse LU (a factorisation and solve), Krylov iterations for an iterative solver.
     pub linear_iterations: u32,
-    /// Whether every substep converged.
+    /// Whether the call succeeded with every substep converged: false after a failed call,
+    /// and after a call that accepted a substep's best unconverged iterate
+    /// (`fallbacks_best_iterate` > 0).
     pub converged: bool,
     /// Number of pinned vertices.
     pub pinned_vertices: u32,
@@ -135,6 +143,21 @@ pub struct StepReport {
     /// Smallest gap between a free vertex and a collider or mesh at the start of the call (m)
     /// (+∞ without contact); negative means the input was penetrating.
     pub initial_deepest_gap: f64,
+    /// Substeps solved with friction lagged (paper Eq. 25) after the implicit-friction solve
+    /// still failed at the smallest substep (`FailurePolicy::Continue`).
+    pub fallbacks_lagged: u32,
+    /// Substeps solved without friction (μ = 0 over the substep) after the solves with friction
+    /// failed at the smallest substep (`FailurePolicy::Continue`).
+    pub fallbacks_frictionless: u32,
+    /// Substeps that took Newton's best unconverged iterate of a frictionless backward Euler
+    /// substep, the contact stiffness not raised, after every other fallback failed
+    /// (`FailurePolicy::Continue`).
+    pub fallbacks_best_iterate: u32,
+    /// The last fallback of the call (`None` if none was taken).
+    pub last_fallback: Option<Fallback>,
+    /// Where the solve that failed before the last fallback was worst (`None` if no fallback
+    /// was taken, or the residual named no free vertex).
+    pub fallback_site: Option<FailureSite>,
 }
 
 impl Default for StepReport {
@@ -168,6 +191,11 @@ impl Default for StepReport {
             last_failure: None,
             failed_attempts: 0,
             initial_deepest_gap: f64::INFINITY,
+            fallbacks_lagged: 0,
+            fallbacks_frictionless: 0,
+            fallbacks_best_iterate: 0,
+            last_fallback: None,
+            fallback_site: None,
         }
     }
 }

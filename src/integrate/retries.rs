@@ -4,7 +4,9 @@
 //! `self_contact`) redone with a stiffer collider κ while it ends with a
 //! negative gap, with a stiffer κ_s while it ends with new intersections of shells or after
 //! Newton stalled with shells touching, and with a stiffer κ_b while it ends with new crossings
-//! of shells and solids' faces.
+//! of shells and solids' faces. A substep that still fails after its last halving fails the
+//! call, or, under `FailurePolicy::Continue`, is taken by the failsafe's fallbacks
+//! (`super::fallback`).
 //!
 //! The retry loop is the one writer of the report over a call's substeps: each attempt's own
 //! work (failed Newton solves, seconds of contact search and pattern building) comes back with
@@ -28,8 +30,10 @@ impl Call<'_> {
         self.ctx.params.max_substep_halvings + extra
     }
 
-    /// Integrates `(q, v)` over fractions `[f0, f1]` of the call, `h` seconds, halving on failure.
-    /// On error `(q, v)` are unspecified (the caller discards them).
+    /// Integrates `(q, v)` over fractions `[f0, f1]` of the call, `h` seconds, halving on failure;
+    /// a substep that still fails after the last halving falls back to cheaper, more robust
+    /// steps when the call may (`super::fallback`). On error `(q, v)` are unspecified (the
+    /// caller discards them).
     pub fn interval(&mut self, q: &mut Vec<f64>, v: &mut Vec<f64>, f0: f64, f1: f64, h: f64, depth: u32) -> Result<()> {
         match self.try_substep(q, v, f0, f1, h) {
             Err(Error::NotConverged(_)) if depth < self.halvings() => {
@@ -39,10 +43,15 @@ impl Call<'_> {
                 self.interval(q, v, f0, mid, 0.5 * h, depth + 1)?;
                 self.interval(q, v, mid, f1, 0.5 * h, depth + 1)
             }
-            Err(Error::NotConverged(m)) => Err(Error::NotConverged(format!(
-                "{m} (substep of h = {h:.3e} s at {:.1}% of the call, after {depth} halvings)",
-                100.0 * f0
-            ))),
+            Err(Error::NotConverged(m)) => {
+                let m =
+                    format!("{m} (substep of h = {h:.3e} s at {:.1}% of the call, after {depth} halvings)", 100.0 * f0);
+                if self.state.fallbacks {
+                    self.fall_back(q, v, f0, f1, h, m)
+                } else {
+                    Err(Error::NotConverged(m))
+                }
+            }
             other => other,
         }
     }
@@ -57,10 +66,17 @@ impl Call<'_> {
         // κ_b's retries have their own budget, so they never use up the others'.
         let mut solid_retries = 0;
         let crossed_before = self.state.self_contact.as_ref().map_or(Crossings::default(), |s| s.crossings_at_start(q));
+        // Where this substep's last failed solve was worst, if one fails.
+        self.state.failure_site = None;
         loop {
             let law = self.state.contact_law;
             let (outcome, work) = self.substep_by_scheme(q, v, &substep);
             self.out.report.add_work(&work);
+            if work.failure_site.is_some() {
+                self.state.failure_site = work.failure_site;
+            }
+            // The failsafe's last fallback takes its answer as it comes: no stiffer retries.
+            let may_retry = !self.state.best_iterate;
             let step = match outcome {
                 Ok(step) => step,
                 Err(StageFailure { error: Error::NotConverged(m), closest_pair, .. }) => {
@@ -70,7 +86,7 @@ impl Call<'_> {
                         (Some(sc), Some(d)) => sc.touching(d),
                         _ => false,
                     };
-                    if touching && retries < self.ctx.params.max_contact_retries {
+                    if touching && may_retry && retries < self.ctx.params.max_contact_retries {
                         if let Some(sc) = self.state.self_contact.as_mut() {
                             if !sc.stiffen() {
                                 return Err(Error::NotConverged(m));
@@ -93,7 +109,14 @@ impl Call<'_> {
             if let Some(sc) = self.state.self_contact.as_mut() {
                 let crossed = sc.crossings(&step.q);
                 crossed_after = Some(crossed);
-                if crossed.shells > crossed_before.shells {
+                if crossed.shells > crossed_before.shells && !may_retry {
+                    self.out.report.warnings |= Warnings::PENETRATION_REMAINS;
+                    log::warn!(
+                        "substep of {h:.3e} s kept at its best iterate: the shells intersect in {} triangle pairs ({} before)",
+                        crossed.shells,
+                        crossed_before.shells
+                    );
+                } else if crossed.shells > crossed_before.shells {
                     self.out.report.add_failed_attempt(&step.stats);
                     if retries >= self.ctx.params.max_contact_retries || !sc.stiffen() {
                         return Err(Error::NotConverged(format!(
@@ -110,7 +133,7 @@ impl Call<'_> {
                 // were too weak for the forces on them (§4.4's rule on κ_b). Past the last
                 // retry the substep stands (with a warning), and the signed pairs keep pushing.
                 if crossed.with_solids > crossed_before.with_solids {
-                    if solid_retries >= self.ctx.params.max_contact_retries || !sc.stiffen_solid() {
+                    if !may_retry || solid_retries >= self.ctx.params.max_contact_retries || !sc.stiffen_solid() {
                         self.out.report.warnings |= Warnings::PENETRATION_REMAINS;
                         log::warn!(
                             "substep of {h:.3e} s kept: shells cross solids' faces in {} pairs ({} before) at κ_b {:.3e}",
@@ -137,12 +160,12 @@ impl Call<'_> {
                 // The linearized methods see only the contacts of the step's start: a stiffer κ
                 // does not stop a vertex that meets the surface within the step. The substep is
                 // taken again by backward Euler, as after a start inside a collider.
-                Some((deepest, _)) if deepest < 0.0 && self.linearized_step() => {
+                Some((deepest, _)) if deepest < 0.0 && may_retry && self.linearized_step() => {
                     self.out.report.add_failed_attempt(&step.stats);
                     self.state.recovering = true;
                     log::debug!("substep of {h:.3e} s ended {:.3e} m inside: taken by backward Euler", -deepest);
                 }
-                Some((deepest, _)) if deepest < 0.0 && retries < self.ctx.params.max_contact_retries => {
+                Some((deepest, _)) if deepest < 0.0 && may_retry && retries < self.ctx.params.max_contact_retries => {
                     retries += 1;
                     self.out.report.contact_retries += 1;
                     self.out.report.warnings |= Warnings::CONTACT_RETRY;

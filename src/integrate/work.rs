@@ -3,8 +3,9 @@
 //! building system patterns and finding contacts. The levels below the retry loop (the
 //! schemes' stages, Newton on a stage, its friction continuation, the contact staging) record
 //! it as they go; the retry loop (`retries`), the one writer of the report over a call's
-//! substeps, folds it in.
+//! substeps, folds it in (and keeps where a failed solve was worst for the failsafe).
 
+use super::fallback_report::FailureSite;
 use super::report::StepReport;
 use crate::solve::NewtonStats;
 
@@ -27,6 +28,9 @@ pub(crate) struct AttemptWork {
     pub seconds_layout: f64,
     /// Seconds finding contact candidates and staging the collider meshes (s).
     pub seconds_contact_search: f64,
+    /// Where the last failed Newton solve was worst, when the call may fall back
+    /// (`CallState::fallbacks`).
+    pub failure_site: Option<FailureSite>,
 }
 
 impl AttemptWork {

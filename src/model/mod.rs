@@ -15,5 +15,5 @@ pub use contact_setup::SurfaceQuery;
 pub use friction::FrictionTable;
 pub use material::Material;
 pub use objects::{Model, Object, ObjectKind};
-pub use params::{ColliderMeshContact, Integrator, SolverParams};
+pub use params::{ColliderMeshContact, FailurePolicy, Integrator, SolverParams};
 pub use self_contact::ObjectSelfContact;

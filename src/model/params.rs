@@ -61,6 +61,26 @@ pub enum ColliderMeshContact {
     Implicit,
 }
 
+/// What a step or advance call does when a substep still fails after its last halving
+/// (`SolverParams::max_substep_halvings`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FailurePolicy {
+    /// The call fails (`Error::NotConverged`) and the solver is exactly as before it. The
+    /// library's default: a host sees every failure and decides.
+    #[default]
+    Strict,
+    /// The smallest substep falls back through cheaper, more robust steps until one gives a
+    /// finite state, and the call goes on (`crate::integrate::fallback`): friction lagged
+    /// (paper Eq. 25) when it was implicit, then no friction (μ = 0 for that substep), then
+    /// Newton's best iterate (lowest residual) of a backward Euler substep without friction
+    /// and without raising the contact stiffness. Each fallback taken is counted in the step
+    /// report, which raises `Warnings::FALLBACK` and names the vertex where the failed solve's
+    /// residual was largest. The call fails only when no fallback gives a finite state. The
+    /// default of `grip run`, scene files, the Blender bake and batch jobs: a bake goes on
+    /// where one substep cannot be solved to the tolerance.
+    Continue,
+}
+
 /// Parameters of a solver, fixed at creation. Start from `SolverParams::default()`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolverParams {
@@ -165,6 +185,9 @@ pub struct SolverParams {
     /// cannot pass under a solid's edge; their friction is the implicit surface's μ between the
     /// two objects.
     pub self_contact: bool,
+    /// What a call does when a substep still fails after its last halving: fail and change
+    /// nothing, or fall back to cheaper, more robust steps and go on. Default strict.
+    pub failure_policy: FailurePolicy,
 }
 
 impl Default for SolverParams {
@@ -200,6 +223,7 @@ impl Default for SolverParams {
             spectral_radius: 0.8,
             modal_count: 10,
             semi_implicit: false,
+            failure_policy: FailurePolicy::Strict,
         }
     }
 }

@@ -147,7 +147,8 @@ impl Solver {
                         *pose = t;
                     }
                 }
-                report.converged = true;
+                // A substep that took its best unconverged iterate did not converge.
+                report.converged = report.fallbacks_best_iterate == 0;
                 if report.deepest_gap < 0.0 {
                     report.warnings |= Warnings::PENETRATION_REMAINS;
                 }
@@ -235,6 +236,7 @@ impl Solver {
             q: q_start,
             v: v_start,
             inside: report.initial_deepest_gap < 0.0,
+            out_of_meshes: out_of_meshes > 0,
         };
         let mut progress = progress;
         let first = self.substeps(&start, false, &mut carried, substeps, h, progress.as_deref_mut(), report);

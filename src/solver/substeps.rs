@@ -13,7 +13,7 @@ use crate::integrate::call::{Call, CallContext, CallEnd, CallOutput, CallState, 
 use crate::integrate::carried::CarriedState;
 use crate::integrate::collider_meshes::ColliderMeshesOverCall;
 use crate::integrate::self_contact::{self as self_contact, SelfContactOverCall};
-use crate::model::SurfaceQuery;
+use crate::model::{FailurePolicy, SurfaceQuery};
 
 /// What every attempt at a call starts from.
 pub(super) struct CallStart {
@@ -37,6 +37,8 @@ pub(super) struct CallStart {
     pub v: Vec<f64>,
     /// A free vertex started inside a collider or a mesh: the call is taken by backward Euler.
     pub inside: bool,
+    /// Vertices that started inside a collider mesh were moved out of it.
+    pub out_of_meshes: bool,
 }
 
 impl Solver {
@@ -78,6 +80,11 @@ impl Solver {
                 crossed: None,
             }
         });
+        // A call whose vertices were moved out of a collider mesh is first taken without
+        // fallbacks: when it fails it is taken again with the meshes meeting vertices only
+        // (`Solver::run_on_pool`), the remedy made for it, and with the fallbacks.
+        let fallbacks =
+            self.params.failure_policy == FailurePolicy::Continue && (vertices_only || !start.out_of_meshes);
         let Solver { params, model, pinned, target, collider_pose, collider_target, .. } = self;
         let ctx = CallContext {
             model,
@@ -107,6 +114,9 @@ impl Solver {
             recovering: start.inside,
             recovery_call: start.inside,
             modal_basis: None,
+            fallbacks,
+            best_iterate: false,
+            failure_site: None,
         };
         Call { ctx, state, out: CallOutput { progress, report } }.run(&start.v, substeps, h)
     }

@@ -127,4 +127,7 @@ void test_colliders(void);
 /* checkpoint.c */
 void test_checkpoint(void);
 
+/* failure_policy.c */
+void test_failure_policy(void);
+
 #endif /* GRIP_TEST_CHECK_H */

@@ -140,6 +140,7 @@ int main(void) {
     { void test_tet_mesh(void); test_tet_mesh(); } /* tet_mesh.c */
     test_colliders();
     test_checkpoint();
+    test_failure_policy();
 
     /* The main solver still works after everything above. */
     CHECK_USABLE();

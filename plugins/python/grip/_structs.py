@@ -10,7 +10,7 @@ library's ``grip_sizeof_*()`` must equal ``ctypes.sizeof`` of each mirror, and i
 import ctypes
 
 #: ``GRIP_ABI_VERSION`` of the header these mirrors follow.
-ABI_VERSION = 6
+ABI_VERSION = 7
 
 # GripStatus (uint32): numbers are part of the ABI.
 STATUS_OK = 0
@@ -67,6 +67,13 @@ WARNING_SUBSTEP_HALVED = 4
 WARNING_CONTACT_RETRY = 8
 WARNING_PINNED_IN_COLLIDER = 16
 WARNING_PIN_CONFLICT = 32
+WARNING_FALLBACK = 64
+FALLBACK_NONE = 0
+FALLBACK_LAGGED_FRICTION = 1
+FALLBACK_FRICTIONLESS = 2
+FALLBACK_BEST_ITERATE = 3
+FAILURE_POLICY_STRICT = 0
+FAILURE_POLICY_CONTINUE = 1
 NEWTON_FAILURE_NONE = 0
 NEWTON_FAILURE_ITERATION_LIMIT = 1
 NEWTON_FAILURE_LINE_SEARCH_STALL = 2
@@ -120,6 +127,13 @@ class GripStepReport(ctypes.Structure):
         ("last_failure", ctypes.c_uint32),
         ("failed_attempts", ctypes.c_uint32),
         ("initial_deepest_gap", ctypes.c_double),
+        ("fallbacks_lagged", ctypes.c_uint32),
+        ("fallbacks_frictionless", ctypes.c_uint32),
+        ("fallbacks_best_iterate", ctypes.c_uint32),
+        ("last_fallback", ctypes.c_uint32),
+        ("fallback_object", ctypes.c_uint32),
+        ("fallback_vertex", ctypes.c_uint32),
+        ("fallback_position", ctypes.c_double * 3),
     ]
 
 
@@ -157,6 +171,7 @@ class GripSolverParams(ctypes.Structure):
         ("spectral_radius", ctypes.c_double),
         ("modal_count", ctypes.c_uint32),
         ("semi_implicit", ctypes.c_uint32),
+        ("failure_policy", ctypes.c_uint32),
         ("struct_tag", ctypes.c_uint32),
     ]
 

@@ -198,7 +198,7 @@ ENUM_FIELDS = {
     "kind": "SHAPE_", "linear_solver": "LINEAR_SOLVER_", "integrator": "INTEGRATOR_",
     "friction_smoothing": "FRICTION_SMOOTHING_", "friction_coupling": "FRICTION_COUPLING_",
     "contact_kernel": "KERNEL_", "collider_mesh_contact": "COLLIDER_MESH_CONTACT_",
-    "preconditioner": "PRECONDITIONER_", "membrane_model": "MEMBRANE_",
+    "preconditioner": "PRECONDITIONER_", "membrane_model": "MEMBRANE_", "failure_policy": "FAILURE_POLICY_",
 }
 #: ``uint32_t`` struct fields that are 0/1 switches.
 FLAG_FIELDS = {"inside", "self_contact", "semi_implicit"}

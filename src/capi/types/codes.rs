@@ -8,7 +8,7 @@ use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
 use crate::contact::surface::Kernel;
 use crate::energy::membrane::MembraneModel;
 use crate::energy::volume::VolumeKind;
-use crate::model::params::{ColliderMeshContact, Integrator};
+use crate::model::params::{ColliderMeshContact, FailurePolicy, Integrator};
 use crate::solve::linear_solver::LinearSolverKind;
 use crate::solve::preconditioner::PreconditionerKind;
 
@@ -96,6 +96,33 @@ pub const GRIP_VOLUME_QUADRATIC: u32 = 1;
 pub const GRIP_VOLUME_IDEAL_GAS: u32 = 2;
 /// Nearly incompressible fluid enclosed, constant κ_v (paper Eq. 19).
 pub const GRIP_VOLUME_NEARLY_INCOMPRESSIBLE: u32 = 3;
+
+/// Failure policy (`GripSolverParams::failure_policy`): a substep that still fails after its
+/// last halving fails the call with `GRIP_STATUS_NOT_CONVERGED`, and the solver is exactly as
+/// before it. The library's default.
+pub const GRIP_FAILURE_POLICY_STRICT: u32 = 0;
+/// Failure policy: a substep that still fails after its last halving falls back to cheaper,
+/// more robust steps (friction lagged, then no friction, then Newton's best iterate) and the
+/// call goes on; `GripStepReport` counts each fallback (`fallbacks_*`), raises
+/// `GRIP_WARNING_FALLBACK` and names where the failed solve was worst.
+pub const GRIP_FAILURE_POLICY_CONTINUE: u32 = 1;
+
+/// The failure policy with code `code` (`GRIP_FAILURE_POLICY_*`).
+pub fn failure_policy(code: u32) -> Option<FailurePolicy> {
+    match code {
+        GRIP_FAILURE_POLICY_STRICT => Some(FailurePolicy::Strict),
+        GRIP_FAILURE_POLICY_CONTINUE => Some(FailurePolicy::Continue),
+        _ => None,
+    }
+}
+
+/// The `GRIP_FAILURE_POLICY_*` code of `policy`.
+pub fn failure_policy_code(policy: FailurePolicy) -> u32 {
+    match policy {
+        FailurePolicy::Strict => GRIP_FAILURE_POLICY_STRICT,
+        FailurePolicy::Continue => GRIP_FAILURE_POLICY_CONTINUE,
+    }
+}
 
 /// The integrator with code `code` (`GRIP_INTEGRATOR_*`).
 pub fn integrator(code: u32) -> Option<Integrator> {

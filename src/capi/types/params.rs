@@ -116,6 +116,13 @@ pub struct GripSolverParams {
     /// Semi-implicit stages: 0 = off, 1 = every implicit stage takes one full Newton iteration
     /// from the start-of-step velocities, accepted without a convergence test. Default 0.
     pub semi_implicit: u32,
+    /// One of `GRIP_FAILURE_POLICY_*`: what a call does when a substep still fails after its
+    /// last halving. `GRIP_FAILURE_POLICY_STRICT`: the call fails with
+    /// `GRIP_STATUS_NOT_CONVERGED` and nothing changes; `GRIP_FAILURE_POLICY_CONTINUE`: the
+    /// substep falls back to friction lagged (paper Eq. 25), then no friction, then Newton's
+    /// best iterate, and the call goes on (`GripStepReport::fallbacks_*`). Default
+    /// `GRIP_FAILURE_POLICY_STRICT`.
+    pub failure_policy: u32,
     /// Written by `grip_solver_params_default()`; do not change.
     pub struct_tag: u32,
 }
@@ -159,6 +166,7 @@ impl From<&SolverParams> for GripSolverParams {
             spectral_radius: p.spectral_radius,
             modal_count: p.modal_count,
             semi_implicit: p.semi_implicit as u32,
+            failure_policy: codes::failure_policy_code(p.failure_policy),
             struct_tag: GRIP_SOLVER_PARAMS_TAG,
         }
     }
@@ -191,6 +199,7 @@ impl TryFrom<&GripSolverParams> for SolverParams {
             p.collider_mesh_contact,
         )?;
         let preconditioner = known(codes::preconditioner(p.preconditioner), "preconditioner", p.preconditioner)?;
+        let failure_policy = known(codes::failure_policy(p.failure_policy), "failure_policy", p.failure_policy)?;
         let self_contact = match p.self_contact {
             0 => false,
             1 => true,
@@ -232,6 +241,7 @@ impl TryFrom<&GripSolverParams> for SolverParams {
             spectral_radius: p.spectral_radius,
             modal_count: p.modal_count,
             semi_implicit,
+            failure_policy,
         })
     }
 }

@@ -1,6 +1,8 @@
-//! `GripStepReport`: the C layout of [`StepReport`], with the warnings as `GRIP_WARNING_*` bits
-//! and the Newton failure as a `GRIP_NEWTON_FAILURE_*` code.
+//! `GripStepReport`: the C layout of [`StepReport`], with the warnings as `GRIP_WARNING_*` bits,
+//! the Newton failure as a `GRIP_NEWTON_FAILURE_*` code and the last fallback as a
+//! `GRIP_FALLBACK_*` code.
 
+use crate::integrate::fallback_report::Fallback;
 use crate::integrate::report::{StepReport, Warnings};
 use crate::solve::NewtonFailure;
 
@@ -8,7 +10,8 @@ use crate::solve::NewtonFailure;
 /// (negative gap); the contact penalty pushes it out.
 pub const GRIP_WARNING_INITIAL_PENETRATION: u32 = 1;
 /// `GripStepReport::warnings` bit: a free vertex still has a negative gap at the end of the call,
-/// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry.
+/// or (with self-contact) a substep kept shells newly crossing solids' faces after its last retry,
+/// or a best-iterate fallback kept new intersections of shells.
 pub const GRIP_WARNING_PENETRATION_REMAINS: u32 = 2;
 /// `GripStepReport::warnings` bit: Newton failed on a substep, which was split in halves.
 pub const GRIP_WARNING_SUBSTEP_HALVED: u32 = 4;
@@ -22,6 +25,21 @@ pub const GRIP_WARNING_PINNED_IN_COLLIDER: u32 = 16;
 /// incompatible with it (their distance is more than twice, or less than half, the rest length);
 /// the pins win and the element is strained.
 pub const GRIP_WARNING_PIN_CONFLICT: u32 = 32;
+/// `GripStepReport::warnings` bit: a substep still failed after its last halving and was
+/// completed by a fallback (`GRIP_FAILURE_POLICY_CONTINUE`); `fallbacks_*` count them and
+/// `fallback_object`, `fallback_vertex`, `fallback_position` say where the failed solve was
+/// worst.
+pub const GRIP_WARNING_FALLBACK: u32 = 64;
+
+/// `GripStepReport::last_fallback`: no fallback was taken.
+pub const GRIP_FALLBACK_NONE: u32 = 0;
+/// `GripStepReport::last_fallback`: a substep solved with friction lagged (paper Eq. 25).
+pub const GRIP_FALLBACK_LAGGED_FRICTION: u32 = 1;
+/// `GripStepReport::last_fallback`: a substep solved without friction (μ = 0 over it).
+pub const GRIP_FALLBACK_FRICTIONLESS: u32 = 2;
+/// `GripStepReport::last_fallback`: a frictionless backward Euler substep that took Newton's
+/// best unconverged iterate (lowest residual), the contact stiffness not raised.
+pub const GRIP_FALLBACK_BEST_ITERATE: u32 = 3;
 
 /// `GripStepReport::last_failure`: no Newton attempt failed.
 pub const GRIP_NEWTON_FAILURE_NONE: u32 = 0;
@@ -50,7 +68,8 @@ pub struct GripStepReport {
     /// Linear-solver iterations summed over substeps: one per Newton direction for the direct
     /// sparse LU (a factorisation and solve), Krylov iterations for an iterative solver.
     pub linear_iterations: u32,
-    /// 1 if every substep converged, else 0.
+    /// 1 if the call succeeded with every substep converged, else 0 (also after a call that
+    /// took a substep's best unconverged iterate, `fallbacks_best_iterate` > 0).
     pub converged: u32,
     /// Number of pinned vertices.
     pub pinned_vertices: u32,
@@ -100,6 +119,25 @@ pub struct GripStepReport {
     /// Smallest gap between a free vertex and a collider or mesh at the start of the call (m)
     /// (+∞ without contact); negative means the input was penetrating.
     pub initial_deepest_gap: f64,
+    /// Substeps solved with friction lagged (paper Eq. 25) after the implicit-friction solve
+    /// still failed at the smallest substep (`GRIP_FAILURE_POLICY_CONTINUE`).
+    pub fallbacks_lagged: u32,
+    /// Substeps solved without friction (μ = 0 over the substep) after the solves with friction
+    /// failed at the smallest substep (`GRIP_FAILURE_POLICY_CONTINUE`).
+    pub fallbacks_frictionless: u32,
+    /// Substeps that took Newton's best unconverged iterate of a frictionless backward Euler
+    /// substep, the contact stiffness not raised, after every other fallback failed
+    /// (`GRIP_FAILURE_POLICY_CONTINUE`).
+    pub fallbacks_best_iterate: u32,
+    /// The last fallback of the call: one of `GRIP_FALLBACK_*` (`GRIP_FALLBACK_NONE` if none).
+    pub last_fallback: u32,
+    /// Id of the object where the solve that failed before the last fallback was worst (the
+    /// free vertex with the largest residual per unit mass); 0 when there is none.
+    pub fallback_object: u32,
+    /// That vertex's index within `fallback_object` (0 when there is none).
+    pub fallback_vertex: u32,
+    /// That vertex's position at the start of the failed substep (m; zeros when there is none).
+    pub fallback_position: [f64; 3],
 }
 
 impl Default for GripStepReport {
@@ -119,6 +157,16 @@ pub fn failure_code(failure: Option<NewtonFailure>) -> u32 {
     }
 }
 
+/// The `GRIP_FALLBACK_*` code of a call's last fallback.
+pub fn fallback_code(fallback: Option<Fallback>) -> u32 {
+    match fallback {
+        None => GRIP_FALLBACK_NONE,
+        Some(Fallback::LaggedFriction) => GRIP_FALLBACK_LAGGED_FRICTION,
+        Some(Fallback::Frictionless) => GRIP_FALLBACK_FRICTIONLESS,
+        Some(Fallback::BestIterate) => GRIP_FALLBACK_BEST_ITERATE,
+    }
+}
+
 /// The `GRIP_WARNING_*` bits of `warnings`.
 pub fn warning_bits(warnings: Warnings) -> u32 {
     [
@@ -128,6 +176,7 @@ pub fn warning_bits(warnings: Warnings) -> u32 {
         (Warnings::CONTACT_RETRY, GRIP_WARNING_CONTACT_RETRY),
         (Warnings::PINNED_IN_COLLIDER, GRIP_WARNING_PINNED_IN_COLLIDER),
         (Warnings::PIN_CONFLICT, GRIP_WARNING_PIN_CONFLICT),
+        (Warnings::FALLBACK, GRIP_WARNING_FALLBACK),
     ]
     .into_iter()
     .filter(|(w, _)| warnings.contains(*w))
@@ -165,6 +214,13 @@ impl From<&StepReport> for GripStepReport {
             last_failure: failure_code(r.last_failure),
             failed_attempts: r.failed_attempts,
             initial_deepest_gap: r.initial_deepest_gap,
+            fallbacks_lagged: r.fallbacks_lagged,
+            fallbacks_frictionless: r.fallbacks_frictionless,
+            fallbacks_best_iterate: r.fallbacks_best_iterate,
+            last_fallback: fallback_code(r.last_fallback),
+            fallback_object: r.fallback_site.map_or(0, |s| s.object),
+            fallback_vertex: r.fallback_site.map_or(0, |s| s.vertex),
+            fallback_position: r.fallback_site.map_or([0.0; 3], |s| s.position),
         }
     }
 }

@@ -188,6 +188,7 @@ pub(super) fn params(s: &SolverToml) -> Result<SolverParams, String> {
         spectral_radius: s.spectral_radius.unwrap_or(d.spectral_radius),
         modal_count: s.modal_count.unwrap_or(d.modal_count),
         semi_implicit: s.semi_implicit.unwrap_or(d.semi_implicit),
+        failure_policy: d.failure_policy,
     };
     params.validate().map_err(|e| format!("[solver]: {e}"))?;
     Ok(params)
