@@ -7,7 +7,7 @@
 
 use grip::io::obj::write_obj;
 use grip::scene::file::{codes, export::export, load, parse};
-use grip::{Integrator, SolverParams};
+use grip::{FailurePolicy, Integrator, SolverParams};
 use std::path::{Path, PathBuf};
 
 /// A scratch directory holding `cloth.obj` (a 2 × 2 quad of two triangles), removed on drop.
@@ -94,8 +94,9 @@ fn integrator_fields_round_trip_through_export_and_import() {
     let back = load(&written).expect("load exported scene");
     assert_eq!(back.params, scene.params);
 
-    // Keys left out keep the defaults, which the export writes too.
-    let d = SolverParams::default();
+    // Keys left out keep the defaults, which the export writes too (a scene file's failure
+    // policy is continue, the library's strict).
+    let d = SolverParams { failure_policy: FailurePolicy::Continue, ..SolverParams::default() };
     let plain = parse_solver(&dir.0, "").expect("parse");
     assert_eq!(plain, d);
     assert_eq!(

@@ -40,6 +40,21 @@ struct FrameOptions {
     /// Also write the animation as one USD file, <out>/<scene name>.usda (docs/usd.md)
     #[arg(long)]
     usd: bool,
+    /// A substep that still fails after its last halving: fall back (lagged friction, no
+    /// friction, Newton's best iterate), warn and go on (continue), or stop the run there
+    /// (strict) [default: the scene's; continue for demos and scene files without the key]
+    #[arg(long, value_name = "POLICY", value_parser = ["continue", "strict"])]
+    failure_policy: Option<String>,
+}
+
+impl FrameOptions {
+    /// The policy of `--failure-policy`.
+    fn failure_policy(&self) -> Option<grip::FailurePolicy> {
+        self.failure_policy.as_deref().map(|p| match p {
+            "strict" => grip::FailurePolicy::Strict,
+            _ => grip::FailurePolicy::Continue,
+        })
+    }
 }
 
 /// Options of the demos that take parameters; other demos refuse them.
@@ -259,7 +274,8 @@ enum Command {
     },
 }
 
-/// `grip demo NAME --export DIR`: writes the scene (with `--frames`/`--fps` applied) as
+/// `grip demo NAME --export DIR`: writes the scene (with `--frames`/`--fps`/`--failure-policy`
+/// applied) as
 /// `DIR/scene.toml` and its meshes; returns the exit code.
 fn export_demo(scene: Result<Scene, String>, options: &FrameOptions, dir: &std::path::Path) -> i32 {
     if options.out.is_some() || options.checkpoint || options.resume || options.usd {
@@ -269,6 +285,7 @@ fn export_demo(scene: Result<Scene, String>, options: &FrameOptions, dir: &std::
     let written = scene.and_then(|mut s| {
         s.frames = options.frames.unwrap_or(s.frames);
         s.fps = options.fps.unwrap_or(s.fps);
+        s.params.failure_policy = options.failure_policy().unwrap_or(s.params.failure_policy);
         scene_file::export::export(&s, dir).map(|path| (path, run::describe(&s)))
     });
     match written {
@@ -354,6 +371,7 @@ pub fn main() -> i32 {
     };
     scene.frames = options.frames.unwrap_or(scene.frames);
     scene.fps = options.fps.unwrap_or(scene.fps);
+    scene.params.failure_policy = options.failure_policy().unwrap_or(scene.params.failure_policy);
     let out = options.out.unwrap_or_else(|| PathBuf::from("out").join(grip::scene::file_stem(&scene.name)));
     let run_options = run::RunOptions { checkpoint: options.checkpoint, resume: options.resume, usd: options.usd };
     report::run_and_report(&scene, &out, run_options)

@@ -13,7 +13,7 @@ use super::demo_tube::{self, Resolution, SleeveFit};
 use super::demo_twist;
 use grip::mesh::generate::{box_tets, grid_cloth, top_vertices};
 use grip::scene::description::{Elements, Scene, SceneObject};
-use grip::{Material, SolverParams};
+use grip::{FailurePolicy, Material, SolverParams};
 
 /// The demo run when no name is given.
 pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
@@ -147,7 +147,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
             }
         }
     }
-    match name {
+    let scene = match name {
         "tube-cloth-bend" => demo_tube::tube_cloth_bend(options),
         "hanging-cloth" => Ok(hanging_cloth()),
         "hanging-bar" => Ok(hanging_bar()),
@@ -165,7 +165,13 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
             let known: Vec<&str> = DEMOS.iter().map(|d| d.0).collect();
             format!("unknown demo \"{name}\" (known: {})", known.join(", "))
         }),
-    }
+    };
+    // A demo runs as a scene file without `failure_policy` does: it goes on past a substep that
+    // fails after its halvings, reporting it.
+    scene.map(|mut s| {
+        s.params.failure_policy = FailurePolicy::Continue;
+        s
+    })
 }
 
 /// Solver parameters shared by the demos: Z up, 1/240 s substeps.

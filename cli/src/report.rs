@@ -42,6 +42,11 @@ impl RunObserver for Terminal {
         self.bar.inc(1);
     }
 
+    fn fallback(&mut self, message: &str) {
+        // Above the bar, which a plain print would break.
+        self.bar.suspend(|| eprintln!("grip: warning: {message}"));
+    }
+
     fn end(&mut self) {
         self.bar.finish_and_clear();
     }
@@ -56,8 +61,12 @@ impl RunObserver for Terminal {
 pub fn run_and_report(scene: &Scene, out: &Path, options: RunOptions) -> i32 {
     println!("grip: {}", describe(scene));
     let line = |s: &Summary| {
+        let fallbacks = match s.fallbacks {
+            0 => String::new(),
+            n => format!(", {n} by a fallback"),
+        };
         format!(
-            "{} frames in {:.2} s, {:.2} Newton iterations per substep ({} substeps), output in {}",
+            "{} frames in {:.2} s, {:.2} Newton iterations per substep ({} substeps{fallbacks}), output in {}",
             s.frames,
             s.seconds,
             s.mean_iterations(),

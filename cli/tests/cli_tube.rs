@@ -4,7 +4,7 @@
 
 mod cli_support;
 
-use cli_support::{assert_fails_with, assert_ok, check_png, grip, stats_with, TempDir};
+use cli_support::{assert_fails_with, assert_ok, check_png, grip, stats_with, TempDir, FIRST_METRIC};
 use grip::io::obj::read_obj;
 
 /// The metric columns of the tube's `stats.csv`.
@@ -61,22 +61,27 @@ fn default_demo_bends_the_limb_in_the_sleeve() {
     }
     let rows = stats_with(&dir.0, &METRICS);
     assert_eq!(rows.len(), 3);
-    assert_eq!((rows[0][8], rows[0][12]), (f64::INFINITY, 0.0), "frame 0: no report, no volume change");
-    assert!(rows[0][13].abs() < 1e-15 && rows[0][14].abs() < 1e-15, "no slip at frame 0: {:?}", &rows[0][13..15]);
-    assert_eq!((rows[0][15], rows[0][16]), (0.0, 0.0), "frame 0: no intersecting triangles");
+    let m = FIRST_METRIC;
+    assert_eq!((rows[0][8], rows[0][m]), (f64::INFINITY, 0.0), "frame 0: no report, no volume change");
+    assert!(
+        rows[0][m + 1].abs() < 1e-15 && rows[0][m + 2].abs() < 1e-15,
+        "no slip at frame 0: {:?}",
+        &rows[0][m + 1..m + 3]
+    );
+    assert_eq!((rows[0][m + 3], rows[0][m + 4]), (0.0, 0.0), "frame 0: no intersecting triangles");
     for r in &rows[1..] {
         assert!(r.iter().all(|x| x.is_finite()), "{r:?}");
         assert!(r[7] >= r[2] && r[7] > 0.0, "linear iterations {} for {} Newton iterations", r[7], r[2]);
         assert!(r[9] > 10.0, "the sleeve rests on the limb: {} active contacts", r[9]);
         assert!(r[8].abs() < 5e-3, "deepest gap {} m", r[8]);
-        assert!(r[12].abs() < 5.0, "limb volume change {} %", r[12]);
-        assert!(r[13] >= 0.0 && r[13] < 5e-3, "slip {} m over two frames", r[13]);
-        assert!(r[14] >= r[13] && r[14] < 1e-2, "largest slip {} m over two frames", r[14]);
+        assert!(r[m].abs() < 5.0, "limb volume change {} %", r[m]);
+        assert!(r[m + 1] >= 0.0 && r[m + 1] < 5e-3, "slip {} m over two frames", r[m + 1]);
+        assert!(r[m + 2] >= r[m + 1] && r[m + 2] < 1e-2, "largest slip {} m over two frames", r[m + 2]);
         // The sleeve does not pass through itself; limb edges poke through its coarse faces
         // by a fraction of a millimetre (contact keeps the sleeve's vertices out): hundreds of
         // pairs at this resolution, counted apart.
-        assert_eq!(r[15], 0.0, "the sleeve intersects itself");
-        assert!(r[16] >= 0.0 && r[16].fract() == 0.0, "{}", r[16]);
+        assert_eq!(r[m + 3], 0.0, "the sleeve intersects itself");
+        assert!(r[m + 4] >= 0.0 && r[m + 4].fract() == 0.0, "{}", r[m + 4]);
     }
     let sleeve = read_obj(&dir.0.join("sleeve_0002.obj")).expect("sleeve");
     assert_eq!(sleeve.triangles.len(), 480);
@@ -130,7 +135,7 @@ fn slip_vs_mu_writes_its_table_and_figures() {
         // The table's last row is the run's last stats.csv row.
         let stats = std::fs::read_to_string(dir.0.join(format!("mu-{mu}/stats.csv"))).expect("run stats");
         let last: Vec<f64> = stats.lines().last().unwrap().split(',').map(|x| x.parse().unwrap()).collect();
-        assert_eq!((last[13], last[14]), (r[2], r[3]), "mu = {mu}");
+        assert_eq!((last[FIRST_METRIC + 1], last[FIRST_METRIC + 2]), (r[2], r[3]), "mu = {mu}");
     }
     let md = std::fs::read_to_string(dir.0.join("slip_vs_mu.md")).expect("md");
     assert!(md.contains("| μ | frames | mean slip (mm) | largest slip (mm) |") && md.lines().count() >= 10, "{md}");

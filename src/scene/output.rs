@@ -27,7 +27,8 @@ use std::path::{Path, PathBuf};
 /// The columns of `stats.csv` that every scene has.
 pub const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
                                        linear_iterations,deepest_gap,active_contacts,contact_retries,\
-                                       seconds_contact_search";
+                                       seconds_contact_search,fallbacks_lagged,fallbacks_frictionless,\
+                                       fallbacks_best_iterate";
 /// Size of the preview images (pixels).
 pub const PREVIEW_SIZE: (u32, u32) = (640, 480);
 /// Colours of the solids and shells in the previews, in scene order, cycled.
@@ -189,7 +190,7 @@ impl Output {
             None => (solver.kinetic_energy(), solver.elastic_energy()),
         };
         let mut row = format!(
-            "{frame},{},{},{:e},{:.6},{:e},{:e},{},{:e},{},{},{:.6}",
+            "{frame},{},{},{:e},{:.6},{:e},{:e},{},{:e},{},{},{:.6},{},{},{}",
             r.substeps,
             r.newton_iterations,
             r.residual,
@@ -200,7 +201,10 @@ impl Output {
             r.deepest_gap,
             r.active_contacts,
             r.contact_retries,
-            r.seconds_contact_search
+            r.seconds_contact_search,
+            r.fallbacks_lagged,
+            r.fallbacks_frictionless,
+            r.fallbacks_best_iterate
         );
         for x in self.metrics.values(solver)? {
             row.push_str(&format!(",{x:e}"));

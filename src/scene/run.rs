@@ -7,6 +7,7 @@ use super::description::{file_stem, Elements, Scene};
 use super::output::Output;
 use super::resume::{read_checkpoint, remove_checkpoint, write_checkpoint};
 use crate::io::preview::RgbImage;
+use crate::FailurePolicy;
 use std::path::Path;
 use std::time::Instant;
 
@@ -21,6 +22,8 @@ pub struct Summary {
     pub substeps: u64,
     /// Newton iterations over all substeps.
     pub newton_iterations: u64,
+    /// Substeps completed by a fallback (`FailurePolicy::Continue`) over the frames simulated.
+    pub fallbacks: u64,
 }
 
 impl Summary {
@@ -78,6 +81,13 @@ pub trait RunObserver {
     /// Frame `summary.frames` is simulated and written; `summary` counts the run so far.
     fn frame(&mut self, summary: &Summary) {
         let _ = summary;
+    }
+
+    /// A frame was completed with fallbacks (`FailurePolicy::Continue`); `message` says which
+    /// object failed to converge, near which point, at which frame, and how the substeps fell
+    /// back (`StepReport::fallback_message`). By default it goes to the log as a warning.
+    fn fallback(&mut self, message: &str) {
+        log::warn!("{message}");
     }
 
     /// Asked after every frame: true ends the run there, as [`RunFailure::Cancelled`] (the
@@ -177,13 +187,27 @@ pub fn simulate(
             let r = built.solver.report();
             summary.substeps += r.substeps as u64;
             summary.newton_iterations += r.newton_iterations as u64;
-            error = Some((format!("solver failed at frame {frame}: {e}"), RunFailure::Solver));
+            let hint = match (&e, scene.params.failure_policy) {
+                (crate::Error::NotConverged(_), FailurePolicy::Strict) => {
+                    " (with failure_policy = \"continue\" the run goes on past such a substep)"
+                }
+                _ => "",
+            };
+            error = Some((format!("solver failed at frame {frame}: {e}{hint}"), RunFailure::Solver));
             break;
         }
         let (solver, report) = (&built.solver, *built.solver.report());
         summary.frames = frame;
         summary.substeps += report.substeps as u64;
         summary.newton_iterations += report.newton_iterations as u64;
+        summary.fallbacks += report.fallbacks() as u64;
+        let object_name = |id: u32| match built.objects.iter().position(|&o| o == id) {
+            Some(i) => names[i].clone(),
+            None => format!("object {id}"),
+        };
+        if let Some(message) = report.fallback_message(&format!("at frame {frame}"), object_name) {
+            observer.fallback(&message);
+        }
         let written = output.write_frame(frame, solver, Some(&report));
         let written = written.and_then(|_| match options.checkpoint {
             true => write_checkpoint(out, frame, scene.fps, solver),

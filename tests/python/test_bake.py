@@ -6,6 +6,7 @@ same bytes as one uninterrupted bake; overrides given as a mapping and as string
 failures raise the GripError of their status with grip's message and a summary. Run by
 tests/python_binding.rs."""
 
+import csv
 import os
 import pathlib
 import shutil
@@ -99,14 +100,26 @@ class Bake(unittest.TestCase):
         with self.assertRaises(grip.InvalidArgumentError) as missing:
             grip.bake(SCENE, self.out("nothing"), resume=True)
         self.assertIn("cannot resume", missing.exception.message)
-        # One Newton iteration per substep, no halving and a residual it cannot reach: frame 1 fails.
+        # One Newton iteration per substep, no halving and a residual it cannot reach: with the
+        # strict policy frame 1 fails.
         hopeless = {"solver.max_newton_iterations": 1, "solver.max_substep_halvings": 0,
                     "solver.residual_tolerance": 1e-15, "solver.velocity_tolerance": 0}
         with self.assertRaises(grip.NotConvergedError) as failed:
-            grip.bake(SCENE, self.out("hopeless"), overrides=hopeless)
+            grip.bake(SCENE, self.out("hopeless"), overrides=dict(hopeless, **{"solver.failure_policy": "strict"}))
         self.assertIn("solver failed at frame 1", failed.exception.message)
         self.assertEqual(failed.exception.summary.frames, 0)
         self.assertTrue(os.path.exists(os.path.join(self.out("hopeless"), "cloth_0000.obj")))
+        # A scene file's default policy goes on, the substeps that fail taken at their best
+        # iterate (without friction lagged or dropped first: they fail in one iteration too),
+        # counted in stats.csv.
+        done = grip.bake(SCENE, self.out("going-on"), overrides=hopeless, frames=2)
+        self.assertEqual(done.frames, 2)
+        with open(os.path.join(self.out("going-on"), "stats.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        best = [int(r["fallbacks_best_iterate"]) for r in rows]
+        self.assertTrue(best[0] == 0 and best[1] >= 1 and all(b <= int(r["substeps"]) for b, r in zip(best, rows)),
+                        rows)
+        self.assertTrue(all(r["fallbacks_lagged"] == r["fallbacks_frictionless"] == "0" for r in rows), rows)
 
     def test_checkpoint_frame_of_a_foreign_file_is_refused(self):
         os.makedirs(self.out("foreign"))

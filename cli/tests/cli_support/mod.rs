@@ -47,7 +47,11 @@ pub fn assert_fails_with(o: &Output, needles: &[&str]) {
 
 /// The columns every `stats.csv` starts with.
 pub const STATS_COLUMNS: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
-                             linear_iterations,deepest_gap,active_contacts,contact_retries,seconds_contact_search";
+                             linear_iterations,deepest_gap,active_contacts,contact_retries,seconds_contact_search,\
+                             fallbacks_lagged,fallbacks_frictionless,fallbacks_best_iterate";
+
+/// The index of the first of a scene's metric columns, after [`STATS_COLUMNS`].
+pub const FIRST_METRIC: usize = 15;
 
 /// The rows of `stats.csv` as numbers (`inf` included), after checking that the header is
 /// [`STATS_COLUMNS`] followed by `extra` (the scene's metric columns).
@@ -58,7 +62,8 @@ pub fn stats_with(dir: &Path, extra: &[&str]) -> Vec<Vec<f64>> {
     assert_eq!(lines.next(), Some(&header[..]));
     let rows: Vec<Vec<f64>> =
         lines.map(|l| l.split(',').map(|x| x.parse().unwrap_or_else(|_| panic!("number: {x}"))).collect()).collect();
-    assert!(rows.iter().all(|r| r.len() == 12 + extra.len()));
+    assert_eq!(STATS_COLUMNS.split(',').count(), FIRST_METRIC);
+    assert!(rows.iter().all(|r| r.len() == FIRST_METRIC + extra.len()));
     rows
 }
 

@@ -8,7 +8,9 @@ use super::codes;
 use super::colliders::shape_name;
 use super::motion::{frames_table, inline, number, numbers};
 use super::objects::membrane_name;
-use super::solver::{collider_mesh_contact_name, coupling_name, kernel_name, preconditioner_name, smoothing_name};
+use super::solver::{
+    collider_mesh_contact_name, coupling_name, failure_policy_name, kernel_name, preconditioner_name, smoothing_name,
+};
 use crate::io::{obj, vtk};
 use crate::scene::description::{Elements, PinSelection, PreviewStyle, Scene, SceneObject};
 use crate::scene::motion::Motion;
@@ -132,6 +134,7 @@ fn header(scene: &Scene) -> String {
         ("spectral_radius", number(p.spectral_radius)),
         ("modal_count", p.modal_count.to_string()),
         ("semi_implicit", p.semi_implicit.to_string()),
+        ("failure_policy", string(failure_policy_name(p.failure_policy))),
     ];
     for (k, v) in fields {
         let _ = writeln!(t, "{k} = {v}");

@@ -1,15 +1,18 @@
 //! The `[solver]` table of scene files: every field of `SolverParams`, the linear solver and the
 //! integrator by their C API codes (`GRIP_LINEAR_SOLVER_*`, `GRIP_INTEGRATOR_*`), the other
-//! choices by name.
+//! choices by name. Absent keys keep `SolverParams::default()` but `failure_policy`, which is
+//! `"continue"`: a scene file is a run (`grip run`, batch jobs, `grip_scene_load`), and a run
+//! goes on past a substep it cannot solve to the tolerance, reporting it.
 
 use super::codes;
 use crate::contact::law::{FrictionCoupling, FrictionSmoothing};
 use crate::contact::surface::kernel::Kernel as KernelKind;
 use crate::solve::preconditioner::PreconditionerKind;
-use crate::{ColliderMeshContact, SolverParams};
+use crate::{ColliderMeshContact, FailurePolicy, SolverParams};
 use serde::Deserialize;
 
-/// `[solver]`: absent keys keep `SolverParams::default()`.
+/// `[solver]`: absent keys keep `SolverParams::default()` but `failure_policy`
+/// (`SCENE_FAILURE_POLICY`).
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub(super) struct SolverToml {
@@ -43,6 +46,25 @@ pub(super) struct SolverToml {
     semi_implicit: Option<bool>,
     self_contact: Option<bool>,
     self_contact_thickness: Option<f64>,
+    failure_policy: Option<Policy>,
+}
+
+/// The failure policy of a scene file without `failure_policy`.
+const SCENE_FAILURE_POLICY: FailurePolicy = FailurePolicy::Continue;
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Policy {
+    Strict,
+    Continue,
+}
+
+/// The scene-file name of failure policy `policy`.
+pub(super) fn failure_policy_name(policy: FailurePolicy) -> &'static str {
+    match policy {
+        FailurePolicy::Strict => "strict",
+        FailurePolicy::Continue => "continue",
+    }
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -188,7 +210,11 @@ pub(super) fn params(s: &SolverToml) -> Result<SolverParams, String> {
         spectral_radius: s.spectral_radius.unwrap_or(d.spectral_radius),
         modal_count: s.modal_count.unwrap_or(d.modal_count),
         semi_implicit: s.semi_implicit.unwrap_or(d.semi_implicit),
-        failure_policy: d.failure_policy,
+        failure_policy: match s.failure_policy {
+            None => SCENE_FAILURE_POLICY,
+            Some(Policy::Strict) => FailurePolicy::Strict,
+            Some(Policy::Continue) => FailurePolicy::Continue,
+        },
     };
     params.validate().map_err(|e| format!("[solver]: {e}"))?;
     Ok(params)
