@@ -115,7 +115,7 @@ def bad_values(kind, valid):
     if kind in ("text", "path", "path?", "library?"):
         cases = [(b"grip", T), (5, T), (1.5, T), ("x\x00junk", V), (pathlib.Path("x") if kind == "text" else [], T)]
         return cases + ([] if kind.endswith("?") else [(None, T)])
-    if kind == "struct":
+    if kind in ("struct", "report"):
         other = grip.GripShape() if isinstance(valid, grip.GripMaterial) else grip.GripMaterial()
         return [(other, T), ("struct", T), (b"\0" * ctypes.sizeof(valid), T), (5, T)]
     if kind == "library":
@@ -158,7 +158,9 @@ def valid_forms(kind, valid):
         return [{"solver.default_friction": 0.3, "output.name": "x", "solver.gravity": (0, 0, -9.8)},
                 ["solver.default_friction=0.3"], ("solver.friction_coupling=lagged",), {}]
     if kind == "struct":
-        return [None]
+        return [None]  # the defaults
+    if kind == "report":
+        return []  # a step report is what a solver wrote: no other spelling, no default
     if kind == "blob":
         return [bytearray(valid), memoryview(valid)]
     return []
@@ -318,6 +320,11 @@ ROWS = [
         {"out": "path"}),
     row("SceneSolver.advance_frame", S("advance_frame"), lambda w: dict(frame=1, progress=None),
         {"frame": "size", "progress": "callback"}, scene=True),
+    row("fallback_count", lambda w, a: grip.fallback_count(**a), lambda w: dict(report=w.solver.report()),
+        {"report": "report"}),
+    row("fallback_message", lambda w, a: grip.fallback_message(**a),
+        lambda w: dict(report=w.solver.report(), object_name=None, when="at frame 1"),
+        {"report": "report", "object_name": "callback", "when": "text"}),
 ]
 
 

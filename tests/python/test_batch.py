@@ -133,6 +133,7 @@ class FailingJob(unittest.TestCase):
             self.assertEqual(rows[1]["overrides"], "object.cloth.density=-5")
             for row in (rows[0], rows[2]):
                 self.assertEqual((row["frames_done"], row["frames"], row["retries"]), ("3", "3", "0"))
+                self.assertEqual(row["fallbacks"], "0")  # no hard substep in this scene
                 self.assertGreater(int(row["newton_iterations"]), 0)
                 self.assertGreater(float(row["seconds_per_frame"]), 0)
                 self.assertTrue(os.path.isfile(os.path.join(row["out"], "cloth_0003.obj")))

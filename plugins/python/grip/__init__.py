@@ -28,6 +28,12 @@ from ._structs import (
     ABI_VERSION,
     COLLIDER_MESH_CONTACT_EXACT,
     COLLIDER_MESH_CONTACT_IMPLICIT,
+    FAILURE_POLICY_CONTINUE,
+    FAILURE_POLICY_STRICT,
+    FALLBACK_BEST_ITERATE,
+    FALLBACK_FRICTIONLESS,
+    FALLBACK_LAGGED_FRICTION,
+    FALLBACK_NONE,
     FRICTION_COUPLING_IMPLICIT,
     FRICTION_COUPLING_LAGGED,
     FRICTION_SMOOTHING_QUADRATIC,
@@ -72,6 +78,7 @@ from .errors import (
     NullPointerError,
     UnknownObjectError,
 )
+from .fallbacks import fallback_count, fallback_message
 from .library import Library, find_library, library_file_name, load
 from .presets import MATERIAL_PRESETS, preset_fields
 from .scene import SceneSolver
@@ -80,6 +87,8 @@ from .tet_mesh import TetMesh, tetrahedralize
 
 __all__ = [
     "ABI_VERSION", "COLLIDER_MESH_CONTACT_EXACT", "COLLIDER_MESH_CONTACT_IMPLICIT",
+    "FAILURE_POLICY_CONTINUE", "FAILURE_POLICY_STRICT", "FALLBACK_BEST_ITERATE",
+    "FALLBACK_FRICTIONLESS", "FALLBACK_LAGGED_FRICTION", "FALLBACK_NONE",
     "FRICTION_COUPLING_IMPLICIT", "FRICTION_COUPLING_LAGGED",
     "FRICTION_SMOOTHING_QUADRATIC", "FRICTION_SMOOTHING_RATIONAL", "INTEGRATOR_BACKWARD_EULER",
     "INTEGRATOR_BDF2", "INTEGRATOR_EXPONENTIAL_EULER", "INTEGRATOR_GENERALIZED_ALPHA",
@@ -94,4 +103,5 @@ __all__ = [
     "NullPointerError", "UnknownObjectError", "Library", "find_library", "library_file_name",
     "load", "MATERIAL_PRESETS", "preset_fields", "SceneSolver", "Solver", "TetMesh",
     "tetrahedralize", "BakeSummary", "bake", "override_strings", "run_checkpoint_frame",
+    "fallback_count", "fallback_message",
 ]

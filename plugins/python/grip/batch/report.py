@@ -16,8 +16,8 @@ PENDING, RUNNING, DONE, FAILED, CANCELLED = "pending", "running", "done", "faile
 @dataclass
 class JobState:
     """Where one job stands. ``frames`` is its last frame; ``frames_done`` the last frame
-    checkpointed; ``seconds``, ``substeps`` and ``newton_iterations`` its totals over the frames
-    done (from ``stats.csv``, seconds being the solver's wall-clock time); ``retries`` counts
+    checkpointed; ``seconds``, ``substeps``, ``newton_iterations`` and ``fallbacks`` its totals
+    over the frames done (from ``stats.csv``, seconds being the solver's wall-clock time); ``retries`` counts
     chunks run again after their worker died, ``recomputed`` finished chunks run again because
     their result was lost; ``resumed_from`` lists the frames retries went on from; ``error`` is
     grip's message when the job failed, ``error_kind`` the grip exception's name;
@@ -31,6 +31,7 @@ class JobState:
     seconds: float = 0.0
     substeps: int = 0
     newton_iterations: int = 0
+    fallbacks: int = 0
     retries: int = 0
     recomputed: int = 0
     resumed_from: list = field(default_factory=list)
@@ -42,6 +43,11 @@ class JobState:
     def seconds_per_frame(self):
         """Solver seconds per frame done (0 before the first frame)."""
         return self.seconds / self.frames_done if self.frames_done else 0.0
+
+
+def fallback_note(fallbacks):
+    """", N substeps fell back (see stats.csv)" for a job with fallbacks, else ""."""
+    return f", {fallbacks} substeps fell back (see stats.csv)" if fallbacks else ""
 
 
 class Progress:
@@ -84,16 +90,17 @@ class Progress:
         if result.frames_done >= s.frames_done:
             s.frames_done = result.frames_done
             s.seconds, s.substeps = result.seconds, result.substeps
-            s.newton_iterations = result.newton_iterations
+            s.newton_iterations, s.fallbacks = result.newton_iterations, result.fallbacks
         if s.frames_done >= s.frames:
             s.status = DONE
             s.wall_seconds = time.monotonic() - self.start
             self.log(f"{self._prefix()} {s.job.name}: done, {s.frames_done} frames, "
                      f"{s.seconds:.2f} s ({s.seconds_per_frame:.3f} s/frame), "
-                     f"{s.newton_iterations} Newton iterations in {s.substeps} substeps")
+                     f"{s.newton_iterations} Newton iterations in {s.substeps} substeps"
+                     f"{fallback_note(s.fallbacks)}")
         else:
             self.log(f"{self._prefix()} {s.job.name}: frame {s.frames_done}/{s.frames}, "
-                     f"{s.seconds_per_frame:.3f} s/frame")
+                     f"{s.seconds_per_frame:.3f} s/frame{fallback_note(s.fallbacks)}")
         return s
 
     def failed(self, name, message, kind=""):
@@ -116,7 +123,7 @@ class Progress:
 #: The columns of ``summary.csv``, in order (docs/batch.md describes each).
 COLUMNS = (
     "job", "scene", "overrides", "out", "status", "frames_done", "frames", "seconds",
-    "seconds_per_frame", "wall_seconds", "substeps", "newton_iterations", "retries",
+    "seconds_per_frame", "wall_seconds", "substeps", "newton_iterations", "fallbacks", "retries",
     "recomputed", "resumed_from", "error_kind", "error",
 )
 
@@ -136,6 +143,7 @@ def row(state):
         "wall_seconds": f"{state.wall_seconds:.3f}",
         "substeps": state.substeps,
         "newton_iterations": state.newton_iterations,
+        "fallbacks": state.fallbacks,
         "retries": state.retries,
         "recomputed": state.recomputed,
         "resumed_from": " ".join(str(f) for f in state.resumed_from),

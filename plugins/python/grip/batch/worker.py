@@ -50,8 +50,9 @@ class Chunk:
 class ChunkResult:
     """What a task reports: the job's state after frame ``end``. ``frames_done`` is the
     checkpointed frame; ``simulated`` the frames this attempt simulated (0 when it found them
-    done), starting after ``resumed_from`` (0 for a fresh start); ``seconds``, ``substeps`` and
-    ``newton_iterations`` are the job's totals over frames 1 to ``frames_done`` from its
+    done), starting after ``resumed_from`` (0 for a fresh start); ``seconds``, ``substeps``,
+    ``newton_iterations`` and ``fallbacks`` (substeps a fallback took, scene files going on past a
+    hard substep by default) are the job's totals over frames 1 to ``frames_done`` from its
     ``stats.csv`` (seconds: the solver's wall-clock time). ``retry``: an earlier attempt of this
     chunk in this run started and never finished (its worker died); ``recomputed``: one finished
     (its result was lost with its worker)."""
@@ -64,6 +65,7 @@ class ChunkResult:
     seconds: float
     substeps: int
     newton_iterations: int
+    fallbacks: int
     retry: bool
     recomputed: bool
     host: str
@@ -128,9 +130,9 @@ def run_chunk(chunk, previous=None):
 
 
 def _result(chunk, frames_done, simulated, resumed_from, retry, recomputed):
-    seconds, substeps, newton = stats_totals(chunk.out, frames_done)
+    seconds, substeps, newton, fallbacks = stats_totals(chunk.out, frames_done)
     return ChunkResult(chunk.job.name, chunk.end, frames_done, simulated, resumed_from, seconds,
-                       substeps, newton, retry, recomputed, socket.gethostname(), os.getpid())
+                       substeps, newton, fallbacks, retry, recomputed, socket.gethostname(), os.getpid())
 
 
 #: Scene-file keys naming an input file, relative to the scene file (docs/scene-file.md).
@@ -206,10 +208,14 @@ def _claim(chunk):
     return None
 
 
+#: The ``stats.csv`` columns counting the substeps each fallback took.
+FALLBACK_COLUMNS = ("fallbacks_lagged", "fallbacks_frictionless", "fallbacks_best_iterate")
+
+
 def stats_totals(out, last):
-    """``(seconds, substeps, newton_iterations)`` summed over frames 1 to ``last`` of
-    ``<out>/stats.csv`` ((0.0, 0, 0) when it is missing)."""
-    seconds, substeps, newton = 0.0, 0, 0
+    """``(seconds, substeps, newton_iterations, fallbacks)`` summed over frames 1 to ``last`` of
+    ``<out>/stats.csv`` ((0.0, 0, 0, 0) when it is missing)."""
+    seconds, substeps, newton, fallbacks = 0.0, 0, 0, 0
     try:
         with open(os.path.join(out, "stats.csv"), newline="") as f:
             for row in csv.DictReader(f):
@@ -217,9 +223,10 @@ def stats_totals(out, last):
                     seconds += float(row["seconds"])
                     substeps += int(row["substeps"])
                     newton += int(row["newton_iterations"])
+                    fallbacks += sum(int(row[k]) for k in FALLBACK_COLUMNS)
     except OSError:
         pass
-    return seconds, substeps, newton
+    return seconds, substeps, newton, fallbacks
 
 
 _LOG_HEADER = "run,chunk_end,event,frame,host,pid,time\n"
