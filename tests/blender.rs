@@ -228,6 +228,11 @@ fn soft_body_cube_rests_on_a_floor_keeping_its_volume() {
 }
 
 #[test]
+fn a_hard_frame_continues_with_a_fallback_or_stops_the_bake() {
+    run_scenario("hard_frame", &scenario_dir("hard_frame"), &[]);
+}
+
+#[test]
 fn bad_meshes_give_readable_errors() {
     run_scenario("bad_input", &scenario_dir("bad_input"), &[]);
 }

@@ -64,6 +64,17 @@ class BakeSetup:
 
 
 @dataclass
+class FrameReport:
+    """What the solver reported of one frame."""
+
+    substeps: int
+    newton_iterations: int
+    active_contacts: int
+    fallbacks: int  # substeps completed by a fallback (On a Hard Frame: Continue)
+    fallback_message: str  # which object failed to converge near which point, and the fallback; "" if none
+
+
+@dataclass
 class FrameInput:
     """The host's kinematic state at the end of one frame, evaluated on the main thread."""
 
@@ -164,7 +175,7 @@ class BakeJob:
         self.cancelled = False
         self.samples = {}  # body name -> samples written (start frame included)
         self.frame_seconds = []  # wall-clock seconds of each simulated frame
-        self.reports = []  # (substeps, newton iterations, active contacts) per frame
+        self.reports = []  # a FrameReport per frame
         self._thread = None
 
     @property
@@ -201,6 +212,17 @@ class BakeJob:
         """(frames done, frames in total, fraction of the frame in progress, stage text)."""
         with self._lock:
             return self._frames_done, self.frame_count, self._fraction, self._stage
+
+    def fallback_summary(self):
+        """The bake status's note on the frames that needed fallbacks ("" when none did): how
+        many, the first few, and the last one's message."""
+        with self._lock:
+            hard = [(self.frame_from + i + 1, r) for i, r in enumerate(self.reports) if r.fallbacks]
+        if not hard:
+            return ""
+        frames = ", ".join(str(f) for f, _ in hard[:5]) + (", …" if len(hard) > 5 else "")
+        return (f"; {len(hard)} hard frame{'s' if len(hard) > 1 else ''} continued with a fallback "
+                f"({frames}; see the console), the last: {hard[-1][1].fallback_message}")
 
     def _set(self, **values):
         with self._lock:
@@ -261,6 +283,7 @@ class BakeJob:
                     writer = PC2Writer(body.setup.pc2_path, len(body.setup.rest), s.frame_start)
                     writers[body.setup.name] = writer
                     writer.append(to_local(body.setup.rest, body.setup.world_to_local))
+            names = {body.id: body.setup.name for body in bodies}
             self._set(stage="simulating")
             for frame in range(self.frame_from + 1, s.frame_end + 1):
                 inp = self._next_input()
@@ -273,10 +296,18 @@ class BakeJob:
                 for c, cid in colliders:
                     solver.set_collider_positions(cid, inp.colliders[c.name])
                 t0 = time.perf_counter()
-                solver.advance(s.frame_duration, progress=self._on_progress)
+                try:
+                    solver.advance(s.frame_duration, progress=self._on_progress)
+                except grip.NotConvergedError as e:
+                    raise grip.NotConvergedError(
+                        f"the solver failed at frame {frame}: {e.message} (On a Hard Frame: Continue with a "
+                        "Fallback bakes on past such a frame)", status=e.status, function=e.function) from None
                 self.frame_seconds.append(time.perf_counter() - t0)
                 r = solver.report()
-                self.reports.append((r.substeps, r.newton_iterations, r.active_contacts))
+                message = grip.fallback_message(r, names.get, f"at frame {frame}") or ""
+                with self._lock:
+                    self.reports.append(FrameReport(r.substeps, r.newton_iterations, r.active_contacts,
+                                                    grip.fallback_count(r), message))
                 for body in bodies:
                     surface = body.surface(solver.positions(body.id))
                     writers[body.setup.name].append(to_local(surface, inp.world_to_local[body.setup.name]))

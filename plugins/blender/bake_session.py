@@ -59,6 +59,7 @@ def solver_params(scene, self_contact_on):
                 self_contact=int(self_contact_on),
                 self_contact_thickness=settings.self_contact_thickness * scale,
                 linear_solver=settings.bl_rna.properties["linear_solver"].enum_items[settings.linear_solver].value,
+                failure_policy=settings.bl_rna.properties["on_hard_frame"].enum_items[settings.on_hard_frame].value,
                 **solver_fields(settings))
 
 
@@ -317,10 +318,12 @@ class BakeSession:
             i = self._printed
             self._printed += 1
             left = (self.job.frame_count - i - 1) * sum(seconds[: i + 1]) / (i + 1)
-            substeps, newton, _ = reports[i]
+            r = reports[i]
             lines.append(f"grip: frame {self.job.frame_from + i + 1} of {self.job.setup.frame_end}: "
-                         f"{seconds[i]:.2f} s/frame, {newton} Newton iterations in {substeps} substeps, "
-                         f"ETA {int(left) // 60}:{int(left) % 60:02d}")
+                         f"{seconds[i]:.2f} s/frame, {r.newton_iterations} Newton iterations in {r.substeps} "
+                         f"substeps, ETA {int(left) // 60}:{int(left) % 60:02d}")
+            if r.fallback_message:
+                lines.append(f"grip: warning: {r.fallback_message}")
         return lines
 
     # -- end --------------------------------------------------------------------------------
@@ -367,12 +370,16 @@ class BakeSession:
         elif self.job.cancelled:
             outcome = ("CANCELLED", f"grip bake cancelled: frames {settings.frame_start}–{last} kept")
         else:
-            outcome = ("FINISHED", f"grip baked frames {settings.frame_start}–{last} in {seconds:.1f} s{resumed}")
+            outcome = ("FINISHED", f"grip baked frames {settings.frame_start}–{last} in {seconds:.1f} s{resumed}"
+                                   f"{self.job.fallback_summary()}")
         settings.is_baking = False
         settings.bake_status = outcome[1]
         reports = self.job.reports
         LAST_STATS.clear()
         LAST_STATS.update(frames=done, seconds=seconds, frame_seconds=list(self.job.frame_seconds),
-                          substeps=[r[0] for r in reports], newton_iterations=[r[1] for r in reports],
-                          active_contacts=[r[2] for r in reports])
+                          substeps=[r.substeps for r in reports],
+                          newton_iterations=[r.newton_iterations for r in reports],
+                          active_contacts=[r.active_contacts for r in reports],
+                          fallbacks=[r.fallbacks for r in reports],
+                          fallback_messages=[r.fallback_message for r in reports])
         return outcome

@@ -9,7 +9,8 @@ the same fingerprint restores the solver from it and goes on from the next frame
 checkpoints make the continuation bit for bit the bake that never stopped.
 
 The fingerprint hashes everything the solver is built from at the first frame: the solver
-parameters (time step, contact, integrator, ...), every simulated object's rest shape, elements,
+parameters (time step, contact, integrator, ...; not the failure policy, which decides whether a
+bake goes on, not what a baked frame holds), every simulated object's rest shape, elements,
 pins, material, friction, volume and self-collision settings, and every collider's shape and
 friction. The last frame is not part of it: a bake may be extended to more frames.
 """
@@ -55,7 +56,8 @@ def _feed(h, value):
 def fingerprint(setup):
     """Hex SHA-256 of a ``bake_job.BakeSetup``'s input (see the module docstring)."""
     h = hashlib.sha256(FORMAT.encode())
-    _feed(h, setup.params)
+    # The failure policy decides whether a bake goes on, not what a frame baked holds.
+    _feed(h, {k: v for k, v in setup.params.items() if k != "failure_policy"})
     _feed(h, [setup.frame_start, float(setup.frame_duration)])
     skip = {"pc2_path", "world_to_local"}  # where the output goes, not what is simulated
     for body in setup.bodies:

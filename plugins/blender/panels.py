@@ -43,8 +43,8 @@ def draw_bake_controls(layout, context):
             layout.label(text=summary[0], icon=summary[1])
     status = context.scene.grip.bake_status
     if status and session is None:
-        icon = "ERROR" if "fail" in status or "not started" in status else "INFO"
-        layout.label(text=status, icon=icon)
+        warn = "fail" in status or "not started" in status or "fallback" in status
+        layout.label(text=status, icon="ERROR" if warn else "INFO")
 
 
 def draw_volume(layout, g):
@@ -135,6 +135,7 @@ class GRIP_PT_scene(bpy.types.Panel):
         for name in shown_settings(s.integrator):
             layout.prop(s, name)
         layout.prop(s, "linear_solver")
+        layout.prop(s, "on_hard_frame")
         layout.prop(s, "collider_contact")
         layout.prop(s, "contact_thickness")
         layout.prop(s, "self_contact")

@@ -152,6 +152,18 @@ COLLIDER_CONTACTS = [
 ]
 
 
+#: On a Hard Frame: (identifier, label, tooltip, ``grip.FAILURE_POLICY_*``).
+HARD_FRAME_POLICIES = [
+    ("CONTINUE", "Continue with a Fallback",
+     "A time step that does not converge even when split falls back to lagged friction, then no "
+     "friction, then the solver's best unconverged answer, and the bake goes on; the console and the "
+     "bake's status name the frames, objects and places", grip.FAILURE_POLICY_CONTINUE),
+    ("STOP", "Stop",
+     "A time step that does not converge even when split stops the bake there, keeping the frames "
+     "before it", grip.FAILURE_POLICY_STRICT),
+]
+
+
 class GripSceneSettings(bpy.types.PropertyGroup):
     """grip settings of a scene (Scene tab)."""
 
@@ -177,6 +189,11 @@ class GripSceneSettings(bpy.types.PropertyGroup):
                                 description="Every implicit stage takes one Newton iteration, without a "
                                             "convergence test: cheaper per step, more damping")
     linear_solver: EnumProperty(update=_scene_changed, name="Solver", items=LINEAR_SOLVERS, default="DIRECT_LU")
+    # Not a simulation input: frames baked either way stay valid, and a bake that stopped goes on
+    # from its last frame when switched to Continue.
+    on_hard_frame: EnumProperty(name="On a Hard Frame", items=HARD_FRAME_POLICIES, default="CONTINUE",
+                                description="What the bake does when a time step does not converge even "
+                                            "when split")
     collider_contact: EnumProperty(update=_scene_changed, name="Collider Contact", items=COLLIDER_CONTACTS, default="EXACT",
                                    description="How cloth and soft bodies meet collider meshes")
     contact_thickness: FloatProperty(update=_scene_changed, name="Contact Thickness", subtype="DISTANCE", unit="LENGTH", min=1e-6,

@@ -192,6 +192,31 @@ for name in ("integrator",) + addon.integrators.SETTINGS:
 for name in ("integrator",) + addon.integrators.SETTINGS:
     settings.property_unset(name)
 
+# -- on a hard frame -----------------------------------------------------------------------------
+policies = settings.bl_rna.properties["on_hard_frame"]
+checks.check({i.identifier: i.value for i in policies.enum_items} == {
+    "CONTINUE": grip.FAILURE_POLICY_CONTINUE, "STOP": grip.FAILURE_POLICY_STRICT},
+    f"On a Hard Frame maps to the library's policies: {[(i.identifier, i.value) for i in policies.enum_items]}")
+checks.check(settings.on_hard_frame == "CONTINUE" and policies.default == "CONTINUE",
+             "On a Hard Frame defaults to Continue with a Fallback")
+checks.check("on_hard_frame" in {n for kind, *rest in draw(bpy.types.GRIP_PT_scene) if kind == "prop"
+                                 for _, n in [rest]}, "the scene panel shows On a Hard Frame")
+for identifier, code in (("CONTINUE", grip.FAILURE_POLICY_CONTINUE), ("STOP", grip.FAILURE_POLICY_STRICT)):
+    settings.on_hard_frame = identifier
+    params = addon.bake_session.solver_params(scene, False)
+    checks.check(params["failure_policy"] == code, f"{identifier} reaches the solver parameters")
+    with grip.Solver(library=library, **params) as solver:  # created only: no step
+        checks.check(solver.params.failure_policy == code, f"the library takes {identifier}")
+stop = addon.bake_session.solver_params(scene, False)
+settings.on_hard_frame = "CONTINUE"
+checks.check(setup_fingerprint(stop) == setup_fingerprint(addon.bake_session.solver_params(scene, False)),
+             "the policy is not part of the cache's fingerprint: a stopped bake goes on from its last frame")
+report = grip.GripStepReport(last_fallback=grip.FALLBACK_FRICTIONLESS, fallbacks_frictionless=1,
+                             fallback_object=3, fallback_position=(0.0124, -0.5, 1.0))
+checks.check(grip.fallback_message(report, {3: "Sleeve"}.get, "at frame 12")
+             == "Sleeve failed to converge near (0.012, -0.500, 1.000) m at frame 12; fallback: frictionless substep",
+             "a fallback is reported with the object, the place and the frame")
+
 # -- bakes that cannot start ---------------------------------------------------------------------
 cloth.grip.role = "NONE"
 

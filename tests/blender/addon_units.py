@@ -99,6 +99,21 @@ with grip.Solver(library=grip.load(addon.bake_session.library_path())) as solver
     checks.check(solver.friction(a, ice) == 0.0 and solver.friction(b, ice) == 0.0,
                  "a frictionless collider is frictionless against every body")
 
+# -- the status line of a bake that needed fallbacks -------------------------------------------------
+setup = job.BakeSetup(library_path="", params={}, frame_start=1, frame_end=9, frame_duration=1 / 24, bodies=[],
+                      colliders=[])
+worker = job.BakeJob(setup)
+plain = job.FrameReport(substeps=10, newton_iterations=40, active_contacts=3, fallbacks=0, fallback_message="")
+checks.check(worker.fallback_summary() == "", "no frame yet: no note")
+worker.reports = [plain, plain]
+checks.check(worker.fallback_summary() == "", "frames without fallbacks: no note")
+hard = job.FrameReport(10, 400, 3, 2, "Sleeve failed to converge near (0.012, -0.034, 0.250) m at frame 4; "
+                                      "fallback: frictionless substep")
+worker.reports = [plain, plain, hard, plain, hard]
+note = worker.fallback_summary()
+checks.check(note == "; 2 hard frames continued with a fallback (4, 6; see the console), the last: Sleeve failed "
+                     "to converge near (0.012, -0.034, 0.250) m at frame 4; fallback: frictionless substep", note)
+
 # -- the manifest rules of build_extension.py ------------------------------------------------------
 spec = importlib.util.spec_from_file_location("build_extension", os.path.join("plugins", "blender",
                                                                                "build_extension.py"))
