@@ -7,6 +7,7 @@
 
 #include "attribute_mapping.hpp"
 #include "cook_state.hpp"
+#include "fallback_warning.hpp"
 #include "interruptible_run.hpp"
 #include "simulation.hpp"
 #include "sop_cook.hpp"
@@ -371,4 +372,79 @@ TEST(cook_exact_collider_contact_and_unknown_values) {
     in.parameters.collider_mesh_contact = 2;
     const CookOutput refused = cook(in, registry, never);
     CHECK_MSG(refused.error.find("collider_mesh_contact: unknown value 2") != std::string::npos, refused.error);
+}
+
+TEST(fallback_warning_names_object_place_and_moment) {
+    CHECK(cook_moment(1.0 / 24.0, 1.0 / 24.0) == "at frame 2" && cook_moment(0.0, 1.0 / 24.0) == "at frame 1");
+    CHECK(cook_moment(1.5 / 24.0, 1.0 / 24.0) == "at t = 0.0625 s");
+    GripStepReport r{};
+    const auto name = [](std::uint32_t id) { return id == 3 ? std::string("sleeve") : std::string(); };
+    CHECK(fallback_warning(r, name, "at frame 2").empty());
+    r.last_fallback = GRIP_FALLBACK_FRICTIONLESS;
+    r.fallbacks_frictionless = 1;
+    r.fallback_object = 3;
+    r.fallback_position[0] = 0.0124;
+    r.fallback_position[1] = -0.5;
+    r.fallback_position[2] = 1.0;
+    const std::string one = fallback_warning(r, name, "at frame 2");
+    CHECK_MSG(one == "sleeve failed to converge near (0.012, -0.500, 1.000) m at frame 2; fallback: frictionless substep",
+              one);
+    r.fallbacks_lagged = 2;
+    r.fallback_object = 9;
+    const std::string three = fallback_warning(r, name, "");
+    CHECK_MSG(three.find("object 9 failed to converge") == 0 &&
+                  three.find("(3 substeps fell back: 2 with lagged friction, 1 frictionless, 0 at the best iterate)") !=
+                      std::string::npos,
+              three);
+}
+
+/// A frame whose substeps cannot converge (one Newton iteration allowed, the cloth landing on
+/// the ground with friction): Stop fails the cook and keeps the simulation; Continue takes the
+/// frame with fallbacks and warns, naming the cloth.
+TEST(cook_hard_frame_stops_or_continues_with_a_fallback) {
+    for (const std::uint32_t policy : {GRIP_FAILURE_POLICY_STRICT, GRIP_FAILURE_POLICY_CONTINUE}) {
+        SolverRegistry registry;
+        CookInputs in;
+        in.parameters = default_parameters();
+        in.parameters.contact_thickness = 0.002;
+        in.parameters.friction = 0.4;
+        in.parameters.max_newton_iterations = 1;
+        in.parameters.failure_policy = policy;
+        in.owner = 8;
+        Geometry g = cloth(5, 0.002);
+        Geometry ground = cloth(3, 0.0);
+        for (std::size_t i = 0; i < ground.positions.size(); i += 3) {
+            ground.positions[i] = 3 * ground.positions[i] - 1;
+            ground.positions[i + 2] = 3 * ground.positions[i + 2] - 1;
+        }
+        in.geometry.simulated = &g;
+        in.geometry.colliders = &ground;
+        const CookOutput start = cook(in, registry, never);
+        CHECK_MSG(start.error.empty(), start.error);
+        Geometry g1 = next_input(g, start);
+        in.geometry.simulated = &g1;
+        in.key = start.key;
+        in.time = 1.0 / 24.0;
+        const CookOutput hard = cook(in, registry, never);
+        if (policy == GRIP_FAILURE_POLICY_STRICT) {
+            CHECK_MSG(hard.error.find("converge") != std::string::npos &&
+                          hard.error.find("On a Hard Frame: Continue with a Fallback") != std::string::npos &&
+                          hard.positions == g1.positions,
+                      hard.error);
+            continue;
+        }
+        CHECK_MSG(hard.error.empty() && hard.report_valid, hard.error);
+        const std::uint32_t fallbacks =
+            hard.report.fallbacks_lagged + hard.report.fallbacks_frictionless + hard.report.fallbacks_best_iterate;
+        CHECK_MSG(fallbacks > 0 && (hard.report.warnings & GRIP_WARNING_FALLBACK) != 0, std::to_string(fallbacks));
+        bool finite = true;
+        for (double x : hard.positions) finite = finite && std::isfinite(x);
+        CHECK(finite);
+        bool warned = false;
+        for (const std::string &w : hard.warnings) {
+            warned = warned || (w.find("shells failed to converge near (") == 0 && w.find("at frame 2; fallback: ") !=
+                                                                                      std::string::npos);
+        }
+        CHECK_MSG(warned, hard.warnings.empty() ? std::string("no warning") : hard.warnings.front());
+    }
 }

@@ -306,7 +306,7 @@ TEST(glue_evaluates_every_parameter) {
         ++parameters;
         CHECK_MSG(glue.find("get" + name + "()") != std::string::npos, "SOP_Grip.C never reads " + name);
     }
-    CHECK(parameters == 39);
+    CHECK(parameters == 40);
 }
 
 TEST(dialog_script_defaults_are_the_parameter_defaults) {
@@ -338,6 +338,7 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
         {"linearsolver", p.linear_solver},
         {"colliderwinding", p.collider_clockwise_front ? 0 : 1},
         {"collidercontact", p.collider_mesh_contact},
+        {"onhardframe", p.failure_policy},
         {"shelldensity", p.shell.density},
         {"shellyoung", p.shell.youngs_modulus},
         {"shellpoisson", p.shell.poisson_ratio},
@@ -386,5 +387,8 @@ TEST(dialog_script_defaults_are_the_parameter_defaults) {
     CHECK(GRIP_FRICTION_COUPLING_IMPLICIT == 0 && GRIP_FRICTION_COUPLING_LAGGED == 1);
     CHECK(ds.find(R"(menu { "exact" "Exact Distance" "smooth" "Smooth Surface" })") != std::string::npos);
     CHECK(GRIP_COLLIDER_MESH_CONTACT_EXACT == 0 && GRIP_COLLIDER_MESH_CONTACT_IMPLICIT == 1);
+    CHECK(ds.find(R"(menu { "stop" "Stop" "continue" "Continue with a Fallback" })") != std::string::npos);
+    CHECK(GRIP_FAILURE_POLICY_STRICT == 0 && GRIP_FAILURE_POLICY_CONTINUE == 1);
+    CHECK(p.failure_policy == GRIP_FAILURE_POLICY_CONTINUE);
     CHECK(GRIP_MEMBRANE_NEO_HOOKEAN == 0 && GRIP_MEMBRANE_STVK == 1);
 }

@@ -226,6 +226,31 @@ class Cooks(unittest.TestCase):
         refused = gh.cook([g, None, ground], dict(exact, collidercontact=2), 0.0, 0, 6, self.registry)
         self.assertIn("collider_mesh_contact", refused["error"])
 
+    def test_hard_frame_stops_or_continues_with_a_fallback(self):
+        """One Newton iteration allowed, the cloth landing on the ground with friction: Stop (menu
+        item 0) fails the cook, Continue (item 1, the default) takes the frame with fallbacks and
+        a warning naming the cloth, as the compiled SOP does."""
+        self.assertEqual(self.params["onhardframe"], grip.FAILURE_POLICY_CONTINUE)
+        self.assertEqual(gh.solver_params(dict(self.params, onhardframe=0))["failure_policy"],
+                         grip.FAILURE_POLICY_STRICT)
+        self.assertEqual(gh.cook_moment(1 / 24, 1 / 24), "at frame 2")
+        self.assertEqual(gh.cook_moment(1.5 / 24, 1 / 24), "at t = 0.0625 s")
+        g, ground = cloth(5, 0.002), cloth(3, 0.0)
+        ground.positions[:, [0, 2]] = 3 * ground.positions[:, [0, 2]] - 1
+        for policy in (grip.FAILURE_POLICY_STRICT, grip.FAILURE_POLICY_CONTINUE):
+            p = dict(self.params, contactthickness=0.002, friction=0.4, maxnewton=1, onhardframe=policy)
+            start = gh.cook([g, None, ground], p, 0.0, 0, 9 + policy, self.registry)
+            hard = gh.cook([next_input(g, start), None, ground], p, 1 / 24, start["key"], 9 + policy, self.registry)
+            if policy == grip.FAILURE_POLICY_STRICT:
+                self.assertIn("converge", hard["error"])
+                self.assertIn("On a Hard Frame: Continue with a Fallback", hard["error"])
+                continue
+            self.assertEqual(hard["error"], "")
+            self.assertGreater(grip.fallback_count(hard["report"]), 0)
+            self.assertTrue(np.isfinite(hard["positions"]).all())
+            warned = [w for w in hard["warnings"] if w.startswith("shells failed to converge near (")]
+            self.assertTrue(warned and "at frame 2; fallback: " in warned[0], hard["warnings"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -55,7 +55,9 @@ def default_parameters(library=None):
     a rubber-like solid. Keys are the compiled SOP's parameter names; a menu's value is its item
     index, which is the C value (``collidercontact``: ``grip.COLLIDER_MESH_CONTACT_EXACT`` 0,
     "Exact Distance", or ``grip.COLLIDER_MESH_CONTACT_IMPLICIT`` 1, "Smooth Surface";
-    ``integrator``: ``grip.INTEGRATOR_*``, 0 backward Euler to 9 SIERE)."""
+    ``integrator``: ``grip.INTEGRATOR_*``, 0 backward Euler to 9 SIERE; ``onhardframe``:
+    ``grip.FAILURE_POLICY_STRICT`` 0, "Stop", or ``grip.FAILURE_POLICY_CONTINUE`` 1, "Continue with
+    a Fallback", the default)."""
     lib = library or grip.load()
     c, m = lib.solver_params(), lib.material()
     shell = {"density": m.density, "youngs_modulus": m.youngs_modulus, "poisson_ratio": m.poisson_ratio,
@@ -69,7 +71,8 @@ def default_parameters(library=None):
             "contactthickness": c.contact_thickness, "friction": c.default_friction,
             "frictioncoupling": c.friction_coupling, "frictionepsilon": c.friction_epsilon,
             "selfcontact": c.self_contact, "selfcontactthickness": c.self_contact_thickness,
-            "colliderwinding": 0, "collidercontact": c.collider_mesh_contact, "typeattrib": "grip_type",
+            "colliderwinding": 0, "collidercontact": c.collider_mesh_contact,
+            "onhardframe": grip.FAILURE_POLICY_CONTINUE, "typeattrib": "grip_type",
             "nameattrib": "name", "shell": shell, "solid": solid}
 
 
@@ -88,7 +91,7 @@ def solver_params(p):
             "default_friction": p["friction"], "friction_coupling": int(p["frictioncoupling"]),
             "friction_epsilon": p["frictionepsilon"], "self_contact": int(bool(p["selfcontact"])),
             "self_contact_thickness": p["selfcontactthickness"],
-            "collider_mesh_contact": int(p["collidercontact"])}
+            "collider_mesh_contact": int(p["collidercontact"]), "failure_policy": int(p["onhardframe"])}
 
 
 @dataclass
@@ -371,6 +374,15 @@ def _build(inputs, p, time, warnings, library):
     return Simulation(solver, objects, meshes, p, len(g.positions), time)
 
 
+def cook_moment(time, time_step):
+    """"at frame F" for a cook at ``time`` [s] with frames ``time_step`` [s] long (Houdini's frame
+    1 at t = 0), or "at t = … s" between frames (a SOP Solver substep), as the compiled SOP says."""
+    frame = time / time_step + 1.0
+    if abs(frame - round(frame)) < 1e-6:
+        return f"at frame {round(frame)}"
+    return f"at t = {time:.4f} s"
+
+
 def run_interruptible(solver, duration, interrupted, poll_interval=0.05):
     """solver.advance(duration) on a helper thread while this thread calls
     ``interrupted(fraction)`` every ``poll_interval`` s; once it returns True the progress
@@ -438,11 +450,19 @@ def cook(inputs, parameters, time, key, owner, registry=REGISTRY, interrupted=la
             _advance(sim, inputs, duration, interrupted, warnings)
             sim.time = time
             out["report"] = sim.solver.report()
+            names = {b.id: b.name for b in sim.objects}
+            fallback = grip.fallback_message(out["report"], names.get, cook_moment(time, parameters["timestep"]))
+            if fallback:
+                warnings.append(fallback)
         for b in sim.objects:
             out["positions"][b.points] = sim.solver.positions(b.id)
             out["velocities"][b.points] = sim.solver.velocities(b.id)
     except grip.CancelledError:
         out["error"] = "interrupted: the simulation stays at the last frame"
+    except grip.NotConvergedError as e:
+        out["error"] = str(e)
+        if parameters["onhardframe"] == grip.FAILURE_POLICY_STRICT:
+            out["error"] += " (On a Hard Frame: Continue with a Fallback goes on past such a frame)"
     except (SopError, grip.GripError, TypeError, ValueError) as e:
         # TypeError and ValueError: an argument the binding refused before the library saw it.
         out["error"] = str(e)

@@ -10,7 +10,8 @@ Parameters are read by the compiled SOP's names when the node has them, else the
 ``startframe``, ``timestep``, ``substeps``, ``gravity`` (x, y, z), ``integrator``, ``newmarkbeta``,
 ``newmarkgamma``, ``spectralradius``, ``modalcount``, ``semiimplicit``, ``maxnewton``, ``tolerance``,
 ``workers``, ``contactthickness``, ``friction``, ``frictioncoupling``, ``frictionepsilon``,
-``selfcontact``, ``selfcontactthickness``, ``colliderwinding``, ``collidercontact``, ``typeattrib``,
+``selfcontact``, ``selfcontactthickness``, ``colliderwinding``, ``collidercontact``, ``onhardframe``,
+``typeattrib``,
 ``nameattrib``, ``solidgroup``, ``shellgroup``, and the
 material tabs ``shelldensity``, ``shellyoung``, ``shellpoisson``, ``shellthickness``,
 ``shellbending``, ``shelldampingalpha``, ``shelldampingbeta``, ``shellmembrane``,
@@ -44,7 +45,7 @@ def parameters(node):
     for name in ("timestep", "substeps", "gravity", "integrator", "newmarkbeta", "newmarkgamma", "spectralradius",
                  "modalcount", "semiimplicit", "maxnewton", "tolerance", "workers", "contactthickness",
                  "friction", "frictioncoupling", "frictionepsilon", "selfcontact", "selfcontactthickness",
-                 "colliderwinding", "collidercontact", "typeattrib", "nameattrib"):
+                 "colliderwinding", "collidercontact", "onhardframe", "typeattrib", "nameattrib"):
         p[name] = _value(node, name, p[name])
     p["startframe_time"] = hou.frameToTime(_value(node, "startframe", 1))
     for tab in ("shell", "solid"):

@@ -71,6 +71,7 @@ static const char *theDsFile = R"THEDSFILE(
         parm { name "maxnewton" cppname "MaxNewton" label "Max Newton Iterations" type integer default { "50" } range { 1! 200 } }
         parm { name "tolerance" cppname "Tolerance" label "Relative Tolerance" type log default { "1e-06" } range { 1e-10 0.01 } }
         parm { name "workers" cppname "Workers" label "Threads (0 = All)" type integer default { "0" } range { 0! 64 } }
+        parm { name "onhardframe" cppname "OnHardFrame" label "On a Hard Frame" type ordinal default { "1" } menu { "stop" "Stop" "continue" "Continue with a Fallback" } }
     }
     groupsimple {
         name    "contact_folder"
@@ -252,6 +253,7 @@ grip_sop::SopParameters evaluate(const SOP_GripParms &p) {
     s.max_newton_iterations = static_cast<std::uint32_t>(p.getMaxNewton());
     s.residual_tolerance = p.getTolerance();
     s.worker_count = static_cast<std::uint32_t>(p.getWorkers());
+    s.failure_policy = static_cast<std::uint32_t>(p.getOnHardFrame());
     s.contact_thickness = p.getContactThickness();
     s.friction = p.getFriction();
     s.friction_coupling = static_cast<std::uint32_t>(p.getFrictionCoupling());

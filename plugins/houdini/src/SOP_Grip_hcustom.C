@@ -9,6 +9,7 @@
 #include "core/attribute_mapping.cpp"
 #include "core/collider_input.cpp"
 #include "core/cook_state.cpp"
+#include "core/fallback_warning.cpp"
 #include "core/interruptible_run.cpp"
 #include "core/object_split.cpp"
 #include "core/simulation.cpp"

@@ -4,6 +4,7 @@
 #include "sop_cook.hpp"
 
 #include "attribute_mapping.hpp"
+#include "fallback_warning.hpp"
 
 #include <exception>
 #include <mutex>
@@ -56,11 +57,16 @@ CookOutput cook(const CookInputs &in, SolverRegistry &registry, const std::funct
             sim->time = in.time;
             out.report = sim->solver.report();
             out.report_valid = true;
+            const std::string fallback = fallback_warning(*sim, out.report, in.time);
+            if (!fallback.empty()) out.warnings.push_back(fallback);
         }
         write_state(*sim, out.positions, out.velocities);
     } catch (const grip::Error &e) {
         out.error = e.status() == grip::Status::Cancelled ? "interrupted: the simulation stays at the last frame"
                                                            : e.what();
+        if (e.status() == grip::Status::NotConverged && in.parameters.failure_policy == GRIP_FAILURE_POLICY_STRICT) {
+            out.error += " (On a Hard Frame: Continue with a Fallback goes on past such a frame)";
+        }
     } catch (const std::exception &e) {
         out.error = e.what();
     }

@@ -21,7 +21,7 @@ auto tie(const SopParameters &p) {
                     p.spectral_radius, p.modal_count, p.semi_implicit, p.linear_solver, p.gravity,
                     p.max_newton_iterations, p.residual_tolerance, p.contact_thickness, p.friction,
                     p.friction_coupling, p.friction_epsilon, p.self_contact, p.self_contact_thickness,
-                    p.collider_mesh_contact, p.type_attribute, p.name_attribute,
+                    p.collider_mesh_contact, p.failure_policy, p.type_attribute, p.name_attribute,
                     p.collider_clockwise_front, p.worker_count);
 }
 
@@ -67,6 +67,7 @@ SopParameters default_parameters() {
     p.self_contact = c.self_contact != 0;
     p.self_contact_thickness = c.self_contact_thickness;
     p.collider_mesh_contact = c.collider_mesh_contact;
+    p.failure_policy = GRIP_FAILURE_POLICY_CONTINUE;
     p.worker_count = c.worker_count;
     p.shell = from_c(grip_material_default());
     p.solid = from_c(grip_material_default());
@@ -105,6 +106,7 @@ GripSolverParams solver_params(const SopParameters &p) {
     c.self_contact = p.self_contact ? 1u : 0u;
     c.self_contact_thickness = p.self_contact_thickness;
     c.collider_mesh_contact = p.collider_mesh_contact;
+    c.failure_policy = p.failure_policy;
     c.worker_count = p.worker_count;
     return c;
 }

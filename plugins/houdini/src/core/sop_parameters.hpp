@@ -1,7 +1,7 @@
 /* Parameters of the grip SOP and how they become grip's GripSolverParams and GripMaterial.
  * Everything here exists in grip.h: the integrator, linear-solver and collider-contact menus list
  * every value the C API accepts, in the order of their values (GRIP_INTEGRATOR_*,
- * GRIP_LINEAR_SOLVER_*, GRIP_COLLIDER_MESH_CONTACT_*). The volume-change penalty
+ * GRIP_LINEAR_SOLVER_*, GRIP_COLLIDER_MESH_CONTACT_*, GRIP_FAILURE_POLICY_*). The volume-change penalty
  * (grip_solver_set_volume_penalty) is not a SOP parameter yet.
  * SPDX-License-Identifier: MIT */
 
@@ -55,6 +55,12 @@ struct SopParameters {
     /// shape (low-poly proxies, large flat faces); GRIP_COLLIDER_MESH_CONTACT_IMPLICIT
     /// ("Smooth Surface"), an MLS implicit surface fitted to the triangles.
     std::uint32_t collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_EXACT;
+    /// On a Hard Frame: GRIP_FAILURE_POLICY_CONTINUE ("Continue with a Fallback", the default),
+    /// a substep that still fails after its last halving falls back to lagged friction, no
+    /// friction, then Newton's best iterate, and the cook goes on with a warning naming the
+    /// object and the place (fallback_warning.hpp); GRIP_FAILURE_POLICY_STRICT ("Stop"), the
+    /// cook fails and the simulation stays at the last frame.
+    std::uint32_t failure_policy = GRIP_FAILURE_POLICY_CONTINUE;
     MaterialParameters shell;            ///< material of every shell
     MaterialParameters solid;            ///< material of every solid
     std::string type_attribute;          ///< primitive string attribute: "solid" / "shell"
@@ -68,7 +74,8 @@ struct SopParameters {
 
 /// The defaults: grip_solver_params_default() and grip_material_default() except gravity
 /// (0, −9.81, 0) for Houdini's Y up, 24 fps with 4 substeps (1/96 s, about the C default 1/240 s
-/// for cloth at film rates), and a rubber-like solid (1100 kg/m³, E = 1 MPa, ν = 0.45).
+/// for cloth at film rates), a rubber-like solid (1100 kg/m³, E = 1 MPa, ν = 0.45), and the
+/// failure policy Continue (a simulation goes on past a hard frame, as grip run does).
 SopParameters default_parameters();
 
 /// The solver parameters: the C defaults with every SOP parameter applied. Throws SopError for a
