@@ -42,7 +42,12 @@ fn params(b: &mut Bytes) -> GripSolverParams {
             0 => p.time_step = [1.0 / 240.0, 0.01, -0.01, 0.0, f64::NAN, 1e-3][b.below(6)],
             1 => p.gravity[b.below(3)] = b.f64(),
             2 => p.max_newton_iterations = [0, 1, 3, 12, 100_001][b.below(5)],
-            3 => p.max_substep_halvings = [0, 1, 3, 21][b.below(4)],
+            3 => {
+                // Few halvings, then the failure policy: a hard substep fails the call, falls
+                // back, or (an unknown code) is refused at creation.
+                p.max_substep_halvings = [0, 1, 3, 21][b.below(4)];
+                p.failure_policy = b.u8() as u32 % 3;
+            }
             4 => p.contact_thickness = b.near(1e-3),
             5 => p.linear_solver = b.u8() as u32 % 4,
             6 => p.residual_tolerance = b.near(1e-6),
