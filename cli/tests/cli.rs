@@ -3,7 +3,10 @@
 
 mod cli_support;
 
-use cli_support::{assert_fails_with, assert_ok, check_png, grip, stats, stats_with, stderr, TempDir, FIRST_METRIC};
+use cli_support::{
+    assert_fails_with, assert_ok, check_png, grip, stats, stats_cells, stats_with, stderr, TempDir, FALLBACK_OBJECT,
+    FIRST_METRIC,
+};
 use grip::io::obj::read_obj;
 use std::path::{Path, PathBuf};
 
@@ -205,6 +208,14 @@ fn a_hard_frame_goes_on_with_a_fallback_and_a_warning() {
     let (lagged, frictionless, best) = (rows[1][12], rows[1][13], rows[1][14]);
     assert!(lagged == 0.0 && frictionless == 0.0 && best >= 1.0, "no friction to lag or drop: {:?}", rows[1]);
     assert!(rows[0][12..15].iter().all(|x| *x == 0.0));
+    // Where: the cloth, at a vertex's place near the hanging cloth's 1 m square (x in [-0.5,
+    // 0.5], y = 0, z in [-1, 0] at rest); nothing at frame 0.
+    let cells = stats_cells(&out);
+    assert_eq!((cells[0][FALLBACK_OBJECT].as_str(), cells[1][FALLBACK_OBJECT].as_str()), ("", "cloth"));
+    let place = &rows[1][FALLBACK_OBJECT + 1..FIRST_METRIC];
+    assert!(rows[0][FALLBACK_OBJECT + 1..FIRST_METRIC].iter().all(|x| x.is_nan()), "{:?}", rows[0]);
+    let near_rest = place[0].abs() < 0.6 && place[1].abs() < 0.1 && (-1.1..0.1).contains(&place[2]);
+    assert!(near_rest, "{place:?}");
     assert!(String::from_utf8_lossy(&o.stdout).contains(&format!(" substeps, {best} by a fallback), ")), "{o:?}");
     let strict = dir.0.join("strict");
     let o = grip(&["run", scene.to_str().unwrap(), "--out", strict.to_str().unwrap(), "--failure-policy", "strict"]);

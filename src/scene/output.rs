@@ -7,7 +7,8 @@
 //!
 //! `stats.csv` has one row per frame (frame 0 included, from a zero report): the columns of
 //! `STATS_HEADER` from the frame's `StepReport` (energies in J, seconds of wall-clock
-//! time, `deepest_gap` in m, `inf` without contact), then the scene's metrics (`metrics.rs`).
+//! time, `deepest_gap` in m, `inf` without contact; `fallback_object`, the one text column,
+//! empty and the place `nan` without a fallback), then the scene's metrics (`metrics.rs`).
 
 use super::build::SceneSolver;
 use super::collider::{pose_matrix, IDENTITY};
@@ -28,7 +29,7 @@ use std::path::{Path, PathBuf};
 pub const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
                                        linear_iterations,deepest_gap,active_contacts,contact_retries,\
                                        seconds_contact_search,fallbacks_lagged,fallbacks_frictionless,\
-                                       fallbacks_best_iterate";
+                                       fallbacks_best_iterate,fallback_object,fallback_x,fallback_y,fallback_z";
 /// Size of the preview images (pixels).
 pub const PREVIEW_SIZE: (u32, u32) = (640, 480);
 /// Colours of the solids and shells in the previews, in scene order, cycled.
@@ -206,11 +207,29 @@ impl Output {
             r.fallbacks_frictionless,
             r.fallbacks_best_iterate
         );
+        row.push_str(&self.fallback_site(&r));
         for x in self.metrics.values(solver)? {
             row.push_str(&format!(",{x:e}"));
         }
         let path = self.dir.join("stats.csv");
         writeln!(self.stats, "{row}").and_then(|_| self.stats.flush()).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The `fallback_*` cells of a row: `,<object>,<x>,<y>,<z>` where the solve before the
+    /// report's last fallback was worst, the object by its file-name stem and the vertex's place
+    /// at that substep's start (m); `,,nan,nan,nan` without a fallback or a named vertex.
+    fn fallback_site(&self, r: &StepReport) -> String {
+        match r.fallback_site.filter(|_| r.last_fallback.is_some()) {
+            Some(site) => {
+                let object = match self.tracks.iter().find(|t| t.id == site.object) {
+                    Some(t) => t.name.clone(),
+                    None => format!("object_{}", site.object),
+                };
+                let [x, y, z] = site.position;
+                format!(",{object},{x:e},{y:e},{z:e}")
+            }
+            None => ",,nan,nan,nan".into(),
+        }
     }
 
     /// Renders the previews `preview_first.png` (initial positions) and `preview_last.png` (the

@@ -111,7 +111,7 @@ class Bake(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(self.out("hopeless"), "cloth_0000.obj")))
         # A scene file's default policy goes on, the substeps that fail taken at their best
         # iterate (without friction lagged or dropped first: they fail in one iteration too),
-        # counted in stats.csv.
+        # counted in stats.csv, which names the object and the place.
         done = grip.bake(SCENE, self.out("going-on"), overrides=hopeless, frames=2)
         self.assertEqual(done.frames, 2)
         with open(os.path.join(self.out("going-on"), "stats.csv"), newline="") as f:
@@ -120,6 +120,9 @@ class Bake(unittest.TestCase):
         self.assertTrue(best[0] == 0 and best[1] >= 1 and all(b <= int(r["substeps"]) for b, r in zip(best, rows)),
                         rows)
         self.assertTrue(all(r["fallbacks_lagged"] == r["fallbacks_frictionless"] == "0" for r in rows), rows)
+        self.assertEqual([r["fallback_object"] for r in rows], ["", "cloth", "cloth"], rows)
+        place = [[float(r[f"fallback_{c}"]) for c in "xyz"] for r in rows]
+        self.assertTrue(all(x != x for x in place[0]) and all(abs(x) < 10 for p in place[1:] for x in p), place)
 
     def test_checkpoint_frame_of_a_foreign_file_is_refused(self):
         os.makedirs(self.out("foreign"))

@@ -48,27 +48,41 @@ pub fn assert_fails_with(o: &Output, needles: &[&str]) {
 /// The columns every `stats.csv` starts with.
 pub const STATS_COLUMNS: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
                              linear_iterations,deepest_gap,active_contacts,contact_retries,seconds_contact_search,\
-                             fallbacks_lagged,fallbacks_frictionless,fallbacks_best_iterate";
+                             fallbacks_lagged,fallbacks_frictionless,fallbacks_best_iterate,fallback_object,\
+                             fallback_x,fallback_y,fallback_z";
+
+/// The index of the `fallback_object` column, the one that holds a name.
+pub const FALLBACK_OBJECT: usize = 15;
 
 /// The index of the first of a scene's metric columns, after [`STATS_COLUMNS`].
-pub const FIRST_METRIC: usize = 15;
+pub const FIRST_METRIC: usize = 19;
 
-/// The rows of `stats.csv` as numbers (`inf` included), after checking that the header is
-/// [`STATS_COLUMNS`] followed by `extra` (the scene's metric columns).
+/// The cells of `stats.csv`'s rows after the header, as text.
+pub fn stats_cells(dir: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(dir.join("stats.csv")).expect("stats.csv");
+    text.lines().skip(1).map(|l| l.split(',').map(str::to_string).collect()).collect()
+}
+
+/// The rows of `stats.csv` as numbers (`inf` included; the `fallback_object` column NaN, see
+/// [`stats_cells`]), after checking that the header is [`STATS_COLUMNS`] followed by `extra`
+/// (the scene's metric columns).
 pub fn stats_with(dir: &Path, extra: &[&str]) -> Vec<Vec<f64>> {
     let text = std::fs::read_to_string(dir.join("stats.csv")).expect("stats.csv");
     let mut lines = text.lines();
     let header: String = std::iter::once(STATS_COLUMNS).chain(extra.iter().copied()).collect::<Vec<_>>().join(",");
     assert_eq!(lines.next(), Some(&header[..]));
-    let rows: Vec<Vec<f64>> =
-        lines.map(|l| l.split(',').map(|x| x.parse().unwrap_or_else(|_| panic!("number: {x}"))).collect()).collect();
+    let number = |(k, x): (usize, &str)| match k {
+        FALLBACK_OBJECT => f64::NAN,
+        _ => x.parse().unwrap_or_else(|_| panic!("number: {x}")),
+    };
+    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').enumerate().map(number).collect()).collect();
     assert_eq!(STATS_COLUMNS.split(',').count(), FIRST_METRIC);
     assert!(rows.iter().all(|r| r.len() == FIRST_METRIC + extra.len()));
     rows
 }
 
 /// [`stats_with`] for a scene of shells only, without slip pairs: its one metric column is
-/// `intersecting_pairs` (column 12).
+/// `intersecting_pairs` (column [`FIRST_METRIC`]).
 pub fn stats(dir: &Path) -> Vec<Vec<f64>> {
     stats_with(dir, &["intersecting_pairs"])
 }
