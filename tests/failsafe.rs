@@ -142,9 +142,12 @@ fn strict_fails_and_leaves_the_solver_bit_identical() {
 fn continue_takes_an_unsolvable_substep_at_the_best_iterate() {
     let (mut s, id, before) = step_landing(&hard(1, FailurePolicy::Continue), SLIDING);
     assert_one_fallback(&s, id, &before, Fallback::BestIterate);
-    // The next calls go on; a call without fallbacks clears the report's fallback fields.
+    // The next call goes on from the state the fallback left (a little inside the ground: it
+    // is taken as a recovery, in halves), with a report that counts its own fallbacks only.
     s.step(1.0 / 240.0).expect("the next substep too");
     assert!(s.positions(id).unwrap().iter().all(|x| x.is_finite()));
+    let r = *s.report();
+    assert!(r.fallbacks() >= 1 && r.fallbacks() <= r.substeps, "{r:?}");
 }
 
 /// Where lagged friction (paper Eq. 25) converges in fewer iterations than implicit friction,
@@ -205,6 +208,39 @@ fn continue_without_failures_is_bit_for_bit_strict() {
         s.checkpoint()
     };
     assert!(run(FailurePolicy::Strict) == run(FailurePolicy::Continue));
+}
+
+/// A call whose substep fails and is taken by its halves, with no fallback, is bit for bit the
+/// same under both policies (the failed solve's worst vertex is looked for under Continue only,
+/// and changes nothing). The Newton iterations allowed are the most at which the first substep
+/// of the hard landing fails and its halves succeed.
+#[test]
+fn continue_with_halvings_and_no_fallback_is_bit_for_bit_strict() {
+    let step = |iterations: u32, policy: FailurePolicy| {
+        let params = SolverParams { max_substep_halvings: 4, ..hard(iterations, policy) };
+        let (mut s, _, _) = landing(&params, HARD_LANDING);
+        let outcome = s.step(1.0 / 240.0).map(|_| *s.report());
+        (outcome, s.checkpoint())
+    };
+    let needed = iterations_needed(SolverParams::default(), HARD_LANDING);
+    let iterations = (1..needed)
+        .rev()
+        .find(|&n| matches!(step(n, FailurePolicy::Strict).0, Ok(r) if r.warnings.contains(Warnings::SUBSTEP_HALVED)))
+        .expect("some iteration limit makes the landing halve its substep and succeed");
+    let (strict, strict_state) = step(iterations, FailurePolicy::Strict);
+    let (go_on, go_on_state) = step(iterations, FailurePolicy::Continue);
+    let (strict, go_on) = (strict.unwrap(), go_on.unwrap());
+    println!(
+        "{iterations} Newton iterations: {} substeps, {} failed attempts",
+        strict.substeps, strict.failed_attempts
+    );
+    assert!(go_on.fallbacks() == 0, "{go_on:?}");
+    assert!(go_on.last_fallback.is_none() && go_on.fallback_site.is_none());
+    assert_eq!(
+        (strict.substeps, strict.newton_iterations, strict.failed_attempts, strict.warnings),
+        (go_on.substeps, go_on.newton_iterations, go_on.failed_attempts, go_on.warnings)
+    );
+    assert!(strict_state == go_on_state, "the same state under both policies");
 }
 
 /// A fallback's result, and where it says the solve failed, do not depend on the thread count.
