@@ -299,9 +299,11 @@ class BakeJob:
                 try:
                     solver.advance(s.frame_duration, progress=self._on_progress)
                 except grip.NotConvergedError as e:
-                    raise grip.NotConvergedError(
-                        f"the solver failed at frame {frame}: {e.message} (On a Hard Frame: Continue with a "
-                        "Fallback bakes on past such a frame)", status=e.status, function=e.function) from None
+                    policy = s.params.get("failure_policy", grip.FAILURE_POLICY_STRICT)
+                    way_on = (" (On a Hard Frame: Continue with a Fallback bakes on past such a frame)"
+                              if policy == grip.FAILURE_POLICY_STRICT else "")
+                    raise grip.NotConvergedError(f"the solver failed at frame {frame}: {e.message}{way_on}",
+                                                 status=e.status, function=e.function) from None
                 self.frame_seconds.append(time.perf_counter() - t0)
                 r = solver.report()
                 message = grip.fallback_message(r, names.get, f"at frame {frame}") or ""

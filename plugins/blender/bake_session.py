@@ -364,14 +364,16 @@ class BakeSession:
         resumed = f" (resumed after frame {self.job.frame_from})" if self.job.setup.resume is not None else ""
         seconds = time.perf_counter() - self._started
         error = self.error or self.job.error
+        # The frames kept that needed a fallback are named whichever way the bake ended.
+        hard = self.job.fallback_summary()
         if error:
             kept = f"; frames {settings.frame_start}–{last} kept" if last > settings.frame_start else ""
-            outcome = ("ERROR", f"grip bake failed: {error}{kept}")
+            outcome = ("ERROR", f"grip bake failed: {error}{kept}{hard}")
         elif self.job.cancelled:
-            outcome = ("CANCELLED", f"grip bake cancelled: frames {settings.frame_start}–{last} kept")
+            outcome = ("CANCELLED", f"grip bake cancelled: frames {settings.frame_start}–{last} kept{hard}")
         else:
-            outcome = ("FINISHED", f"grip baked frames {settings.frame_start}–{last} in {seconds:.1f} s{resumed}"
-                                   f"{self.job.fallback_summary()}")
+            outcome = ("FINISHED",
+                       f"grip baked frames {settings.frame_start}–{last} in {seconds:.1f} s{resumed}{hard}")
         settings.is_baking = False
         settings.bake_status = outcome[1]
         reports = self.job.reports

@@ -19,13 +19,13 @@ args = harness.arguments()
 addon = harness.install_extension(checks, args.zip)
 session = addon.bake_session
 
-frames_of_solver_params = session.solver_params
+addon_solver_params = session.solver_params
 
 
 def unable_to_converge(scene, self_contact_on):
     """The add-on's parameters, with one Newton iteration and no halving: every substep with
     contact fails (a free fall is linear and converges in one)."""
-    return dict(frames_of_solver_params(scene, self_contact_on), max_newton_iterations=1, max_substep_halvings=0)
+    return dict(addon_solver_params(scene, self_contact_on), max_newton_iterations=1, max_substep_halvings=0)
 
 
 session.solver_params = unable_to_converge
