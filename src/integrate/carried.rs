@@ -4,11 +4,11 @@
 //! state proper (positions, velocities, pins, poses) or made afresh for each call (the
 //! collider meshes' search trees, the self-contact mesh, SIERE's modes).
 //!
-//! A call works on its own copy ([`CarriedState::for_call`]) and the solver commits it whole
+//! A call works on its own copy (`CarriedState::for_call`) and the solver commits it whole
 //! when the call succeeded; a failed or cancelled call drops it, so the solver is exactly as it
 //! was. The copy takes the system itself (pattern, symbolic analyses, factor storage), so that
 //! no large buffer exists twice while the call runs; the solver keeps what the system was built
-//! from, the contact couplings of its pattern ([`LayoutCouplings`]), and a call after a failed
+//! from, the contact couplings of its pattern (`LayoutCouplings`), and a call after a failed
 //! one builds the same system again from them: the same pattern gives the same orderings and
 //! factors, so it continues bit for bit as if the failed call had not been made.
 
