@@ -6,39 +6,15 @@
 //!
 //! Run with `cargo test --release --test scene_file_failure_policy`.
 
-use grip::io::obj::write_obj;
 use grip::scene::file::{export::export, load, load_with_overrides, parse};
 use grip::FailurePolicy;
-use std::path::PathBuf;
 
-/// A scratch directory holding `cloth.obj` (a 2 × 2 quad of two triangles), removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("grip-scene-policy-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create scratch dir");
-        let p = [[0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0]];
-        write_obj(&dir.join("cloth.obj"), &p, &[[0, 1, 2], [0, 2, 3]]).expect("write cloth.obj");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A scene of one shell whose `[solver]` table holds `solver` (TOML lines).
-fn scene_text(solver: &str) -> String {
-    format!("[solver]\n{solver}\n[output]\nframes = 2\n[[object]]\nkind = \"shell\"\nmesh = \"cloth.obj\"\n")
-}
+mod common;
+use common::scene_files::{scene_text, Scratch};
 
 #[test]
 fn the_policy_is_read_written_and_read_back() {
-    let dir = Scratch::new("round-trip");
+    let dir = Scratch::new("policy-round-trip");
     for (line, policy, written) in [
         ("", FailurePolicy::Continue, "failure_policy = \"continue\""),
         ("failure_policy = \"continue\"", FailurePolicy::Continue, "failure_policy = \"continue\""),
@@ -55,7 +31,7 @@ fn the_policy_is_read_written_and_read_back() {
 
 #[test]
 fn other_values_are_refused_naming_the_key_and_the_choices() {
-    let dir = Scratch::new("refused");
+    let dir = Scratch::new("policy-refused");
     for line in
         ["failure_policy = \"stop\"", "failure_policy = \"Strict\"", "failure_policy = 1", "failure_policy = true"]
     {
@@ -69,7 +45,7 @@ fn other_values_are_refused_naming_the_key_and_the_choices() {
 
 #[test]
 fn an_override_sets_the_policy_for_one_run() {
-    let dir = Scratch::new("override");
+    let dir = Scratch::new("policy-override");
     let path = dir.0.join("scene.toml");
     std::fs::write(&path, scene_text("")).expect("write the scene");
     let strict = load_with_overrides(&path, &["solver.failure_policy=\"strict\"".to_string()]).expect("override");

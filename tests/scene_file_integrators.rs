@@ -5,35 +5,12 @@
 //!
 //! Run with `cargo test --release --test scene_file_integrators`.
 
-use grip::io::obj::write_obj;
 use grip::scene::file::{codes, export::export, load, parse};
 use grip::{FailurePolicy, Integrator, SolverParams};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// A scratch directory holding `cloth.obj` (a 2 × 2 quad of two triangles), removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("grip-scene-integrators-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create scratch dir");
-        let p = [[0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0]];
-        write_obj(&dir.join("cloth.obj"), &p, &[[0, 1, 2], [0, 2, 3]]).expect("write cloth.obj");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A scene of one shell whose `[solver]` table holds `solver` (TOML lines).
-fn scene_text(solver: &str) -> String {
-    format!("[solver]\n{solver}\n[output]\nframes = 2\n[[object]]\nkind = \"shell\"\nmesh = \"cloth.obj\"\n")
-}
+mod common;
+use common::scene_files::{scene_text, Scratch};
 
 fn parse_solver(dir: &Path, solver: &str) -> Result<SolverParams, String> {
     parse(&scene_text(solver), dir, "integrators").map(|scene| scene.params)
@@ -41,7 +18,7 @@ fn parse_solver(dir: &Path, solver: &str) -> Result<SolverParams, String> {
 
 #[test]
 fn every_integrator_code_is_read_and_written_back() {
-    let dir = Scratch::new("codes");
+    let dir = Scratch::new("integrators-codes");
     let expected = [
         Integrator::BackwardEuler,
         Integrator::Trapezoidal,
@@ -70,7 +47,7 @@ fn every_integrator_code_is_read_and_written_back() {
 
 #[test]
 fn integrator_fields_round_trip_through_export_and_import() {
-    let dir = Scratch::new("fields");
+    let dir = Scratch::new("integrators-fields");
     let solver = "integrator = 7\nspectral_radius = 0.6\nnewmark_beta = 0.3025\nnewmark_gamma = 0.6\n\
                   modal_count = 12\nsemi_implicit = true";
     let scene = parse(&scene_text(solver), &dir.0, "fields").expect("parse");
@@ -110,7 +87,7 @@ fn integrator_fields_round_trip_through_export_and_import() {
 
 #[test]
 fn integrator_values_out_of_range_are_refused_naming_the_key() {
-    let dir = Scratch::new("refused");
+    let dir = Scratch::new("integrators-refused");
     let cases = [
         ("integrator = 10", "params.integrator"),
         ("newmark_beta = 0.0", "params.newmark_beta"),

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod collider_meshes;
+pub mod scene_files;
 pub mod scenes;
 pub mod stage_checks;
 

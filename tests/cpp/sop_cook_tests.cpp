@@ -62,6 +62,17 @@ Geometry cloth(int n, double y) {
     return g;
 }
 
+/// A ground of n × n points at y = 0, 3 m on a side under the unit cloth ([-1, 2] in x and z);
+/// its quads are clockwise seen from +Y: Houdini's front is up.
+Geometry ground(int n) {
+    Geometry g = cloth(n, 0.0);
+    for (std::size_t i = 0; i < g.positions.size(); i += 3) {
+        g.positions[i] = 3 * g.positions[i] - 1;
+        g.positions[i + 2] = 3 * g.positions[i + 2] - 1;
+    }
+    return g;
+}
+
 /// A SOP Solver step: the previous output becomes the next input 0.
 Geometry next_input(const Geometry &input, const CookOutput &out) {
     Geometry g = input;
@@ -71,6 +82,19 @@ Geometry next_input(const Geometry &input, const CookOutput &out) {
 }
 
 const auto never = [](double) { return false; };
+
+/// Cooks `in` at frame 1 with `first` as input 0, then at frame 2 with that cook's output as
+/// input 0, kept in `second` (which `in` points to after the call): the second cook's output.
+CookOutput cook_two_frames(CookInputs &in, SolverRegistry &registry, const Geometry &first, Geometry &second) {
+    in.geometry.simulated = &first;
+    const CookOutput start = cook(in, registry, never);
+    CHECK_MSG(start.error.empty(), start.error);
+    second = next_input(first, start);
+    in.geometry.simulated = &second;
+    in.key = start.key;
+    in.time = 1.0 / 24.0;
+    return cook(in, registry, never);
+}
 
 } // namespace
 
@@ -277,13 +301,9 @@ TEST(cook_pins_colliders_and_errors) {
     g.point_attributes["pinned"].values[0] = 1; // held corner
     g.point_attributes["pintoanimation"] = PointAttribute{1, std::vector<double>(g.point_count(), 0.0)};
     g.point_attributes["pintoanimation"].values[4] = 1; // corner driven by the pin source
-    Geometry ground = cloth(3, 0.0); // its quads are clockwise seen from +Y: Houdini's front is up
-    for (std::size_t i = 0; i < ground.positions.size(); i += 3) {
-        ground.positions[i] = 3 * ground.positions[i] - 1; // 3 m wide under the cloth
-        ground.positions[i + 2] = 3 * ground.positions[i + 2] - 1;
-    }
+    const Geometry floor = ground(3);
     in.geometry.simulated = &g;
-    in.geometry.colliders = &ground;
+    in.geometry.colliders = &floor;
     const CookOutput start = cook(in, registry, never);
     CHECK_MSG(start.error.empty(), start.error);
 
@@ -305,14 +325,14 @@ TEST(cook_pins_colliders_and_errors) {
     // Errors keep the input geometry and the key, and name what is wrong.
     Geometry g2 = next_input(g1, moved);
     in.geometry.simulated = &g2;
-    Geometry remeshed = ground;
+    Geometry remeshed = floor;
     remeshed.primitives.pop_back();
     in.geometry.colliders = &remeshed;
     in.time = 2.0 / 24.0;
     const CookOutput bad = cook(in, registry, never);
     CHECK(bad.error.find("changed topology") != std::string::npos || bad.error.find("colliders") != std::string::npos);
     CHECK(bad.positions == g2.positions && bad.key == start.key);
-    in.geometry.colliders = &ground;
+    in.geometry.colliders = &floor;
     Geometry short_source = source;
     short_source.positions.resize(9);
     in.geometry.pins = &short_source;
@@ -346,20 +366,10 @@ TEST(cook_exact_collider_contact_and_unknown_values) {
     in.parameters.collider_mesh_contact = GRIP_COLLIDER_MESH_CONTACT_EXACT;
     in.owner = 5;
     Geometry g = cloth(5, 0.002);     // 2 mm above the ground
-    Geometry ground = cloth(2, 0.0); // one 3 m quad: two large flat triangles
-    for (std::size_t i = 0; i < ground.positions.size(); i += 3) {
-        ground.positions[i] = 3 * ground.positions[i] - 1;
-        ground.positions[i + 2] = 3 * ground.positions[i + 2] - 1;
-    }
-    in.geometry.simulated = &g;
-    in.geometry.colliders = &ground;
-    const CookOutput start = cook(in, registry, never);
-    CHECK_MSG(start.error.empty(), start.error);
-    Geometry g1 = next_input(g, start);
-    in.geometry.simulated = &g1;
-    in.key = start.key;
-    in.time = 1.0 / 24.0;
-    const CookOutput moved = cook(in, registry, never);
+    const Geometry floor = ground(2); // one 3 m quad: two large flat triangles
+    in.geometry.colliders = &floor;
+    Geometry g1;
+    const CookOutput moved = cook_two_frames(in, registry, g, g1);
     CHECK_MSG(moved.error.empty() && moved.action == CookAction::Advance, moved.error);
     bool above = true;
     for (std::size_t p = 0; p < g.point_count(); ++p) above = above && moved.positions[3 * p + 1] > 0.0;
@@ -412,20 +422,10 @@ TEST(cook_hard_frame_stops_or_continues_with_a_fallback) {
         in.parameters.failure_policy = policy;
         in.owner = 8;
         Geometry g = cloth(5, 0.002);
-        Geometry ground = cloth(3, 0.0);
-        for (std::size_t i = 0; i < ground.positions.size(); i += 3) {
-            ground.positions[i] = 3 * ground.positions[i] - 1;
-            ground.positions[i + 2] = 3 * ground.positions[i + 2] - 1;
-        }
-        in.geometry.simulated = &g;
-        in.geometry.colliders = &ground;
-        const CookOutput start = cook(in, registry, never);
-        CHECK_MSG(start.error.empty(), start.error);
-        Geometry g1 = next_input(g, start);
-        in.geometry.simulated = &g1;
-        in.key = start.key;
-        in.time = 1.0 / 24.0;
-        const CookOutput hard = cook(in, registry, never);
+        const Geometry floor = ground(3);
+        in.geometry.colliders = &floor;
+        Geometry g1;
+        const CookOutput hard = cook_two_frames(in, registry, g, g1);
         if (policy == GRIP_FAILURE_POLICY_STRICT) {
             CHECK_MSG(hard.error.find("converge") != std::string::npos &&
                           hard.error.find("On a Hard Frame: Continue with a Fallback") != std::string::npos &&
