@@ -4,22 +4,10 @@
 mod cli_support;
 
 use cli_support::{
-    assert_fails_with, assert_ok, check_png, grip, stats, stats_cells, stats_with, stderr, TempDir, FALLBACK_OBJECT,
-    FIRST_METRIC,
+    assert_fails_with, assert_ok, check_png, grip, scene_file, stats, stats_with, stderr, TempDir, FIRST_METRIC,
 };
 use grip::io::obj::read_obj;
-use std::path::{Path, PathBuf};
-
-fn scene_file(dir: &TempDir, object_extra: &str, mesh: &str) -> PathBuf {
-    let cloth = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("examples/scenes/cloth.obj");
-    std::fs::copy(cloth, dir.0.join("cloth.obj")).expect("copy mesh");
-    let path = dir.0.join("scene.toml");
-    let text = format!(
-        "[output]\nframes = 1\n[[object]]\nkind = \"shell\"\nmesh = \"{mesh}\"\npin = \"top\"\n{object_extra}\n"
-    );
-    std::fs::write(&path, text).expect("write scene");
-    path
-}
+use std::path::Path;
 
 #[test]
 fn help_version_and_list() {
@@ -169,57 +157,6 @@ fn bad_input_fails_with_a_message() {
     assert_fails_with(&grip(&["run", no_file.to_str().unwrap()]), &["absent.toml"]);
     assert_fails_with(&grip(&["demo", "flapping-flag", "--out", out]), &["flapping-flag", "tube-cloth-bend"]);
     assert_fails_with(&grip(&["demo", "--fps", "0", "--out", out]), &["fps"]);
-}
-
-/// A `[solver]` table no substep of the pinned cloth converges under: one Newton iteration and a
-/// residual it cannot reach.
-const HOPELESS: &str = "[solver]\nmax_newton_iterations = 1\nresidual_tolerance = 1e-15\nvelocity_tolerance = 0.0";
-
-#[test]
-fn solver_failure_keeps_outputs_and_names_the_frame() {
-    let dir = TempDir::new("nonconv");
-    let scene = scene_file(&dir, &format!("{HOPELESS}\nfailure_policy = \"strict\""), "cloth.obj");
-    let out = dir.0.join("out");
-    let o = grip(&["run", scene.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert_fails_with(&o, &["frame 1", "converge", "with failure_policy = \"continue\" the run goes on"]);
-    assert!(out.join("cloth_0000.obj").exists());
-    assert_eq!(stats(&out).len(), 1);
-    check_png(&out.join("preview_last.png"));
-}
-
-/// The same scene without the key (a scene file's policy is continue) runs its frame with
-/// fallbacks: a warning names the cloth, the place and the frame, `stats.csv` counts the
-/// fallbacks, the summary line their total; `--failure-policy strict` stops it again.
-#[test]
-fn a_hard_frame_goes_on_with_a_fallback_and_a_warning() {
-    let dir = TempDir::new("fallback");
-    let scene = scene_file(&dir, HOPELESS, "cloth.obj");
-    let out = dir.0.join("out");
-    let o = grip(&["run", scene.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert_ok(&o);
-    let e = stderr(&o);
-    assert!(
-        e.contains("grip: warning: cloth failed to converge near (") && e.contains("m at frame 1; fallback: "),
-        "{e}"
-    );
-    let rows = stats(&out);
-    assert_eq!(rows.len(), 2);
-    let (lagged, frictionless, best) = (rows[1][12], rows[1][13], rows[1][14]);
-    assert!(lagged == 0.0 && frictionless == 0.0 && best >= 1.0, "no friction to lag or drop: {:?}", rows[1]);
-    assert!(rows[0][12..15].iter().all(|x| *x == 0.0));
-    // Where: the cloth, at a vertex's place near the hanging cloth's 1 m square (x in [-0.5,
-    // 0.5], y = 0, z in [-1, 0] at rest); nothing at frame 0.
-    let cells = stats_cells(&out);
-    assert_eq!((cells[0][FALLBACK_OBJECT].as_str(), cells[1][FALLBACK_OBJECT].as_str()), ("", "cloth"));
-    let place = &rows[1][FALLBACK_OBJECT + 1..FIRST_METRIC];
-    assert!(rows[0][FALLBACK_OBJECT + 1..FIRST_METRIC].iter().all(|x| x.is_nan()), "{:?}", rows[0]);
-    let near_rest = place[0].abs() < 0.6 && place[1].abs() < 0.1 && (-1.1..0.1).contains(&place[2]);
-    assert!(near_rest, "{place:?}");
-    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!(" substeps, {best} by a fallback), ")), "{o:?}");
-    let strict = dir.0.join("strict");
-    let o = grip(&["run", scene.to_str().unwrap(), "--out", strict.to_str().unwrap(), "--failure-policy", "strict"]);
-    assert_fails_with(&o, &["frame 1", "converge"]);
 }
 
 /// The hanging cloth for its full 48 frames stays finite, stays below its pins in every frame,

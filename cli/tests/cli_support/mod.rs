@@ -98,3 +98,16 @@ pub fn check_png(path: &Path) {
     let drawn = buf[..info.buffer_size()].chunks_exact(3).filter(|c| *c != BACKGROUND).count();
     assert!(drawn > 1000, "{}: only {drawn} non-background pixels", path.display());
 }
+
+/// `scene.toml` in `dir`: one frame of the pinned example cloth (`mesh`, copied in as
+/// `cloth.obj`) with `object_extra` (TOML lines) in its object table.
+pub fn scene_file(dir: &TempDir, object_extra: &str, mesh: &str) -> PathBuf {
+    let cloth = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("examples/scenes/cloth.obj");
+    std::fs::copy(cloth, dir.0.join("cloth.obj")).expect("copy mesh");
+    let path = dir.0.join("scene.toml");
+    let text = format!(
+        "[output]\nframes = 1\n[[object]]\nkind = \"shell\"\nmesh = \"{mesh}\"\npin = \"top\"\n{object_extra}\n"
+    );
+    std::fs::write(&path, text).expect("write scene");
+    path
+}
