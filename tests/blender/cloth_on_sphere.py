@@ -1,13 +1,15 @@
 """A 1 m cotton square dropped from 0.3 m onto a sphere collider (a mesh, radius 0.3 m) met by
 exact-distance contact (Collider Contact = Exact Distance), baked for 24 frames: the PC2 file exists, the Mesh Cache plays its samples exactly, the cloth has
-draped (centre lowered onto the sphere, corners hanging below it) and no vertex is inside the
-sphere's polyhedron by more than the contact thickness. Renders the last frame to a PNG."""
+draped (centre lowered onto the sphere, corners hanging below it), no vertex is inside the
+sphere's polyhedron by more than the contact thickness and no sphere edge cuts the cloth between
+its vertices (nor a cloth edge a sphere face). Renders the last frame to a PNG."""
 
 import os
 
 import bpy
 import numpy as np
 
+import crossings
 import harness
 
 checks = harness.Checks("cloth_on_sphere")
@@ -54,6 +56,18 @@ depth = float(-signed.min())
 print(f"deepest vertex inside the sphere polyhedron: {depth * 1000:.3f} mm (contact thickness {THICKNESS * 1000} mm)")
 checks.check(depth <= THICKNESS, f"no vertex inside the sphere by more than the contact thickness ({depth:.2e} m)")
 checks.check(np.isfinite(x).all(), "positions are finite")
+cloth_mesh = cloth.evaluated_get(depsgraph).data
+cloth_mesh.calc_loop_triangles()
+mesh.calc_loop_triangles()
+cloth_tris = np.array([t.vertices[:] for t in cloth_mesh.loop_triangles])
+sphere_points = np.array([(sphere.matrix_world @ v.co)[:] for v in mesh.vertices])
+sphere_tris = np.array([t.vertices[:] for t in mesh.loop_triangles])
+through = rest - [0.0, 0.0, rest[centre, 2] - 0.29]  # the flat cloth lowered through the sphere's top
+checks.check(crossings.crossings(through, cloth_tris, sphere_points, sphere_tris) > 0,
+             "the crossing check sees a flat cloth through the sphere's top")
+cuts = crossings.crossings(x, cloth_tris, sphere_points, sphere_tris)
+print(f"cloth–sphere edge–triangle crossings at frame 24: {cuts}")
+checks.check(cuts == 0, f"no sphere edge through the cloth nor cloth edge through the sphere ({cuts} crossings)")
 
 png = os.path.join(args.out, "cloth_on_sphere.png")
 engine, spread = harness.render_png(png, (1.6, -1.6, 1.2), (0.0, 0.0, 0.1))
