@@ -229,10 +229,6 @@
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
 #define GRIP_ABI_VERSION 8
 
-// Two contacts face each other when the cosine of the angle between their normals is below
-// this (the normals more than 120° apart).
-#define FACING_COSINE -0.5
-
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -385,6 +381,8 @@ typedef struct GripStepReport {
     // Free vertices that two collider surfaces closed on to less than the contact thickness,
     // the most at the end of any one substep (0: no pinch; `GRIP_WARNING_PINCH`).
     uint32_t pinched_vertices;
+    // Substeps of the call that ended with a pinched vertex (0: no pinch).
+    uint32_t pinch_substeps;
     // Id of the simulated object of the worst pinch's vertex (0 when there was no pinch).
     uint32_t pinch_object;
     // That vertex's index within `pinch_object` (0 when there was no pinch).

@@ -28,6 +28,8 @@ use crate::model::{Model, ObjectKind};
 
 /// Two contacts face each other when the cosine of the angle between their normals is below
 /// this (the normals more than 120° apart).
+///
+/// cbindgen:ignore
 pub const FACING_COSINE: f64 = -0.5;
 
 /// One surface near a vertex: its nearest point and outward normal there.

@@ -32,10 +32,11 @@ pub struct PinchSite {
 
 impl StepReport {
     /// Records the pinches a scan found after one substep: the count is the largest over the
-    /// call's substeps, the site the one of smallest separation (the earliest of equals), and
-    /// `Warnings::PINCH` is raised.
+    /// call's substeps, the substep is counted, the site is the one of smallest separation (the
+    /// earliest of equals), and `Warnings::PINCH` is raised.
     pub(crate) fn add_pinch(&mut self, count: u32, site: PinchSite) {
         self.pinched_vertices = self.pinched_vertices.max(count);
+        self.pinch_substeps += 1;
         if self.pinch_site.is_none_or(|s| site.separation < s.separation) {
             self.pinch_site = Some(site);
         }
@@ -126,7 +127,7 @@ mod tests {
         r.add_pinch(4, site(1e-3));
         r.add_pinch(2, site(5e-4));
         r.add_pinch(3, site(8e-4));
-        assert_eq!(r.pinched_vertices, 4);
+        assert_eq!((r.pinched_vertices, r.pinch_substeps), (4, 3));
         assert_eq!(r.pinch_site, Some(site(5e-4)));
         assert!(r.warnings.contains(Warnings::PINCH));
     }

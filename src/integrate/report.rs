@@ -166,6 +166,8 @@ pub struct StepReport {
     /// Free vertices that two collider surfaces closed on to less than the contact thickness
     /// (`Warnings::PINCH`), the most at the end of any one substep of the call (0: none).
     pub pinched_vertices: u32,
+    /// Substeps of the call that ended with a pinched vertex.
+    pub pinch_substeps: u32,
     /// The call's pinched vertex whose surfaces were closest (`None` without a pinch).
     pub pinch_site: Option<PinchSite>,
 }
@@ -207,6 +209,7 @@ impl Default for StepReport {
             last_fallback: None,
             fallback_site: None,
             pinched_vertices: 0,
+            pinch_substeps: 0,
             pinch_site: None,
         }
     }

@@ -138,6 +138,7 @@ class GripStepReport(ctypes.Structure):
         ("pinch_position", ctypes.c_double * 3),
         ("pinch_separation", ctypes.c_double),
         ("pinched_vertices", ctypes.c_uint32),
+        ("pinch_substeps", ctypes.c_uint32),
         ("pinch_object", ctypes.c_uint32),
         ("pinch_vertex", ctypes.c_uint32),
         ("pinch_colliders", ctypes.c_uint32 * 2),

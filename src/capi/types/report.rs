@@ -152,6 +152,8 @@ pub struct GripStepReport {
     /// Free vertices that two collider surfaces closed on to less than the contact thickness,
     /// the most at the end of any one substep (0: no pinch; `GRIP_WARNING_PINCH`).
     pub pinched_vertices: u32,
+    /// Substeps of the call that ended with a pinched vertex (0: no pinch).
+    pub pinch_substeps: u32,
     /// Id of the simulated object of the worst pinch's vertex (0 when there was no pinch).
     pub pinch_object: u32,
     /// That vertex's index within `pinch_object` (0 when there was no pinch).
@@ -246,6 +248,7 @@ impl From<&StepReport> for GripStepReport {
             pinch_position: r.pinch_site.map_or([0.0; 3], |s| s.position),
             pinch_separation: r.pinch_site.map_or(0.0, |s| s.separation),
             pinched_vertices: r.pinched_vertices,
+            pinch_substeps: r.pinch_substeps,
             pinch_object: r.pinch_site.map_or(0, |s| s.object),
             pinch_vertex: r.pinch_site.map_or(0, |s| s.vertex),
             pinch_colliders: r.pinch_site.map_or([0; 2], |s| s.colliders),
