@@ -7,7 +7,7 @@ mod cli_support;
 
 use cli_support::{
     assert_fails_with, assert_ok, check_png, grip, scene_file, stats, stats_cells, stderr, TempDir, FALLBACK_OBJECT,
-    FIRST_METRIC,
+    FIRST_METRIC, PINCHED_VERTICES,
 };
 
 /// A `[solver]` table no substep of the pinned cloth converges under: one Newton iteration and a
@@ -51,8 +51,15 @@ fn a_hard_frame_goes_on_with_a_fallback_and_a_warning() {
     // 0.5], y = 0, z in [-1, 0] at rest); nothing at frame 0.
     let cells = stats_cells(&out);
     assert_eq!((cells[0][FALLBACK_OBJECT].as_str(), cells[1][FALLBACK_OBJECT].as_str()), ("", "cloth"));
-    let place = &rows[1][FALLBACK_OBJECT + 1..FIRST_METRIC];
-    assert!(rows[0][FALLBACK_OBJECT + 1..FIRST_METRIC].iter().all(|x| x.is_nan()), "{:?}", rows[0]);
+    let place = &rows[1][FALLBACK_OBJECT + 1..PINCHED_VERTICES];
+    assert!(rows[0][FALLBACK_OBJECT + 1..PINCHED_VERTICES].iter().all(|x| x.is_nan()), "{:?}", rows[0]);
+    // No collider, so no pinch: a count of 0 and no place.
+    for r in &rows {
+        assert!(
+            r[PINCHED_VERTICES] == 0.0 && r[PINCHED_VERTICES + 1..FIRST_METRIC].iter().all(|x| x.is_nan()),
+            "{r:?}"
+        );
+    }
     let near_rest = place[0].abs() < 0.6 && place[1].abs() < 0.1 && (-1.1..0.1).contains(&place[2]);
     assert!(near_rest, "{place:?}");
     assert!(String::from_utf8_lossy(&o.stdout).contains(&format!(" substeps, {best} by a fallback), ")), "{o:?}");

@@ -55,6 +55,10 @@ pub const STATS_COLUMNS: &str = "frame,substeps,newton_iterations,residual,secon
 /// The index of the `fallback_object` column, the one that holds a name.
 pub const FALLBACK_OBJECT: usize = 15;
 
+/// The index of the `pinched_vertices` column, after the fallback's place and before the
+/// pinch's place and separation.
+pub const PINCHED_VERTICES: usize = 19;
+
 /// The index of the first of a scene's metric columns, after [`STATS_COLUMNS`].
 pub const FIRST_METRIC: usize = 24;
 
