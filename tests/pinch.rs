@@ -3,7 +3,9 @@
 //! the report counts the pinched vertices and names the place in every frame the plates are
 //! closer than δ, and the cloth stays between the plates; under `FailurePolicy::Strict` the
 //! frame that first meets the pinch fails with a message naming it and the solver is left bit
-//! for bit as before the call. Plates that stop 3δ apart report no pinch.
+//! for bit as before the call. Plates that stop 3δ apart report no pinch. One collider mesh
+//! folded onto itself pinches the cloth between it and itself, and two analytic planes pinch it
+//! as two collider meshes do.
 //!
 //! Run with `cargo test --release --test pinch`.
 
@@ -144,4 +146,69 @@ fn plates_three_thicknesses_apart_do_not_pinch() {
             assert!(!r.warnings.contains(Warnings::PINCH), "{policy:?}, frame {f}");
         }
     }
+}
+
+/// One collider mesh folded onto itself (the two plates as one mesh, a crook closing): the
+/// pinch is reported between that mesh and itself, and under Strict the call fails unchanged.
+#[test]
+fn one_mesh_folded_on_itself_pinches() {
+    for policy in [FailurePolicy::Continue, FailurePolicy::Strict] {
+        let params = SolverParams { contact_thickness: DELTA, failure_policy: policy, ..drop_params() };
+        let mut s = Solver::new(&params).unwrap();
+        let both = |lid: f64| -> (Vec<f64>, Vec<u32>) {
+            let (mut p, mut t) = plate(0.0, false);
+            let (q, u) = plate(lid, true);
+            p.extend(q);
+            t.extend(u.iter().map(|v| v + 4));
+            (p, t)
+        };
+        let (p, t) = both(3.0 * DELTA);
+        let fold = s.add_collider_mesh(&p, &t).unwrap();
+        let (p, t) = flat_cloth(0.1, 8, 0.5 * DELTA);
+        let cloth = s.add_shell(&p, &t, &Material { damping_alpha: 0.5, ..sleeve_cloth() }).unwrap();
+        s.set_collider_positions(fold, &both(0.5 * DELTA).0).unwrap();
+        let before = (s.positions(cloth).unwrap().to_vec(), s.velocities(cloth).unwrap().to_vec());
+        let outcome = s.advance(1.0 / 24.0);
+        let r = *s.report();
+        let site = r.pinch_site.unwrap_or_else(|| panic!("{policy:?}: no pinch: {r:?}"));
+        assert_eq!((site.object, site.colliders), (cloth, [fold, fold]), "{policy:?}");
+        match policy {
+            FailurePolicy::Continue => {
+                outcome.unwrap();
+                assert!(r.pinched_vertices > 0 && r.warnings.contains(Warnings::PINCH));
+            }
+            FailurePolicy::Strict => {
+                let m = outcome.unwrap_err().to_string();
+                assert!(m.contains(&format!("between collider {fold} and itself near")), "{m}");
+                assert_eq!(s.positions(cloth).unwrap(), &before.0[..]);
+                assert_eq!(s.velocities(cloth).unwrap(), &before.1[..]);
+            }
+        }
+    }
+}
+
+/// Two analytic planes closing on the cloth from 3δ to δ/2 (the host moving the upper one by
+/// its transform): a pinch between the two colliders, reported under Continue.
+#[test]
+fn two_analytic_planes_pinch() {
+    use grip::contact::{Shape, ShapeKind};
+    let params = SolverParams { contact_thickness: DELTA, failure_policy: FailurePolicy::Continue, ..drop_params() };
+    let mut s = Solver::new(&params).unwrap();
+    let plane =
+        |z: f64, axis: [f64; 3]| Shape { kind: ShapeKind::Plane, center: [0.0, 0.0, z], axis, ..Shape::default() };
+    let floor = s.add_collider_shape(&plane(0.0, [0.0, 0.0, 1.0])).unwrap();
+    let lid = s.add_collider_shape(&plane(3.0 * DELTA, [0.0, 0.0, -1.0])).unwrap();
+    let lift = |z: f64| [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, z, 1.0];
+    let (p, t) = flat_cloth(0.1, 8, 0.5 * DELTA);
+    let cloth = s.add_shell(&p, &t, &Material { damping_alpha: 0.5, ..sleeve_cloth() }).unwrap();
+    s.advance(1.0 / 24.0).unwrap();
+    assert_eq!(s.report().pinched_vertices, 0, "{:?}", s.report());
+    s.set_collider_transform(lid, &lift(-2.5 * DELTA)).unwrap();
+    s.advance(1.0 / 24.0).unwrap();
+    let r = s.report();
+    let site = r.pinch_site.unwrap_or_else(|| panic!("no pinch: {r:?}"));
+    let mut between = site.colliders;
+    between.sort_unstable();
+    assert_eq!((site.object, between), (cloth, [floor, lid]));
+    assert!(r.pinched_vertices > 0 && (site.separation - 0.5 * DELTA).abs() < 1e-9, "{r:?}");
 }
