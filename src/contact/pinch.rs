@@ -119,7 +119,8 @@ pub struct PinchScan {
 /// out. Serial and in vertex order: the answer does not depend on threads.
 pub fn scan(model: &Model, colliders: &[ColliderMotion], q: &[f64], pinned: &[bool], delta: f64) -> PinchScan {
     let meshes = meshes_at(model, q);
-    if colliders.len() + meshes.len() < 1 || !(delta > 0.0) {
+    // An analytic collider never pinches with itself: without meshes it takes two.
+    if (meshes.is_empty() && colliders.len() < 2) || !(delta > 0.0) {
         return PinchScan::default();
     }
     let mut out = PinchScan::default();
@@ -241,6 +242,35 @@ mod tests {
         assert!((s - 8e-4).abs() < 1e-15);
         let neighbour = triangle(4, [2, 8, 9], [0.0, 0.0, 8e-4], [0.0, 0.0, -1.0]);
         assert_eq!(facing_pair(&[lower, neighbour], 2e-3), None);
+    }
+
+    /// A model of two plates (collider meshes, the upper one facing down) `gap` apart with a
+    /// two-triangle cloth halfway between: its positions and the ids of floor, lid and cloth.
+    fn plates(gap: f64) -> (Model, Vec<f64>, [u32; 3]) {
+        let mut m = Model::new(0.0);
+        let square = |z: f64| vec![-1.0, -1.0, z, 1.0, -1.0, z, 1.0, 1.0, z, -1.0, 1.0, z];
+        let floor = m.add_collider_mesh(&square(0.0), &[0, 1, 2, 0, 2, 3]).unwrap();
+        let lid = m.add_collider_mesh(&square(gap), &[0, 2, 1, 0, 3, 2]).unwrap();
+        let cloth = square(0.5 * gap).iter().map(|x| 0.1 * x).collect::<Vec<f64>>();
+        let cloth = m.add_shell(&cloth, &[0, 1, 2, 0, 2, 3], &crate::Material::default()).unwrap();
+        let q = m.rest.iter().flatten().copied().collect();
+        (m, q, [floor, lid, cloth])
+    }
+
+    /// The scan finds every cloth vertex pinched between plates 1 mm apart under δ = 2 mm, with
+    /// the plates' ids and their separation, and none under δ = 1 mm or for pinned vertices.
+    #[test]
+    fn the_scan_finds_the_vertices_between_two_meshes() {
+        let (m, q, [floor, lid, cloth]) = plates(1e-3);
+        let n = q.len() / 3;
+        let found = scan(&m, &[], &q, &vec![false; n], 2e-3);
+        assert_eq!(found.vertices, 4);
+        let worst = found.worst.unwrap();
+        let first_cloth = m.objects.iter().find(|o| o.id == cloth).unwrap().first_vertex;
+        assert_eq!((worst.vertex, worst.colliders), (first_cloth, [floor, lid]));
+        assert!((worst.separation - 1e-3).abs() < 1e-15);
+        assert_eq!(scan(&m, &[], &q, &vec![false; n], 1e-3), PinchScan::default());
+        assert_eq!(scan(&m, &[], &q, &vec![true; n], 2e-3), PinchScan::default());
     }
 
     /// Of several facing pairs the closest one is chosen.
