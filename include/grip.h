@@ -175,6 +175,12 @@
 // worst.
 #define GRIP_WARNING_FALLBACK 64
 
+// `GripStepReport::warnings` bit: two collider surfaces (two colliders, or two parts of one
+// collider mesh) closed on a free vertex to less than the contact thickness
+// (`GRIP_FAILURE_POLICY_CONTINUE`; under strict the call fails instead); `pinched_vertices`
+// counts them and `pinch_*` say where the surfaces were closest.
+#define GRIP_WARNING_PINCH 128
+
 // `GripStepReport::last_fallback`: no fallback was taken.
 #define GRIP_FALLBACK_NONE 0
 
@@ -221,7 +227,7 @@
 
 // ABI version of this header and library: bumped on any change of a struct layout, a
 // signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-#define GRIP_ABI_VERSION 7
+#define GRIP_ABI_VERSION 8
 
 // Result of every fallible C API call. Numbers are part of the ABI: never reordered or reused.
 enum GripStatus
@@ -366,6 +372,24 @@ typedef struct GripStepReport {
     uint32_t fallback_vertex;
     // That vertex's position at the start of the failed substep (m; zeros when there is none).
     double fallback_position[3];
+    // Where the surfaces of the call's worst pinch were closest: the pinched vertex's position
+    // at the end of its substep (m; zeros when there was no pinch).
+    double pinch_position[3];
+    // That pinch's separation: the distance between the two surfaces' points nearest the
+    // vertex (m), under the contact thickness (0 when there was no pinch).
+    double pinch_separation;
+    // Free vertices that two collider surfaces closed on to less than the contact thickness,
+    // the most at the end of any one substep (0: no pinch; `GRIP_WARNING_PINCH`).
+    uint32_t pinched_vertices;
+    // Substeps of the call that ended with a pinched vertex (0: no pinch).
+    uint32_t pinch_substeps;
+    // Id of the simulated object of the worst pinch's vertex (0 when there was no pinch).
+    uint32_t pinch_object;
+    // That vertex's index within `pinch_object` (0 when there was no pinch).
+    uint32_t pinch_vertex;
+    // Ids of the two colliders or collider meshes that closed on it; equal ids mean two parts
+    // of one collider mesh (zeros when there was no pinch).
+    uint32_t pinch_colliders[2];
 } GripStepReport;
 
 // Frame callback of `grip_scene_run`: called after frame `frame` (of `last_frame`) is written,

@@ -45,6 +45,6 @@ pub mod solve;
 pub mod solver;
 
 pub use error::{Error, Result};
-pub use integrate::{FailureSite, Fallback};
+pub use integrate::{FailureSite, Fallback, PinchSite};
 pub use model::{ColliderMeshContact, FailurePolicy, Integrator, Material, SolverParams};
 pub use solver::{Solver, StepReport, Warnings};

@@ -47,6 +47,10 @@ impl RunObserver for Terminal {
         self.bar.suspend(|| eprintln!("grip: warning: {message}"));
     }
 
+    fn pinch(&mut self, message: &str) {
+        self.bar.suspend(|| eprintln!("grip: warning: {message}"));
+    }
+
     fn end(&mut self) {
         self.bar.finish_and_clear();
     }

@@ -4,7 +4,9 @@
 
 mod cli_support;
 
-use cli_support::{assert_fails_with, assert_ok, check_png, grip, stats_with, TempDir, FALLBACK_OBJECT, FIRST_METRIC};
+use cli_support::{
+    assert_fails_with, assert_ok, check_png, grip, stats_with, TempDir, FALLBACK_OBJECT, FIRST_METRIC, PINCHED_VERTICES,
+};
 use grip::io::obj::read_obj;
 
 /// The metric columns of the tube's `stats.csv`.
@@ -71,7 +73,9 @@ fn default_demo_bends_the_limb_in_the_sleeve() {
     assert_eq!((rows[0][m + 3], rows[0][m + 4]), (0.0, 0.0), "frame 0: no intersecting triangles");
     for r in &rows[1..] {
         assert!(r[..FALLBACK_OBJECT].iter().chain(&r[m..]).all(|x| x.is_finite()), "{r:?}");
-        assert!(r[FALLBACK_OBJECT + 1..m].iter().all(|x| x.is_nan()), "no fallback: {r:?}");
+        assert!(r[FALLBACK_OBJECT + 1..PINCHED_VERTICES].iter().all(|x| x.is_nan()), "no fallback: {r:?}");
+        let no_pinch = r[PINCHED_VERTICES] == 0.0 && r[PINCHED_VERTICES + 1..m].iter().all(|x| x.is_nan());
+        assert!(no_pinch, "no pinch: {r:?}");
         assert!(r[7] >= r[2] && r[7] > 0.0, "linear iterations {} for {} Newton iterations", r[7], r[2]);
         assert!(r[9] > 10.0, "the sleeve rests on the limb: {} active contacts", r[9]);
         assert!(r[8].abs() < 5e-3, "deepest gap {} m", r[8]);

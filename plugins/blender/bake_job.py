@@ -72,6 +72,8 @@ class FrameReport:
     active_contacts: int
     fallbacks: int  # substeps completed by a fallback (On a Hard Frame: Continue)
     fallback_message: str  # which object failed to converge near which point, and the fallback; "" if none
+    pinched_vertices: int = 0  # vertices two colliders closed on to less than the contact thickness
+    pinch_message: str = ""  # which object is pinched between which colliders near which point; "" if none
 
 
 @dataclass
@@ -224,6 +226,17 @@ class BakeJob:
         return (f"; {len(hard)} hard frame{'s' if len(hard) > 1 else ''} continued with a fallback "
                 f"({frames}; see the console), the last: {hard[-1][1].fallback_message}")
 
+    def pinch_summary(self):
+        """The bake status's note on the frames where colliders pinched the cloth ("" when none
+        did): how many, the first few, and the last one's message."""
+        with self._lock:
+            pinched = [(self.frame_from + i + 1, r) for i, r in enumerate(self.reports) if r.pinched_vertices]
+        if not pinched:
+            return ""
+        frames = ", ".join(str(f) for f, _ in pinched[:5]) + (", …" if len(pinched) > 5 else "")
+        return (f"; {len(pinched)} frame{'s' if len(pinched) > 1 else ''} with the cloth pinched between "
+                f"colliders ({frames}; see the console), the last: {pinched[-1][1].pinch_message}")
+
     def _set(self, **values):
         with self._lock:
             for k, v in values.items():
@@ -284,6 +297,8 @@ class BakeJob:
                     writers[body.setup.name] = writer
                     writer.append(to_local(body.setup.rest, body.setup.world_to_local))
             names = {body.id: body.setup.name for body in bodies}
+            names.update({cid: c.name for c, cid in colliders})
+            thickness = s.params.get("contact_thickness") or library.solver_params().contact_thickness
             self._set(stage="simulating")
             for frame in range(self.frame_from + 1, s.frame_end + 1):
                 inp = self._next_input()
@@ -307,9 +322,10 @@ class BakeJob:
                 self.frame_seconds.append(time.perf_counter() - t0)
                 r = solver.report()
                 message = grip.fallback_message(r, names.get, f"at frame {frame}") or ""
+                pinch = grip.pinch_message(r, thickness, names.get, f"at frame {frame}") or ""
                 with self._lock:
                     self.reports.append(FrameReport(r.substeps, r.newton_iterations, r.active_contacts,
-                                                    grip.fallback_count(r), message))
+                                                    grip.fallback_count(r), message, r.pinched_vertices, pinch))
                 for body in bodies:
                     surface = body.surface(solver.positions(body.id))
                     writers[body.setup.name].append(to_local(surface, inp.world_to_local[body.setup.name]))

@@ -324,6 +324,8 @@ class BakeSession:
                          f"substeps, ETA {int(left) // 60}:{int(left) % 60:02d}")
             if r.fallback_message:
                 lines.append(f"grip: warning: {r.fallback_message}")
+            if r.pinch_message:
+                lines.append(f"grip: warning: {r.pinch_message}")
         return lines
 
     # -- end --------------------------------------------------------------------------------
@@ -365,7 +367,7 @@ class BakeSession:
         seconds = time.perf_counter() - self._started
         error = self.error or self.job.error
         # The frames kept that needed a fallback are named whichever way the bake ended.
-        hard = self.job.fallback_summary()
+        hard = self.job.fallback_summary() + self.job.pinch_summary()
         if error:
             kept = f"; frames {settings.frame_start}–{last} kept" if last > settings.frame_start else ""
             outcome = ("ERROR", f"grip bake failed: {error}{kept}{hard}")
@@ -383,5 +385,7 @@ class BakeSession:
                           newton_iterations=[r.newton_iterations for r in reports],
                           active_contacts=[r.active_contacts for r in reports],
                           fallbacks=[r.fallbacks for r in reports],
-                          fallback_messages=[r.fallback_message for r in reports])
+                          fallback_messages=[r.fallback_message for r in reports],
+                          pinched_vertices=[r.pinched_vertices for r in reports],
+                          pinch_messages=[r.pinch_message for r in reports])
         return outcome

@@ -43,7 +43,7 @@ def draw_bake_controls(layout, context):
             layout.label(text=summary[0], icon=summary[1])
     status = context.scene.grip.bake_status
     if status and session is None:
-        warn = "fail" in status or "not started" in status or "fallback" in status
+        warn = "fail" in status or "not started" in status or "fallback" in status or "pinched" in status
         layout.label(text=status, icon="ERROR" if warn else "INFO")
 
 

@@ -5,7 +5,7 @@ use std::ffi::c_char;
 
 /// ABI version of this header and library: bumped on any change of a struct layout, a
 /// signature or an enum value. Bindings refuse a library whose `grip_abi_version()` differs.
-pub const GRIP_ABI_VERSION: u32 = 7;
+pub const GRIP_ABI_VERSION: u32 = 8;
 
 /// The ABI version of the loaded library (equals `GRIP_ABI_VERSION` of a matching header).
 #[no_mangle]

@@ -44,6 +44,12 @@ impl CollidersOverCall<'_> {
         }
     }
 
+    /// Collider `i` standing at its pose at fraction `f` of the call.
+    pub(crate) fn motion_at(&self, i: usize, f: f64) -> ColliderMotion {
+        let pose = self.pose(i, f);
+        ColliderMotion::new(self.shapes[i], pose, pose, 1.0)
+    }
+
     /// Each collider's motion over fractions [f0, f1] of the call, `h` seconds.
     pub(crate) fn motions(&self, f0: f64, f1: f64, h: f64) -> Vec<ColliderMotion> {
         (0..self.shapes.len())
@@ -146,14 +152,16 @@ pub(crate) struct CallEnd {
 
 impl Call<'_> {
     /// Integrates from the call's start (`ctx.q_begin`, velocities `v`) over `substeps` equal
-    /// substeps of `h` seconds, reporting progress after each; fails on the first substep that
-    /// fails after its retries, or when the progress callback cancels. On success the carried
+    /// substeps of `h` seconds, scanning each one's end for pinches (`super::pinch_report`) and
+    /// reporting progress after each; fails on the first substep that fails after its retries,
+    /// on a pinch under `FailurePolicy::Strict`, or when the progress callback cancels. On success the carried
     /// state holds the stiffnesses the call ended with.
     pub(crate) fn run(mut self, v: &[f64], substeps: usize, h: f64) -> Result<CallEnd> {
         let (mut q, mut v) = (self.ctx.q_begin.to_vec(), v.to_vec());
         for s in 0..substeps {
             let (f0, f1) = (s as f64 / substeps as f64, (s + 1) as f64 / substeps as f64);
             self.interval(&mut q, &mut v, f0, f1, h, 0)?;
+            self.check_pinch(&q, f1)?;
             if let Some(cb) = self.out.progress.as_mut() {
                 if cb(f1) {
                     return Err(Error::Cancelled("cancelled by the progress callback".into()));

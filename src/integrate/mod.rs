@@ -4,8 +4,8 @@
 //! ([`schemes`], [`stages`]), the collider meshes' search trees ([`collider_meshes`]), Newton
 //! on one stage ([`newton_stage`]) from its initial guess ([`guess`]), with a fallback by
 //! friction-smoothing continuation ([`continuation`]), the failsafe of a substep that still
-//! fails after its last halving ([`fallback`], [`frictionless`], [`fallback_report`]), what
-//! the input did wrong ([`warnings`]), what a call did ([`report`]) and what an attempt at a
+//! fails after its last halving ([`fallback`], [`frictionless`], [`fallback_report`]), pinches
+//! of the cloth between colliders ([`pinch_report`]), what the input did wrong ([`warnings`]), what a call did ([`report`]) and what an attempt at a
 //! substep did besides its answer ([`work`]).
 
 pub mod call;
@@ -19,6 +19,7 @@ pub mod frictionless;
 pub mod guess;
 pub mod newmark;
 pub mod newton_stage;
+pub mod pinch_report;
 pub mod report;
 pub mod retries;
 pub mod schemes;
@@ -31,6 +32,7 @@ pub mod warnings;
 pub mod work;
 
 pub use fallback_report::{FailureSite, Fallback};
+pub use pinch_report::PinchSite;
 pub use report::{StepReport, Warnings};
 
 /// Called between Newton iterations and after each substep with the fraction of the call done,

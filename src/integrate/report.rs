@@ -2,6 +2,7 @@
 //! raised by imperfect input the solver recovered from and why a failed Newton attempt failed.
 
 use super::fallback_report::{FailureSite, Fallback};
+use super::pinch_report::PinchSite;
 use crate::solve::NewtonFailure;
 
 /// A set of warnings raised during a call (imperfect input the solver recovered from).
@@ -38,6 +39,10 @@ impl Warnings {
     /// (`FailurePolicy::Continue`): lagged friction, no friction, or Newton's best iterate.
     /// `StepReport` counts each kind and names where the failed solve was worst.
     pub const FALLBACK: Self = Self(64);
+    /// Two collider surfaces closed on a free vertex to less than the contact thickness
+    /// (`crate::contact::pinch`; `FailurePolicy::Continue`): no position keeps it a contact
+    /// thickness from both. `StepReport` counts the pinched vertices and names the worst one.
+    pub const PINCH: Self = Self(128);
 
     /// Whether every warning of `other` is in the set.
     pub fn contains(self, other: Self) -> bool {
@@ -158,6 +163,13 @@ pub struct StepReport {
     /// Where the solve that failed before the last fallback was worst (`None` if no fallback
     /// was taken, or the residual named no free vertex).
     pub fallback_site: Option<FailureSite>,
+    /// Free vertices that two collider surfaces closed on to less than the contact thickness
+    /// (`Warnings::PINCH`), the most at the end of any one substep of the call (0: none).
+    pub pinched_vertices: u32,
+    /// Substeps of the call that ended with a pinched vertex.
+    pub pinch_substeps: u32,
+    /// The call's pinched vertex whose surfaces were closest (`None` without a pinch).
+    pub pinch_site: Option<PinchSite>,
 }
 
 impl Default for StepReport {
@@ -196,6 +208,9 @@ impl Default for StepReport {
             fallbacks_best_iterate: 0,
             last_fallback: None,
             fallback_site: None,
+            pinched_vertices: 0,
+            pinch_substeps: 0,
+            pinch_site: None,
         }
     }
 }

@@ -8,7 +8,8 @@
 //! `stats.csv` has one row per frame (frame 0 included, from a zero report): the columns of
 //! `STATS_HEADER` from the frame's `StepReport` (energies in J, seconds of wall-clock
 //! time, `deepest_gap` in m, `inf` without contact; `fallback_object`, the one text column,
-//! empty and the place `nan` without a fallback), then the scene's metrics (`metrics.rs`).
+//! empty and the place `nan` without a fallback; the pinch's place and separation `nan` without
+//! a pinch), then the scene's metrics (`metrics.rs`).
 
 use super::build::SceneSolver;
 use super::collider::{pose_matrix, IDENTITY};
@@ -29,7 +30,8 @@ use std::path::{Path, PathBuf};
 pub const STATS_HEADER: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
                                        linear_iterations,deepest_gap,active_contacts,contact_retries,\
                                        seconds_contact_search,fallbacks_lagged,fallbacks_frictionless,\
-                                       fallbacks_best_iterate,fallback_object,fallback_x,fallback_y,fallback_z";
+                                       fallbacks_best_iterate,fallback_object,fallback_x,fallback_y,fallback_z,\
+                                       pinched_vertices,pinch_x,pinch_y,pinch_z,pinch_separation";
 /// Size of the preview images (pixels).
 pub const PREVIEW_SIZE: (u32, u32) = (640, 480);
 /// Colours of the solids and shells in the previews, in scene order, cycled.
@@ -208,6 +210,7 @@ impl Output {
             r.fallbacks_best_iterate
         );
         row.push_str(&self.fallback_site(&r));
+        row.push_str(&pinch_cells(&r));
         for x in self.metrics.values(solver)? {
             row.push_str(&format!(",{x:e}"));
         }
@@ -325,4 +328,17 @@ fn kept_rows(path: &Path, header: &str, frame: usize) -> Result<Vec<String>, Str
         return Err(format!("cannot resume: {} lacks the rows of frames 0 to {frame}", path.display()));
     }
     Ok(std::iter::once(header.to_string()).chain(rows).collect())
+}
+
+/// The `pinch*` cells of a row: `,<count>,<x>,<y>,<z>,<separation>`, the frame's pinched
+/// vertices (the most after any one substep), the place (m) of the one whose surfaces were
+/// closest and their separation (m); `,0,nan,nan,nan,nan` without a pinch.
+fn pinch_cells(r: &StepReport) -> String {
+    match r.pinch_site {
+        Some(site) => {
+            let [x, y, z] = site.position;
+            format!(",{},{x:e},{y:e},{z:e},{:e}", r.pinched_vertices, site.separation)
+        }
+        None => ",0,nan,nan,nan,nan".into(),
+    }
 }

@@ -90,6 +90,14 @@ pub trait RunObserver {
         log::warn!("{message}");
     }
 
+    /// A frame met a pinch (`FailurePolicy::Continue`): two collider surfaces closed on an
+    /// object to less than the contact thickness; `message` names the object, the colliders,
+    /// the place, the frame and what to do (`StepReport::pinch_message`). By default it goes to
+    /// the log as a warning.
+    fn pinch(&mut self, message: &str) {
+        log::warn!("{message}");
+    }
+
     /// Asked after every frame: true ends the run there, as [`RunFailure::Cancelled`] (the
     /// frame and its checkpoint are written).
     fn stop(&mut self) -> bool {
@@ -207,6 +215,15 @@ pub fn simulate(
         };
         if let Some(message) = report.fallback_message(&format!("at frame {frame}"), object_name) {
             observer.fallback(&message);
+        }
+        // Objects by their file-name stem, analytic colliders by their scene name.
+        let any_name = |id: u32| match built.colliders.iter().position(|&c| c == id) {
+            Some(i) => scene.colliders[i].name.clone(),
+            None => object_name(id),
+        };
+        let thickness = scene.params.contact_thickness;
+        if let Some(message) = report.pinch_message(&format!("at frame {frame}"), thickness, any_name) {
+            observer.pinch(&message);
         }
         let written = output.write_frame(frame, solver, Some(&report));
         let written = written.and_then(|_| match options.checkpoint {

@@ -18,7 +18,7 @@ use crate::integrate::carried::CarriedState;
 use crate::integrate::report::Warnings;
 use crate::integrate::separation;
 use crate::integrate::warnings;
-use crate::model::{ColliderMeshContact, SolverParams};
+use crate::model::{ColliderMeshContact, FailurePolicy, SolverParams};
 use crate::model::{Model, ObjectKind};
 use std::time::Instant;
 
@@ -240,12 +240,15 @@ impl Solver {
         };
         let mut progress = progress;
         let first = self.substeps(&start, false, &mut carried, substeps, h, progress.as_deref_mut(), report);
+        // Under strict a pinch fails the call at once: the meshes meeting vertices only would
+        // meet it again.
+        let pinched = self.params.failure_policy == FailurePolicy::Strict && report.pinch_site.is_some();
         match first {
             // Vertices moved out of a mesh that swallowed them may leave the edges between them
             // passing through it: the call is taken again with the meshes meeting vertices only.
             // It starts again from the carried state the call started with, but keeps the system
             // layout of the first attempt, whose pattern covers the contacts met so far.
-            Err(Error::NotConverged(m)) if out_of_meshes > 0 => {
+            Err(Error::NotConverged(m)) if out_of_meshes > 0 && !pinched => {
                 log::warn!("{m}: the call is taken again with collider meshes meeting only the vertices");
                 let mut again = CarriedState { system: carried.system, layout: carried.layout, ..self.carried.clone() };
                 let end =

@@ -114,6 +114,17 @@ note = worker.fallback_summary()
 checks.check(note == "; 2 hard frames continued with a fallback (4, 6; see the console), the last: Sleeve failed "
                      "to converge near (0.012, -0.034, 0.250) m at frame 4; fallback: frictionless substep", note)
 
+# -- the status line of a bake where colliders pinched the cloth -------------------------------------
+worker.reports = [plain, plain]
+checks.check(worker.pinch_summary() == "", "frames without pinches: no note")
+pinched = job.FrameReport(10, 40, 3, 0, "", 12, "Sleeve is pinched between Arm and itself near (0.100, 0.000, "
+                          "0.300) m at frame 3 (12 vertices pinched): the surfaces are 1.0 mm apart, under the contact "
+                          "thickness 2.0 mm; open the gap, thin the contact layer, or set the failure policy to continue")
+worker.reports = [plain, pinched]
+note = worker.pinch_summary()
+checks.check(note.startswith("; 1 frame with the cloth pinched between colliders (3; see the console), the last: "
+                             "Sleeve is pinched between Arm and itself near"), note)
+
 # -- the manifest rules of build_extension.py ------------------------------------------------------
 spec = importlib.util.spec_from_file_location("build_extension", os.path.join("plugins", "blender",
                                                                                "build_extension.py"))

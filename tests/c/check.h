@@ -130,4 +130,7 @@ void test_checkpoint(void);
 /* failure_policy.c */
 void test_failure_policy(void);
 
+/* pinch.c */
+void test_pinch(void);
+
 #endif /* GRIP_TEST_CHECK_H */

@@ -141,6 +141,7 @@ int main(void) {
     test_colliders();
     test_checkpoint();
     test_failure_policy();
+    test_pinch();
 
     /* The main solver still works after everything above. */
     CHECK_USABLE();

@@ -8,6 +8,7 @@
 #include "attribute_mapping.hpp"
 #include "cook_state.hpp"
 #include "fallback_warning.hpp"
+#include "pinch_warning.hpp"
 #include "interruptible_run.hpp"
 #include "simulation.hpp"
 #include "sop_cook.hpp"
@@ -406,6 +407,31 @@ TEST(fallback_warning_names_object_place_and_moment) {
                   three.find("(3 substeps fell back: 2 with lagged friction, 1 frictionless, 0 at the best iterate)") !=
                       std::string::npos,
               three);
+}
+
+TEST(pinch_warning_names_objects_place_and_remedy) {
+    GripStepReport r{};
+    const auto name = [](std::uint32_t id) {
+        return id == 3 ? std::string("sleeve") : id == 1 ? std::string("arm") : std::string();
+    };
+    CHECK(pinch_warning(r, name, "at frame 2", 2e-3).empty());
+    r.pinched_vertices = 1;
+    r.pinch_object = 3;
+    r.pinch_colliders[0] = 1;
+    r.pinch_colliders[1] = 1;
+    r.pinch_position[2] = 0.1005;
+    r.pinch_separation = 1e-3;
+    const std::string one = pinch_warning(r, name, "at frame 2", 2e-3);
+    CHECK_MSG(one == "sleeve is pinched between arm and itself near (0.000, 0.000, 0.101) m at frame 2: the surfaces "
+                     "are 1.0 mm apart, under the contact thickness 2.0 mm; open the gap, thin the contact layer, or "
+                     "set the failure policy to continue",
+              one);
+    r.pinched_vertices = 4;
+    r.pinch_colliders[1] = 7;
+    const std::string four = pinch_warning(r, name, "", 2e-3);
+    CHECK_MSG(four.find("between arm and object 7 near") != std::string::npos &&
+                  four.find(" m (4 vertices pinched): ") != std::string::npos,
+              four);
 }
 
 /// A frame whose substeps cannot converge (one Newton iteration allowed, the cloth landing on

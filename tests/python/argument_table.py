@@ -325,6 +325,9 @@ ROWS = [
     row("fallback_message", lambda w, a: grip.fallback_message(**a),
         lambda w: dict(report=w.solver.report(), object_name=None, when="at frame 1"),
         {"report": "report", "object_name": "callback", "when": "text"}),
+    row("pinch_message", lambda w, a: grip.pinch_message(**a),
+        lambda w: dict(report=w.solver.report(), thickness=1e-3, object_name=None, when="at frame 1"),
+        {"report": "report", "thickness": "real", "object_name": "callback", "when": "text"}),
 ]
 
 

@@ -408,6 +408,41 @@ class ColliderMesh(unittest.TestCase):
             s.advance(0.3)
             self.assertGreaterEqual(s.positions(cloth)[:, 2].min(), 0.0)
 
+    def test_plates_closing_on_a_cloth_report_the_pinch(self):
+        """Two plates closing to half the contact thickness on a cloth: under continue the report
+        names the pinch and grip.pinch_message says it; under strict the advance raises
+        NotConvergedError naming it, the cloth unchanged."""
+        delta = 2e-3
+        plate = np.array([[-0.5, -0.5, 0], [1, -0.5, 0], [1, 1, 0], [-0.5, 1, 0]], dtype=np.float64)
+        up = np.array([[0, 1, 2], [0, 2, 3]], dtype=np.uint32)
+        down = np.array([[0, 2, 1], [0, 3, 2]], dtype=np.uint32)
+        for policy in (grip.FAILURE_POLICY_CONTINUE, grip.FAILURE_POLICY_STRICT):
+            with grip.Solver(library=LIB, contact_thickness=delta, failure_policy=policy, time_step=1 / 240,
+                             collider_mesh_contact=grip.COLLIDER_MESH_CONTACT_EXACT) as s:
+                floor = s.add_collider_mesh(plate, up)
+                lid = s.add_collider_mesh(plate + [0, 0, 3 * delta], down)
+                xyz, tris = cloth_grid(4, 0.3, 0.5 * delta)
+                cloth = s.add_shell(xyz, tris)
+                s.set_collider_positions(lid, plate + [0, 0, 0.5 * delta])
+                if policy == grip.FAILURE_POLICY_STRICT:
+                    before = s.positions(cloth).copy()
+                    with self.assertRaises(grip.NotConvergedError) as cm:
+                        s.advance(1 / 24)
+                    self.assertIn(f"object {cloth} is pinched between collider", cm.exception.message)
+                    np.testing.assert_array_equal(s.positions(cloth), before)
+                    continue
+                s.advance(1 / 24)
+                r = s.report()
+                self.assertTrue(r.warnings & _structs.WARNING_PINCH)
+                self.assertGreater(r.pinched_vertices, 0)
+                self.assertEqual(r.pinch_object, cloth)
+                self.assertEqual(sorted(r.pinch_colliders), [floor, lid])
+                self.assertTrue(0 < r.pinch_separation < delta)
+                message = grip.pinch_message(r, delta, {floor: "floor", lid: "lid"}.get, "at frame 1")
+                self.assertRegex(message, r"^object \d+ is pinched between (floor and lid|lid and floor) near \(")
+                self.assertIn("at frame 1", message)
+                self.assertIn("under the contact thickness 2.0 mm", message)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

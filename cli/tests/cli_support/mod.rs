@@ -49,13 +49,18 @@ pub fn assert_fails_with(o: &Output, needles: &[&str]) {
 pub const STATS_COLUMNS: &str = "frame,substeps,newton_iterations,residual,seconds,kinetic_energy,elastic_energy,\
                              linear_iterations,deepest_gap,active_contacts,contact_retries,seconds_contact_search,\
                              fallbacks_lagged,fallbacks_frictionless,fallbacks_best_iterate,fallback_object,\
-                             fallback_x,fallback_y,fallback_z";
+                             fallback_x,fallback_y,fallback_z,pinched_vertices,pinch_x,pinch_y,pinch_z,\
+                             pinch_separation";
 
 /// The index of the `fallback_object` column, the one that holds a name.
 pub const FALLBACK_OBJECT: usize = 15;
 
+/// The index of the `pinched_vertices` column, after the fallback's place and before the
+/// pinch's place and separation.
+pub const PINCHED_VERTICES: usize = 19;
+
 /// The index of the first of a scene's metric columns, after [`STATS_COLUMNS`].
-pub const FIRST_METRIC: usize = 19;
+pub const FIRST_METRIC: usize = 24;
 
 /// The cells of `stats.csv`'s rows after the header, as text.
 pub fn stats_cells(dir: &Path) -> Vec<Vec<String>> {

@@ -454,6 +454,11 @@ def cook(inputs, parameters, time, key, owner, registry=REGISTRY, interrupted=la
             fallback = grip.fallback_message(out["report"], names.get, cook_moment(time, parameters["timestep"]))
             if fallback:
                 warnings.append(fallback)
+            names.update({c.id: c.name for c in sim.colliders})
+            pinch = grip.pinch_message(out["report"], parameters["contactthickness"], names.get,
+                                       cook_moment(time, parameters["timestep"]))
+            if pinch:
+                warnings.append(pinch)
         for b in sim.objects:
             out["positions"][b.points] = sim.solver.positions(b.id)
             out["velocities"][b.points] = sim.solver.velocities(b.id)

@@ -12,6 +12,7 @@
 #include "core/fallback_warning.cpp"
 #include "core/interruptible_run.cpp"
 #include "core/object_split.cpp"
+#include "core/pinch_warning.cpp"
 #include "core/simulation.cpp"
 #include "core/solver_registry.cpp"
 #include "core/sop_cook.cpp"

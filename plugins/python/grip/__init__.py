@@ -80,6 +80,7 @@ from .errors import (
 )
 from .fallbacks import fallback_count, fallback_message
 from .library import Library, find_library, library_file_name, load
+from .pinches import pinch_message
 from .presets import MATERIAL_PRESETS, preset_fields
 from .scene import SceneSolver
 from .solver import Solver
@@ -103,5 +104,5 @@ __all__ = [
     "NullPointerError", "UnknownObjectError", "Library", "find_library", "library_file_name",
     "load", "MATERIAL_PRESETS", "preset_fields", "SceneSolver", "Solver", "TetMesh",
     "tetrahedralize", "BakeSummary", "bake", "override_strings", "run_checkpoint_frame",
-    "fallback_count", "fallback_message",
+    "fallback_count", "fallback_message", "pinch_message",
 ]

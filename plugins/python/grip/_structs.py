@@ -10,7 +10,7 @@ library's ``grip_sizeof_*()`` must equal ``ctypes.sizeof`` of each mirror, and i
 import ctypes
 
 #: ``GRIP_ABI_VERSION`` of the header these mirrors follow.
-ABI_VERSION = 7
+ABI_VERSION = 8
 
 # GripStatus (uint32): numbers are part of the ABI.
 STATUS_OK = 0
@@ -68,6 +68,7 @@ WARNING_CONTACT_RETRY = 8
 WARNING_PINNED_IN_COLLIDER = 16
 WARNING_PIN_CONFLICT = 32
 WARNING_FALLBACK = 64
+WARNING_PINCH = 128
 FALLBACK_NONE = 0
 FALLBACK_LAGGED_FRICTION = 1
 FALLBACK_FRICTIONLESS = 2
@@ -134,6 +135,13 @@ class GripStepReport(ctypes.Structure):
         ("fallback_object", ctypes.c_uint32),
         ("fallback_vertex", ctypes.c_uint32),
         ("fallback_position", ctypes.c_double * 3),
+        ("pinch_position", ctypes.c_double * 3),
+        ("pinch_separation", ctypes.c_double),
+        ("pinched_vertices", ctypes.c_uint32),
+        ("pinch_substeps", ctypes.c_uint32),
+        ("pinch_object", ctypes.c_uint32),
+        ("pinch_vertex", ctypes.c_uint32),
+        ("pinch_colliders", ctypes.c_uint32 * 2),
     ]
 
 

@@ -1,6 +1,6 @@
 //! `GripStepReport`: the C layout of [`StepReport`], with the warnings as `GRIP_WARNING_*` bits,
-//! the Newton failure as a `GRIP_NEWTON_FAILURE_*` code and the last fallback as a
-//! `GRIP_FALLBACK_*` code.
+//! the Newton failure as a `GRIP_NEWTON_FAILURE_*` code, the last fallback as a
+//! `GRIP_FALLBACK_*` code, and the worst pinch as its place, separation and ids.
 
 use crate::integrate::fallback_report::Fallback;
 use crate::integrate::report::{StepReport, Warnings};
@@ -30,6 +30,11 @@ pub const GRIP_WARNING_PIN_CONFLICT: u32 = 32;
 /// `fallback_object`, `fallback_vertex`, `fallback_position` say where the failed solve was
 /// worst.
 pub const GRIP_WARNING_FALLBACK: u32 = 64;
+/// `GripStepReport::warnings` bit: two collider surfaces (two colliders, or two parts of one
+/// collider mesh) closed on a free vertex to less than the contact thickness
+/// (`GRIP_FAILURE_POLICY_CONTINUE`; under strict the call fails instead); `pinched_vertices`
+/// counts them and `pinch_*` say where the surfaces were closest.
+pub const GRIP_WARNING_PINCH: u32 = 128;
 
 /// `GripStepReport::last_fallback`: no fallback was taken.
 pub const GRIP_FALLBACK_NONE: u32 = 0;
@@ -138,6 +143,24 @@ pub struct GripStepReport {
     pub fallback_vertex: u32,
     /// That vertex's position at the start of the failed substep (m; zeros when there is none).
     pub fallback_position: [f64; 3],
+    /// Where the surfaces of the call's worst pinch were closest: the pinched vertex's position
+    /// at the end of its substep (m; zeros when there was no pinch).
+    pub pinch_position: [f64; 3],
+    /// That pinch's separation: the distance between the two surfaces' points nearest the
+    /// vertex (m), under the contact thickness (0 when there was no pinch).
+    pub pinch_separation: f64,
+    /// Free vertices that two collider surfaces closed on to less than the contact thickness,
+    /// the most at the end of any one substep (0: no pinch; `GRIP_WARNING_PINCH`).
+    pub pinched_vertices: u32,
+    /// Substeps of the call that ended with a pinched vertex (0: no pinch).
+    pub pinch_substeps: u32,
+    /// Id of the simulated object of the worst pinch's vertex (0 when there was no pinch).
+    pub pinch_object: u32,
+    /// That vertex's index within `pinch_object` (0 when there was no pinch).
+    pub pinch_vertex: u32,
+    /// Ids of the two colliders or collider meshes that closed on it; equal ids mean two parts
+    /// of one collider mesh (zeros when there was no pinch).
+    pub pinch_colliders: [u32; 2],
 }
 
 impl Default for GripStepReport {
@@ -177,6 +200,7 @@ pub fn warning_bits(warnings: Warnings) -> u32 {
         (Warnings::PINNED_IN_COLLIDER, GRIP_WARNING_PINNED_IN_COLLIDER),
         (Warnings::PIN_CONFLICT, GRIP_WARNING_PIN_CONFLICT),
         (Warnings::FALLBACK, GRIP_WARNING_FALLBACK),
+        (Warnings::PINCH, GRIP_WARNING_PINCH),
     ]
     .into_iter()
     .filter(|(w, _)| warnings.contains(*w))
@@ -221,6 +245,13 @@ impl From<&StepReport> for GripStepReport {
             fallback_object: r.fallback_site.map_or(0, |s| s.object),
             fallback_vertex: r.fallback_site.map_or(0, |s| s.vertex),
             fallback_position: r.fallback_site.map_or([0.0; 3], |s| s.position),
+            pinch_position: r.pinch_site.map_or([0.0; 3], |s| s.position),
+            pinch_separation: r.pinch_site.map_or(0.0, |s| s.separation),
+            pinched_vertices: r.pinched_vertices,
+            pinch_substeps: r.pinch_substeps,
+            pinch_object: r.pinch_site.map_or(0, |s| s.object),
+            pinch_vertex: r.pinch_site.map_or(0, |s| s.vertex),
+            pinch_colliders: r.pinch_site.map_or([0; 2], |s| s.colliders),
         }
     }
 }

@@ -5,6 +5,7 @@
 
 #include "attribute_mapping.hpp"
 #include "fallback_warning.hpp"
+#include "pinch_warning.hpp"
 
 #include <exception>
 #include <mutex>
@@ -59,6 +60,8 @@ CookOutput cook(const CookInputs &in, SolverRegistry &registry, const std::funct
             out.report_valid = true;
             const std::string fallback = fallback_warning(*sim, out.report, in.time);
             if (!fallback.empty()) out.warnings.push_back(fallback);
+            const std::string pinch = pinch_warning(*sim, out.report, in.time);
+            if (!pinch.empty()) out.warnings.push_back(pinch);
         }
         write_state(*sim, out.positions, out.velocities);
     } catch (const grip::Error &e) {
