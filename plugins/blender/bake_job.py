@@ -215,27 +215,30 @@ class BakeJob:
         with self._lock:
             return self._frames_done, self.frame_count, self._fraction, self._stage
 
+    def _frames_note(self, happened, what, message):
+        """A bake status note on the frames whose report satisfies ``happened`` ("" when none
+        does): how many, the first few, ``what`` befell them, and the last one's ``message``
+        (a report attribute name)."""
+        with self._lock:
+            frames = [(self.frame_from + i + 1, r) for i, r in enumerate(self.reports) if happened(r)]
+        if not frames:
+            return ""
+        first = ", ".join(str(f) for f, _ in frames[:5]) + (", …" if len(frames) > 5 else "")
+        return f"; {what(len(frames))} ({first}; see the console), the last: {getattr(frames[-1][1], message)}"
+
     def fallback_summary(self):
         """The bake status's note on the frames that needed fallbacks ("" when none did): how
         many, the first few, and the last one's message."""
-        with self._lock:
-            hard = [(self.frame_from + i + 1, r) for i, r in enumerate(self.reports) if r.fallbacks]
-        if not hard:
-            return ""
-        frames = ", ".join(str(f) for f, _ in hard[:5]) + (", …" if len(hard) > 5 else "")
-        return (f"; {len(hard)} hard frame{'s' if len(hard) > 1 else ''} continued with a fallback "
-                f"({frames}; see the console), the last: {hard[-1][1].fallback_message}")
+        return self._frames_note(lambda r: r.fallbacks,
+                                 lambda n: f"{n} hard frame{'s' if n > 1 else ''} continued with a fallback",
+                                 "fallback_message")
 
     def pinch_summary(self):
         """The bake status's note on the frames where colliders pinched the cloth ("" when none
         did): how many, the first few, and the last one's message."""
-        with self._lock:
-            pinched = [(self.frame_from + i + 1, r) for i, r in enumerate(self.reports) if r.pinched_vertices]
-        if not pinched:
-            return ""
-        frames = ", ".join(str(f) for f, _ in pinched[:5]) + (", …" if len(pinched) > 5 else "")
-        return (f"; {len(pinched)} frame{'s' if len(pinched) > 1 else ''} with the cloth pinched between "
-                f"colliders ({frames}; see the console), the last: {pinched[-1][1].pinch_message}")
+        return self._frames_note(lambda r: r.pinched_vertices,
+                                 lambda n: f"{n} frame{'s' if n > 1 else ''} with the cloth pinched between colliders",
+                                 "pinch_message")
 
     def _set(self, **values):
         with self._lock:
