@@ -82,6 +82,9 @@ fn continue_keeps_going_and_reports_the_pinch_every_frame() {
             assert!(site.position[0].abs() < 0.06 && site.position[1].abs() < 0.06, "frame {f}: {:?}", site.position);
             let message = r.pinch_message("", DELTA, |id| format!("object {id}")).unwrap();
             assert!(message.contains("is pinched between"), "{message}");
+            assert!(
+                message.ends_with("the cloth is kept between them: open the gap or thin the contact layer to free it")
+            );
         } else {
             assert_eq!((r.pinched_vertices, r.pinch_site), (0, None), "frame {f}: pinch reported too early");
             assert!(!r.warnings.contains(Warnings::PINCH), "frame {f}");

@@ -20,6 +20,7 @@ pub mod guess;
 pub mod newmark;
 pub mod newton_stage;
 pub mod pinch_report;
+pub mod pinch_scan;
 pub mod report;
 pub mod retries;
 pub mod schemes;

@@ -8,8 +8,9 @@
 //! before it.
 
 use super::call::Call;
+use super::pinch_scan::scan;
 use super::report::{StepReport, Warnings};
-use crate::contact::pinch::{scan, PinchScan};
+use crate::contact::pinch::PinchScan;
 use crate::error::{Error, Result};
 use crate::model::{FailurePolicy, ObjectKind};
 
@@ -43,14 +44,20 @@ impl StepReport {
         self.warnings |= Warnings::PINCH;
     }
 
-    /// A sentence a user can act on when the call met a pinch, `None` otherwise: which object
-    /// is pinched between which colliders near which point (m), `when` (e.g. "at frame 12";
-    /// empty for nothing), how far apart the surfaces are against the contact thickness
-    /// `thickness` (m), and what to do; `name` gives an object's name from its id. E.g.
-    /// "cloth is pinched between collider 1 and collider 2 near (0.000, 0.000, 0.101) m at
-    /// frame 4: the surfaces are 1.0 mm apart, under the contact thickness 2.0 mm; open the gap,
-    /// thin the contact layer, or set the failure policy to continue".
+    /// A sentence a user can act on when the call met a pinch and went on, `None` otherwise:
+    /// which object is pinched between which colliders near which point (m), `when` (e.g. "at
+    /// frame 12"; empty for nothing), how far apart the surfaces are against the contact
+    /// thickness `thickness` (m), and what to do; `name` gives an object's name from its id.
+    /// E.g. "cloth is pinched between collider 1 and collider 2 near (0.000, 0.000, 0.101) m at
+    /// frame 4: the surfaces are 1.0 mm apart, under the contact thickness 2.0 mm; the cloth is
+    /// kept between them: open the gap or thin the contact layer to free it".
     pub fn pinch_message(&self, when: &str, thickness: f64, name: impl Fn(u32) -> String) -> Option<String> {
+        Some(format!("{}; {CONTINUE_REMEDY}", self.pinch_facts(when, thickness, name)?))
+    }
+
+    /// [`StepReport::pinch_message`] up to the thickness: who, between what, where, when, how
+    /// far apart.
+    fn pinch_facts(&self, when: &str, thickness: f64, name: impl Fn(u32) -> String) -> Option<String> {
         let s = self.pinch_site?;
         let when = if when.is_empty() { String::new() } else { format!(" {when}") };
         let between = if s.colliders[0] == s.colliders[1] {
@@ -65,14 +72,19 @@ impl StepReport {
         };
         Some(format!(
             "{} is pinched between {between} near ({x:.3}, {y:.3}, {z:.3}) m{when}{also}: the surfaces are {:.1} mm \
-             apart, under the contact thickness {:.1} mm; open the gap, thin the contact layer, or set the failure \
-             policy to continue",
+             apart, under the contact thickness {:.1} mm",
             name(s.object),
             1e3 * s.separation,
             1e3 * thickness
         ))
     }
 }
+
+/// What a user can do about a pinch the call went on through (`FailurePolicy::Continue`).
+const CONTINUE_REMEDY: &str = "the cloth is kept between them: open the gap or thin the contact layer to free it";
+
+/// What a user can do about a pinch that failed a strict call.
+const STRICT_REMEDY: &str = "open the gap, thin the contact layer, or set the failure policy to continue";
 
 impl Call<'_> {
     /// Scans the state `q` (m) at fraction `f` of the call for pinches and reports them; under
@@ -104,8 +116,8 @@ impl Call<'_> {
                 Some(o) if o.kind != ObjectKind::ColliderMesh => format!("object {id}"),
                 _ => format!("collider {id}"),
             };
-            let message = self.out.report.pinch_message(&when, delta, name);
-            return Err(Error::NotConverged(message.unwrap_or_default()));
+            let facts = self.out.report.pinch_facts(&when, delta, name).unwrap_or_default();
+            return Err(Error::NotConverged(format!("{facts}; {STRICT_REMEDY}")));
         }
         log::debug!("{vertices} vertices pinched; closest surfaces {:.3e} m apart", worst.separation);
         Ok(())
@@ -144,8 +156,8 @@ mod tests {
             r.pinch_message("at frame 4", 2e-3, name).as_deref(),
             Some(
                 "object 3 is pinched between object 1 and object 2 near (0.000, 0.000, 0.101) m at frame 4: the \
-                 surfaces are 1.0 mm apart, under the contact thickness 2.0 mm; open the gap, thin the contact \
-                 layer, or set the failure policy to continue"
+                 surfaces are 1.0 mm apart, under the contact thickness 2.0 mm; the cloth is kept between them: \
+                 open the gap or thin the contact layer to free it"
             )
         );
         r.add_pinch(5, PinchSite { colliders: [2, 2], ..site(1e-4) });

@@ -36,5 +36,5 @@ def pinch_message(report, thickness, object_name=None, when=""):
     also = f" ({report.pinched_vertices} vertices pinched)" if report.pinched_vertices > 1 else ""
     return (f"{name(report.pinch_object)} is pinched between {between} near ({x:.3f}, {y:.3f}, {z:.3f}) m"
             f"{when}{also}: the surfaces are {1e3 * report.pinch_separation:.1f} mm apart, under the contact "
-            f"thickness {1e3 * thickness:.1f} mm; open the gap, thin the contact layer, or set the failure "
-            "policy to continue")
+            f"thickness {1e3 * thickness:.1f} mm; the cloth is kept between them: open the gap or thin "
+            "the contact layer to free it")

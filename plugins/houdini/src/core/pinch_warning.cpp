@@ -28,7 +28,7 @@ std::string pinch_warning(const GripStepReport &report, const std::function<std:
     char gap[160];
     std::snprintf(gap, sizeof gap, ": the surfaces are %.1f mm apart, under the contact thickness %.1f mm",
                   1e3 * report.pinch_separation, 1e3 * thickness);
-    return text + gap + "; open the gap, thin the contact layer, or set the failure policy to continue";
+    return text + gap + "; the cloth is kept between them: open the gap or thin the contact layer to free it";
 }
 
 std::string pinch_warning(const Simulation &sim, const GripStepReport &report, double time) {

@@ -19,7 +19,7 @@ struct Simulation;
 
 /// The warning for `report` (empty when it met no pinch): "<object> is pinched between <a> and
 /// <b> near (x, y, z) m <when>: the surfaces are … mm apart, under the contact thickness … mm;
-/// open the gap, thin the contact layer, or set the failure policy to continue", with the count
+/// the cloth is kept between them: open the gap or thin the contact layer to free it", with the count
 /// when several vertices were pinched; `thickness` [m] is the contact thickness and
 /// `object_name(id)` names a grip object or collider (empty: "object <id>").
 std::string pinch_warning(const GripStepReport &report, const std::function<std::string(std::uint32_t)> &object_name,
