@@ -246,3 +246,10 @@ fn volume_preservation_keeps_a_closed_cloth_ball_full() {
 fn garment_sleeve_on_a_skinned_arm_bakes_reopens_and_stays_outside() {
     run_scenario("garment", &scenario_dir("garment"), &[]);
 }
+
+/// A sleeve across an elbow bent to 90° with weights blended wide: every frame in strict mode,
+/// no fallback, outside the arm, following the bend.
+#[test]
+fn sleeve_across_an_elbow_bent_90_degrees_bakes_in_strict_mode() {
+    run_scenario("elbow_sleeve", &scenario_dir("elbow_sleeve"), &[]);
+}

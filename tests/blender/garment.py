@@ -18,9 +18,9 @@ evaluated arm (point–triangle distance over all triangles, inside by winding n
 below −contact thickness, the cuff sits on its skinned targets, the sleeve follows the bend,
 positions are finite and the cache is a simulation (not the static or merely skinned sleeve).
 
-The bend stays at 60°: from about 75° the skinned elbow folds into itself in the crook, and a
-bend to 90° or a sleeve reaching over the elbow made the solver stop (line search stalled) in
-the crook (grip 0.1.0)."""
+The bend stays at 60°: from about 75° these narrow weights fold the skinned elbow into itself in
+the crook, where it would pinch a sleeve. `elbow_sleeve.py` bakes a sleeve across an elbow bent
+to 90° with weights blended wide enough that the skin does not fold."""
 
 import math
 import os

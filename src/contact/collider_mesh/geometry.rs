@@ -4,7 +4,7 @@
 //! The mesh is kinematic, so all of it is constant over a stage's Newton iterations.
 
 use super::corners::Corners;
-use super::patches::convex_patches;
+use super::patches::convex_joins;
 use super::ridges::Ridges;
 use super::topology::MeshTopology;
 use crate::math::real::{add, cross, dot, sub, unit};
@@ -37,8 +37,9 @@ pub struct MeshGeometry {
     pub edge_normals: Vec<[[f64; 3]; 3]>,
     /// Angle-weighted pseudonormal of each vertex, summed over its welded corner's triangles.
     pub vertex_normals: Vec<[f64; 3]>,
-    /// Per triangle, its convex patch ([`super::patches::convex_patches`]).
-    pub patches: Vec<u32>,
+    /// Per triangle and edge, whether the triangle across is in its convex patch
+    /// ([`super::patches::convex_joins`]).
+    pub convex_joins: Vec<[bool; 3]>,
     /// Its sharp convex edges, which simulated edges meet too ([`super::ridges`]).
     pub ridges: Ridges,
     /// Its sharp convex corners, which simulated triangles meet too ([`super::corners`]).
@@ -65,10 +66,10 @@ impl MeshGeometry {
         let welded_faces: Vec<[u32; 3]> = tris.iter().map(|t| t.map(|v| topology.welded[v as usize])).collect();
         let sums = angle_weighted_normals(&welded_faces, positions.len(), |v| positions[v as usize]);
         let vertex_normals: Vec<[f64; 3]> = topology.welded.iter().map(|&w| sums[w as usize]).collect();
-        let patches = convex_patches(topology, &positions, &face_normals);
+        let convex_joins = convex_joins(topology, &positions, &face_normals);
         let ridges = Ridges::new(topology, &positions, &face_normals);
         let corners = Corners::new(topology, &positions, &ridges, &vertex_normals, &face_normals);
-        Self { positions, velocities, face_normals, edge_normals, vertex_normals, patches, ridges, corners }
+        Self { positions, velocities, face_normals, edge_normals, vertex_normals, convex_joins, ridges, corners }
     }
 
     /// The corners of triangle `t` (m).

@@ -7,7 +7,7 @@
 //!
 //! - [`topology`]: welded connectivity and closedness, built once per mesh;
 //! - [`geometry`]: the mesh at one stage, with face normals and angle-weighted pseudonormals;
-//! - [`patches`]: its convex patches at that stage, split along concave edges;
+//! - [`patches`]: its convex patches near a point at that stage, split along concave edges;
 //! - [`ridges`]: its sharp convex edges at that stage, where simulated edges meet the mesh;
 //! - [`corners`]: its sharp convex vertices, where simulated triangles meet the mesh;
 //! - [`search`]: a bounding-volume hierarchy over the triangles swept over the substep;

@@ -1,5 +1,5 @@
-//! The convex patches of a collider mesh at one stage: triangles joined across every edge that
-//! is flat or convex there, split along every concave edge.
+//! The convex patches of a collider mesh near a point: triangles joined across every edge that
+//! is flat or convex, split along every concave edge.
 //!
 //! Within a patch the exact distance (the minimum over its triangles) is C¹ outside the mesh:
 //! the closest point moves continuously over faces, edges and corners. Across a concave edge it
@@ -8,10 +8,15 @@
 //! faceted with such edges, and their force kinks stall Newton. So `super::point` takes the
 //! exact minimum within each patch and blends the patches smoothly.
 //!
+//! Patches are local: the triangles near one point (a contact's candidates) joined across the
+//! flat or convex edges *between them*. Joined over the whole mesh, a closed mesh would be one
+//! patch whatever its creases (the floor and the wall of an L-shaped block, or the two sides of
+//! a bent elbow's crook, meet convexly around its back), and the kink would stay.
+//!
 //! An edge counts as concave when the far corner of the triangle across it lies above the
 //! triangle's plane by more than sin 1° of its distance from the edge (seen from either side),
 //! so that a flat floor of any tessellation is one patch, whatever its round-off. A deforming
-//! mesh gets new patches at every stage.
+//! mesh gets new joins at every stage.
 
 use super::topology::MeshTopology;
 use crate::math::real::{dot, norm, sub};
@@ -19,31 +24,46 @@ use crate::math::real::{dot, norm, sub};
 /// sin 1°: the turning below which an edge counts as flat.
 const FLAT_SINE: f64 = 0.017_452_406_437_283_51;
 
-/// Per triangle, the lowest triangle index of its convex patch.
-pub fn convex_patches(topology: &MeshTopology, positions: &[[f64; 3]], face_normals: &[[f64; 3]]) -> Vec<u32> {
-    let n = topology.triangles.len();
+/// Per triangle, per edge k (from corner k to corner k + 1): whether the triangle across it is
+/// joined to it in a convex patch (the edge is flat or convex). Rim edges are not joined.
+pub fn convex_joins(topology: &MeshTopology, positions: &[[f64; 3]], face_normals: &[[f64; 3]]) -> Vec<[bool; 3]> {
+    (0..topology.triangles.len())
+        .map(|t| {
+            [0, 1, 2].map(|k| {
+                topology.neighbours[t][k].is_some_and(|o| !concave(topology, positions, face_normals, t, k, o as usize))
+            })
+        })
+        .collect()
+}
+
+/// Per entry of `triangles` (distinct triangle indices), the position in `triangles` of the
+/// first member of its local convex patch: the triangles listed joined across the `joins` edges
+/// between listed triangles only.
+pub fn local_patches(topology: &MeshTopology, joins: &[[bool; 3]], triangles: &[u32]) -> Vec<u32> {
+    let n = triangles.len();
     let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn root(parent: &mut [u32], mut t: u32) -> u32 {
-        while parent[t as usize] != t {
-            let up = parent[parent[t as usize] as usize];
-            parent[t as usize] = up;
-            t = up;
+    fn root(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
         }
-        t
+        i
     }
-    for t in 0..n {
-        for (k, other) in topology.neighbours[t].iter().enumerate() {
-            let Some(o) = *other else { continue };
-            if (o as usize) < t || concave(topology, positions, face_normals, t, k, o as usize) {
-                continue;
-            }
-            let (a, b) = (root(&mut parent, t as u32), root(&mut parent, o));
-            // The lower index becomes the root, so the numbering does not depend on the order.
+    let mut sorted: Vec<(u32, u32)> = triangles.iter().enumerate().map(|(i, &t)| (t, i as u32)).collect();
+    sorted.sort_unstable();
+    for (i, &t) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let Some(o) = topology.neighbours[t as usize][k].filter(|_| joins[t as usize][k]) else { continue };
+            let Ok(at) = sorted.binary_search_by_key(&o, |&(tri, _)| tri) else { continue };
+            let (a, b) = (root(&mut parent, i as u32), root(&mut parent, sorted[at].1));
+            // The lower position becomes the root, so the numbering does not depend on the order
+            // in which joins are met.
             let (low, high) = if a < b { (a, b) } else { (b, a) };
             parent[high as usize] = low;
         }
     }
-    (0..n as u32).map(|t| root(&mut parent, t)).collect()
+    (0..n as u32).map(|i| root(&mut parent, i)).collect()
 }
 
 /// Whether the edge k of triangle `t`, shared with triangle `o`, is concave: either triangle's
@@ -96,7 +116,8 @@ mod tests {
         for (z, patches) in [(0.0, [0, 0]), (-1e-9, [0, 0]), (0.3, [0, 0]), (-0.3, [0, 1])] {
             let (t, p, n) = folded(z);
             assert!(n[0][2] < 0.0 && n[1][2] < 0.0);
-            assert_eq!(convex_patches(&t, &p, &n), patches.to_vec(), "fold z = {z}");
+            let joins = convex_joins(&t, &p, &n);
+            assert_eq!(local_patches(&t, &joins, &[0, 1]), patches.to_vec(), "fold z = {z}");
         }
     }
 
@@ -108,6 +129,38 @@ mod tests {
         let topology = MeshTopology::new(&points, &tris);
         let geometry =
             super::super::geometry::MeshGeometry::new(&topology, points.clone(), vec![[0.0; 3]; points.len()]);
-        assert!(geometry.patches.iter().all(|&p| p == 0));
+        let all: Vec<u32> = (0..tris.len() as u32).collect();
+        assert!(local_patches(&topology, &geometry.convex_joins, &all).iter().all(|&p| p == 0));
+    }
+
+    /// An L-shaped block (a floor slab and a wall, closed): its one concave edge splits the
+    /// triangles near it into the floor's and the wall's patches, though the whole mesh is
+    /// joined convexly around the back.
+    #[test]
+    fn a_closed_meshs_crease_splits_the_patches_near_it() {
+        let t = 0.05;
+        let profile = [[-t, -t], [1.0, -t], [1.0, 0.0], [0.0, 0.0], [0.0, 1.0], [-t, 1.0]];
+        let points: Vec<[f64; 3]> =
+            [-1.0, 1.0].iter().flat_map(|&y| profile.iter().map(move |p| [p[0], y, p[1]])).collect();
+        let mut tris: Vec<[u32; 3]> = Vec::new();
+        for i in 0..6u32 {
+            let j = (i + 1) % 6;
+            tris.extend([[i, 6 + i, j], [j, 6 + i, 6 + j]]);
+        }
+        for k in [4u32, 5, 0, 1] {
+            let next = (k + 1) % 6;
+            tris.extend([[3, k, next], [9, 6 + next, 6 + k]]);
+        }
+        let topology = MeshTopology::new(&points, &tris);
+        assert!(topology.closed);
+        let geometry =
+            super::super::geometry::MeshGeometry::new(&topology, points.clone(), vec![[0.0; 3]; points.len()]);
+        // Side quads 2 (the floor's top, x ≥ 0, z = 0) and 3 (the wall's front, x = 0, z ≥ 0).
+        let (floor, wall) = ([4, 5], [6, 7]);
+        let near = [floor[0], floor[1], wall[0], wall[1]];
+        assert_eq!(local_patches(&topology, &geometry.convex_joins, &near), vec![0, 0, 2, 2]);
+        // The whole mesh listed: one patch, joined around the back.
+        let all: Vec<u32> = (0..tris.len() as u32).collect();
+        assert!(local_patches(&topology, &geometry.convex_joins, &all).iter().all(|&p| p == 0));
     }
 }

@@ -20,7 +20,8 @@
 //!
 //! Across a concave edge the exact distance has a kink outside the mesh too (the closest point
 //! jumps between the two faces on their bisector; a skinned elbow is faceted with such edges).
-//! So the exact minimum is taken within each convex patch (`super::patches`), and the patches'
+//! So the exact minimum is taken within each convex patch of the candidate triangles
+//! (`super::patches::local_patches`), and the patches'
 //! gaps tₖ are blended by the same weights: a smooth minimum, C¹ across concave edges, that is
 //! the exact distance wherever one patch is closer than the others by many τ and on every
 //! convex or flat mesh (one patch).
@@ -33,6 +34,7 @@
 
 use super::feature::FeatureGap;
 use super::geometry::{ClosestFeature, MeshGeometry};
+use super::patches::local_patches;
 use super::topology::MeshTopology;
 use crate::contact::collider::vertex::GapField;
 use crate::math::real::{c, dot, Real, V3};
@@ -45,7 +47,7 @@ pub(crate) const BLEND_FRACTION: f64 = 1.0 / 32.0;
 const BLEND_CUTOFF: f64 = 20.0;
 
 /// A point's contact with a collider mesh at one stage: the triangles near enough to blend,
-/// grouped by convex patch (`super::patches`).
+/// grouped by their convex patch among the candidates (`super::patches::local_patches`).
 #[derive(Clone, Debug)]
 pub struct MeshPoint {
     patches: Vec<Vec<FeatureGap>>,
@@ -54,8 +56,10 @@ pub struct MeshPoint {
 }
 
 impl MeshPoint {
-    /// The contact of a point at `x` (m) with the `candidates` triangles, blended over length
-    /// `tau` (m); `None` without candidates.
+    /// The contact of a point at `x` (m) with the `candidates` triangles (distinct), blended
+    /// over length `tau` (m); `None` without candidates. The patches are those of the
+    /// candidates, so a contact whose candidates stay fixed (a stencil over a stage's Newton
+    /// iterations) keeps its patches.
     pub fn at(
         topology: &MeshTopology,
         geometry: &MeshGeometry,
@@ -63,15 +67,18 @@ impl MeshPoint {
         x: [f64; 3],
         tau: f64,
     ) -> Option<Self> {
-        let found: Vec<ClosestFeature> =
-            candidates.iter().filter_map(|&t| geometry.feature_of(topology, x, t)).collect();
-        let d0 = found.iter().map(|f| f.distance2).fold(f64::INFINITY, f64::min).sqrt();
+        let local = local_patches(topology, &geometry.convex_joins, candidates);
+        let found: Vec<(u32, ClosestFeature)> = candidates
+            .iter()
+            .zip(&local)
+            .filter_map(|(&t, &patch)| geometry.feature_of(topology, x, t).map(|f| (patch, f)))
+            .collect();
+        let d0 = found.iter().map(|f| f.1.distance2).fold(f64::INFINITY, f64::min).sqrt();
         let mut ids: Vec<u32> = Vec::new();
         let mut patches: Vec<Vec<FeatureGap>> = Vec::new();
-        for f in found.iter().filter(|f| f.distance2.sqrt() - d0 <= BLEND_CUTOFF * tau) {
-            let id = geometry.patches[f.triangle as usize];
-            let slot = ids.iter().position(|&p| p == id).unwrap_or_else(|| {
-                ids.push(id);
+        for (id, f) in found.iter().filter(|f| f.1.distance2.sqrt() - d0 <= BLEND_CUTOFF * tau) {
+            let slot = ids.iter().position(|p| p == id).unwrap_or_else(|| {
+                ids.push(*id);
                 patches.push(Vec::new());
                 ids.len() - 1
             });
