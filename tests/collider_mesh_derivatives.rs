@@ -10,6 +10,7 @@ use grip::contact::collider_mesh::patches::local_patches;
 use grip::contact::collider_mesh::{MeshGeometry, MeshPoint, MeshTopology};
 use grip::contact::{ContactLaw, FrictionCoupling, FrictionSmoothing};
 use grip::mesh::closest_point::{closest_on_triangle, point_at};
+use grip::mesh::shapes::l_block;
 use num_dual::{Derivative, DualSVec64};
 
 mod common;
@@ -215,6 +216,18 @@ fn jacobian_checks(p: &[[f64; 3]], t: &[[u32; 3]]) {
     assert!(checked > 300, "only {checked} active samples");
 }
 
+/// The largest distance (≈ angle, rad) between consecutive unit directions of `normals`.
+fn largest_turn_between(normals: &[[f64; 3]]) -> f64 {
+    let unit = |v: [f64; 3]| {
+        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        v.map(|x| x / l)
+    };
+    normals
+        .windows(2)
+        .map(|w| unit(w[0]).iter().zip(unit(w[1])).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt())
+        .fold(0.0, f64::max)
+}
+
 /// Across the bisector of a concave edge (the star's valley from its top apex to an inner
 /// corner) the exact distance's normal jumps from one face's normal to the other's; the
 /// blended gap's normal turns smoothly: along a line crossing the bisector 5 mm out, in 1 µm
@@ -247,10 +260,7 @@ fn the_gap_is_smooth_across_a_concave_edge() {
     };
     let largest_turn = |exact: bool| {
         let normals: Vec<[f64; 3]> = (0..=2000).map(|i| normal_at(-0.001 + 1e-6 * i as f64, exact)).collect();
-        normals
-            .windows(2)
-            .map(|w| unit(w[0]).iter().zip(unit(w[1])).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt())
-            .fold(0.0, f64::max)
+        largest_turn_between(&normals)
     };
     let (blended, exact) = (largest_turn(false), largest_turn(true));
     println!("largest normal turn per µm: blended {blended:.3e}, exact minimum {exact:.3e}");
@@ -258,22 +268,10 @@ fn the_gap_is_smooth_across_a_concave_edge() {
     assert!(blended < 0.005, "the blended normal turns by {blended} in one µm step");
 }
 
-/// A closed L-shaped block along y (|y| ≤ 0.3 m): a floor slab (top z = 0, x ∈ [−0.05, 0.3])
-/// and a wall (front x = 0, z ∈ [−0.05, 0.3]), 5 cm thick, whose inside corner is the y axis;
-/// outward. Faces 4–5 are the floor's top, 6–7 the wall's front.
-fn l_block() -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
-    let profile = [[-0.05, -0.05], [0.3, -0.05], [0.3, 0.0], [0.0, 0.0], [0.0, 0.3], [-0.05, 0.3]];
-    let p: Vec<[f64; 3]> = [-0.3, 0.3].iter().flat_map(|&y| profile.iter().map(move |q| [q[0], y, q[1]])).collect();
-    let mut t: Vec<[u32; 3]> = Vec::new();
-    for i in 0..6u32 {
-        let j = (i + 1) % 6;
-        t.extend([[i, 6 + i, j], [j, 6 + i, 6 + j]]);
-    }
-    for k in [4u32, 5, 0, 1] {
-        let next = (k + 1) % 6;
-        t.extend([[3, k, next], [9, 6 + next, 6 + k]]);
-    }
-    (p, t)
+/// [`l_block`] of side 0.3 m and thickness 5 cm as points and triangles.
+fn l_block_mesh() -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
+    let (p, t) = l_block(0.3, 0.05);
+    (p.chunks(3).map(|x| [x[0], x[1], x[2]]).collect(), t.chunks(3).map(|x| [x[0], x[1], x[2]]).collect())
 }
 
 /// The inside corner of a closed block: its floor and wall meet convexly around the back, so
@@ -284,7 +282,7 @@ fn l_block() -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
 /// by the crease's 90° at once), and the force Jacobian matches central differences across it.
 #[test]
 fn the_inside_corner_of_a_closed_mesh_is_smooth_among_near_triangles() {
-    let (p, t) = l_block();
+    let (p, t) = l_block_mesh();
     let topo = MeshTopology::new(&p, &t);
     assert!(topo.closed);
     let geom = MeshGeometry::new(&topo, p.clone(), vec![[0.0; 3]; p.len()]);
@@ -301,7 +299,7 @@ fn the_inside_corner_of_a_closed_mesh_is_smooth_among_near_triangles() {
                 MeshPoint::at(&topo, &geom, &candidates(x), x, TAU).unwrap().gap(x).1
             })
             .collect();
-        normals.windows(2).map(|w| (0..3).map(|k| (w[0][k] - w[1][k]).powi(2)).sum::<f64>().sqrt()).fold(0.0, f64::max)
+        largest_turn_between(&normals)
     };
     let (local, whole) = (largest_turn(&near), largest_turn(&|_| all.clone()));
     println!("largest normal turn per µm: near triangles {local:.3e}, whole mesh {whole:.3e}");

@@ -10,6 +10,7 @@
 
 use grip::contact::FrictionCoupling;
 use grip::mesh::intersection::intersecting_pairs_between;
+use grip::mesh::shapes::l_block;
 use grip::{Material, Solver, SolverParams};
 
 mod common;
@@ -41,32 +42,6 @@ fn v_trough(width: f64, opening: f64) -> (Mesh, [[f64; 3]; 2]) {
     let triangles = vec![0, 2, 3, 0, 3, 1, 0, 1, 5, 0, 5, 4];
     let normals = [[-b / width, 0.0, a / width], [b / width, 0.0, a / width]];
     ((points, triangles), normals)
-}
-
-/// A closed L-shaped block along y (from −`size` to `size`, m): a floor slab (top z = 0,
-/// x ∈ [−t, size]) and a wall (front x = 0, z ∈ [−t, size]), `t` = 5 cm thick, whose inside
-/// corner along the y axis is the floor–wall crease of [`floor_and_wall`]: 12 vertices,
-/// 20 triangles, outward.
-fn l_block(size: f64) -> Mesh {
-    let t = 0.05;
-    // The profile in (x, z), counter-clockwise seen from +y; vertex 3 is the inside corner.
-    let profile = [[-t, -t], [size, -t], [size, 0.0], [0.0, 0.0], [0.0, size], [-t, size]];
-    let n = profile.len() as u32;
-    let mut points = Vec::new();
-    for y in [-size, size] {
-        points.extend(profile.iter().flat_map(|p| [p[0], y, p[1]]));
-    }
-    let mut triangles = Vec::new();
-    for i in 0..n {
-        let j = (i + 1) % n;
-        triangles.extend_from_slice(&[i, n + i, j, j, n + i, n + j]);
-    }
-    // The end caps, fanned from the inside corner (the L is star-shaped about it).
-    for k in [4, 5, 0, 1] {
-        let next = (k + 1) % n;
-        triangles.extend_from_slice(&[3, k, next, n + 3, n + next, n + k]);
-    }
-    (points, triangles)
 }
 
 /// A cloth of `n` × `n` vertices and side `size` (m), tilted by `tilt` (rad) about y and
@@ -148,7 +123,7 @@ fn cloth_in_a_v_trough() {
 /// its back, so the crease's two sides are told apart near the cloth, not by the whole mesh.
 #[test]
 fn cloth_in_the_inside_corner_of_a_closed_block() {
-    let block = l_block(0.3);
+    let block = l_block(0.3, 0.05);
     let points: Vec<[f64; 3]> = block.0.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
     let tris: Vec<[u32; 3]> = block.1.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
     let clearance = |x: [f64; 3]| signed_distance(&points, &tris, x);

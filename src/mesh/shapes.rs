@@ -165,6 +165,31 @@ pub fn prism(radius: f64, x0: f64, x1: f64, sides: usize) -> (Vec<f64>, Vec<u32>
     (positions, triangles)
 }
 
+/// A closed L-shaped block along y from −`size` to `size` (m): a floor slab (top z = 0,
+/// x ∈ [−`thickness`, `size`]) and a wall (front x = 0, z ∈ [−`thickness`, `size`]), whose
+/// inside corner, a 90° concave crease, is the y axis. 12 vertices (the profile's six at
+/// y = −`size`, then at `size`; vertex 3 is the corner), 20 triangles: side quads 0–5 as
+/// triangles 2i and 2i + 1 (quad 2 is the floor's top, quad 3 the wall's front), then the end
+/// caps fanned from the corner; outward.
+pub fn l_block(size: f64, thickness: f64) -> (Vec<f64>, Vec<u32>) {
+    let t = thickness;
+    // The profile in (x, z), counter-clockwise seen from −y.
+    let profile = [[-t, -t], [size, -t], [size, 0.0], [0.0, 0.0], [0.0, size], [-t, size]];
+    let positions = [-size, size].iter().flat_map(|&y| profile.iter().flat_map(move |p| [p[0], y, p[1]])).collect();
+    let n = profile.len() as u32;
+    let mut triangles = Vec::with_capacity(60);
+    for i in 0..n {
+        let j = (i + 1) % n;
+        triangles.extend_from_slice(&[i, n + i, j, j, n + i, n + j]);
+    }
+    // The L is star-shaped about its inside corner: each cap a fan from it.
+    for k in [4, 5, 0, 1] {
+        let next = (k + 1) % n;
+        triangles.extend_from_slice(&[3, k, next, n + 3, n + next, n + k]);
+    }
+    (positions, triangles)
+}
+
 fn normalized(p: [f64; 3]) -> [f64; 3] {
     let l = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
     p.map(|x| x / l)

@@ -21,12 +21,12 @@ import math
 import os
 import sys
 
-import bpy
 import numpy as np
 
 import crossings
 import exact_distance
 import harness
+import limb_rig
 
 checks = harness.Checks("elbow_sleeve")
 args = harness.arguments()
@@ -41,54 +41,6 @@ SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0, SLEEVE_X1, SLEEVE_RINGS = 0.056, 24, -0.10
 SHOULDER_RINGS = 1
 
 
-def tube(name, radius, segments, x0, x1, rings, closed):
-    """A cylinder along X with ``rings`` rings of ``segments`` vertices (ring r first), faces
-    pointing outward; capped by triangle fans around two centre vertices (last) if ``closed``."""
-    angles = np.arange(segments) * 2 * math.pi / segments
-    verts = [(x, radius * math.cos(t), radius * math.sin(t)) for x in np.linspace(x0, x1, rings) for t in angles]
-    faces = []
-    for r in range(rings - 1):
-        for s in range(segments):
-            i, j = r * segments + s, r * segments + (s + 1) % segments
-            faces.append((i, j, j + segments, i + segments))
-    if closed:
-        c0, c1, last = len(verts), len(verts) + 1, (rings - 1) * segments
-        verts += [(x0, 0.0, 0.0), (x1, 0.0, 0.0)]
-        for s in range(segments):
-            faces.append((c0, (s + 1) % segments, s))
-            faces.append((c1, last + s, last + (s + 1) % segments))
-    mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(verts, [], faces)
-    mesh.update()
-    obj = bpy.data.objects.new(name, mesh)
-    bpy.context.scene.collection.objects.link(obj)
-    return obj
-
-
-def skin(obj, rig, blend):
-    """Weights ``obj`` to "upper" and "fore", blended linearly over ±``blend`` (m) along X around
-    the elbow, and adds the Armature modifier."""
-    rest = np.array([v.co[:] for v in obj.data.vertices])
-    upper = np.clip(0.5 - rest[:, 0] / (2 * blend), 0.0, 1.0)
-    for bone, weights in (("upper", upper), ("fore", 1.0 - upper)):
-        group = obj.vertex_groups.new(name=bone)
-        for i, w in enumerate(weights):
-            if w > 0:
-                group.add([i], float(w), "REPLACE")
-    obj.modifiers.new("Armature", "ARMATURE").object = rig
-
-
-def surface(obj):
-    """(world positions, triangles) of ``obj`` evaluated at the current frame."""
-    evaluated = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())
-    mesh = evaluated.to_mesh()
-    mesh.calc_loop_triangles()
-    triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
-    mesh.loop_triangles.foreach_get("vertices", triangles)
-    evaluated.to_mesh_clear()
-    return harness.evaluated_world(obj), triangles.reshape(-1, 3)
-
-
 def bake_elbow(bend, blend, policy):
     """Builds the scene bent to ``bend`` (°) with weights blended over ±``blend`` (m), bakes it
     under ``policy`` and checks it; returns the seconds per frame."""
@@ -96,38 +48,24 @@ def bake_elbow(bend, blend, policy):
     scene = harness.new_scene(FRAME_START, FRAME_END, os.path.join(args.out, f"cache-{bend:.0f}"))
     scene.grip.contact_thickness = THICKNESS
     scene.grip.on_hard_frame = policy
-    rig = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
-    scene.collection.objects.link(rig)
-    bpy.context.view_layer.objects.active = rig
-    bpy.ops.object.mode_set(mode="EDIT")
-    upper = rig.data.edit_bones.new("upper")
-    upper.head, upper.tail = (ARM_X0, 0, 0), (0, 0, 0)
-    fore = rig.data.edit_bones.new("fore")
-    fore.head, fore.tail = (0, 0, 0), (ARM_X1, 0, 0)
-    fore.parent, fore.use_connect = upper, True
-    bpy.ops.object.mode_set(mode="OBJECT")
-    pose = rig.pose.bones["fore"]
-    pose.rotation_mode = "XYZ"
-    for frame, degrees in ((FRAME_START, 0.0), (BEND_START, 0.0), (BEND_END, bend)):
-        pose.rotation_euler = (0.0, 0.0, math.radians(degrees))
-        pose.keyframe_insert("rotation_euler", frame=frame)
+    rig = limb_rig.two_bone_rig(ARM_X0, ARM_X1, ((FRAME_START, 0.0), (BEND_START, 0.0), (BEND_END, bend)))
 
-    arm = tube("Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1, ARM_RINGS, closed=True)
+    arm = limb_rig.tube("Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1, ARM_RINGS, closed=True)
     arm.grip.role = "COLLIDER"
     arm.grip.friction = FRICTION
-    skin(arm, rig, blend)
-    sleeve = tube("Sleeve", SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0, SLEEVE_X1, SLEEVE_RINGS, closed=False)
+    limb_rig.skin(arm, rig, blend)
+    sleeve = limb_rig.tube("Sleeve", SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0, SLEEVE_X1, SLEEVE_RINGS, closed=False)
     sleeve.grip.role = "CLOTH"
     sleeve.grip.preset = "JERSEY"
     sleeve.grip.friction = FRICTION
-    skin(sleeve, rig, blend)
+    limb_rig.skin(sleeve, rig, blend)
     rest = np.array([v.co[:] for v in sleeve.data.vertices])
     shoulder = np.arange(SHOULDER_RINGS * SLEEVE_SEGMENTS)
     sleeve.vertex_groups.new(name="Shoulder").add([int(i) for i in shoulder], 1.0, "REPLACE")
     sleeve.grip.pin_group = "Shoulder"
 
     scene.frame_set(FRAME_END)
-    arm_world, arm_triangles = surface(arm)
+    arm_world, arm_triangles = limb_rig.evaluated_surface(arm)
     tip = arm_world[-1]
     forearm = math.degrees(math.atan2(tip[1], tip[0]))
     checks.check(abs(forearm - bend) < 0.5, f"{label}: the armature bends the arm: forearm at {forearm:.1f}°")
@@ -160,7 +98,7 @@ def bake_elbow(bend, blend, policy):
     for i, frame in enumerate(range(FRAME_START + 1, FRAME_START + frames + 1)):
         scene.frame_set(frame)
         cloth = harness.evaluated_world(sleeve)
-        signed = exact_distance.signed_distances(cloth, *surface(arm))
+        signed = exact_distance.signed_distances(cloth, *limb_rig.evaluated_surface(arm))
         deepest.append((float(signed.min()), frame, pinched[i] if i < len(pinched) else 0))
     unexplained = [(d, f) for d, f, p in deepest if d <= -THICKNESS and p == 0]
     worst = min(deepest)
@@ -174,7 +112,7 @@ def bake_elbow(bend, blend, policy):
     cloth = harness.evaluated_world(sleeve)
     part = rest[:, 0] > 0.08
     theta = math.radians(bend)
-    fore = 1.0 - np.clip(0.5 - rest[part, 0] / (2 * blend), 0.0, 1.0)
+    fore = limb_rig.bone_weights(rest[part], blend)["fore"]
     turned = rest[part] @ np.array([[math.cos(theta), -math.sin(theta), 0], [math.sin(theta), math.cos(theta), 0],
                                     [0, 0, 1]]).T
     target = ((1 - fore)[:, None] * rest[part] + fore[:, None] * turned).mean(axis=0)

@@ -31,6 +31,7 @@ import numpy as np
 
 import exact_distance
 import harness
+import limb_rig
 
 checks = harness.Checks("garment")
 args = harness.arguments()
@@ -104,73 +105,15 @@ check_distance_code()
 
 
 # -- the scene --------------------------------------------------------------------------------
-def tube(name, radius, segments, x0, x1, rings, closed):
-    """A cylinder along X with ``rings`` rings of ``segments`` vertices (ring r first), faces
-    pointing outward; capped by triangle fans around two centre vertices (last) if ``closed``."""
-    angles = np.arange(segments) * 2 * math.pi / segments
-    verts = [(x, radius * math.cos(t), radius * math.sin(t)) for x in np.linspace(x0, x1, rings) for t in angles]
-    faces = []
-    for r in range(rings - 1):
-        for s in range(segments):
-            i, j = r * segments + s, r * segments + (s + 1) % segments
-            faces.append((i, j, j + segments, i + segments))
-    if closed:
-        c0, c1, last = len(verts), len(verts) + 1, (rings - 1) * segments
-        verts += [(x0, 0.0, 0.0), (x1, 0.0, 0.0)]
-        for s in range(segments):
-            faces.append((c0, (s + 1) % segments, s))
-            faces.append((c1, last + s, last + (s + 1) % segments))
-    mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(verts, [], faces)
-    mesh.update()
-    obj = bpy.data.objects.new(name, mesh)
-    bpy.context.scene.collection.objects.link(obj)
-    return obj
-
-
-def bone_weights(rest):
-    """{bone: weight per vertex} of rest positions (n, 3): "upper" up to the elbow, "fore" after
-    it, blended linearly over ±ELBOW_BLEND along X."""
-    upper_weight = np.clip(0.5 - rest[:, 0] / (2 * ELBOW_BLEND), 0.0, 1.0)
-    return {"upper": upper_weight, "fore": 1.0 - upper_weight}
-
-
-def skin(obj, rig):
-    """Weights ``obj`` to the bones (:func:`bone_weights`) and adds the Armature modifier."""
-    rest = np.array([v.co[:] for v in obj.data.vertices])
-    for bone, weights in bone_weights(rest).items():
-        group = obj.vertex_groups.new(name=bone)
-        for i, w in enumerate(weights):
-            if w > 0:
-                group.add([i], float(w), "REPLACE")
-    mod = obj.modifiers.new("Armature", "ARMATURE")
-    mod.object = rig
-    return mod
-
-
 scene = harness.new_scene(FRAME_START, FRAME_END, os.path.join(args.out, "cache"))
 scene.grip.contact_thickness = THICKNESS
 
-rig = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
-scene.collection.objects.link(rig)
-bpy.context.view_layer.objects.active = rig
-bpy.ops.object.mode_set(mode="EDIT")
-upper = rig.data.edit_bones.new("upper")
-upper.head, upper.tail = (ARM_X0, 0, 0), (0, 0, 0)
-fore = rig.data.edit_bones.new("fore")
-fore.head, fore.tail = (0, 0, 0), (ARM_X1, 0, 0)
-fore.parent, fore.use_connect = upper, True
-bpy.ops.object.mode_set(mode="OBJECT")
-fore_pose = rig.pose.bones["fore"]
-fore_pose.rotation_mode = "XYZ"
-for frame, degrees in ((FRAME_START, 0.0), (BEND_START, 0.0), (BEND_END, BEND)):
-    fore_pose.rotation_euler = (0.0, 0.0, math.radians(degrees))
-    fore_pose.keyframe_insert("rotation_euler", frame=frame)
+rig = limb_rig.two_bone_rig(ARM_X0, ARM_X1, ((FRAME_START, 0.0), (BEND_START, 0.0), (BEND_END, BEND)))
 
-arm = tube("Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1, ARM_RINGS, closed=True)
+arm = limb_rig.tube("Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1, ARM_RINGS, closed=True)
 arm.grip.role = "COLLIDER"
 arm.grip.friction = FRICTION
-skin(arm, rig)
+limb_rig.skin(arm, rig, ELBOW_BLEND)
 corrective = arm.modifiers.new("Corrective Smooth", "CORRECTIVE_SMOOTH")  # keeps the elbow's volume
 corrective.rest_source = "ORCO"
 grow = arm.modifiers.new("Grow", "DISPLACE")  # no texture: along the normals by (1 - mid_level) × strength
@@ -179,11 +122,11 @@ for frame, strength in ((BEND_START, 0.0), (BEND_END, DISPLACE)):
     grow.strength = strength
     grow.keyframe_insert("strength", frame=frame)
 
-sleeve = tube("Sleeve", SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0, SLEEVE_X1, SLEEVE_RINGS, closed=False)
+sleeve = limb_rig.tube("Sleeve", SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0, SLEEVE_X1, SLEEVE_RINGS, closed=False)
 sleeve.grip.role = "CLOTH"
 sleeve.grip.preset = "JERSEY"
 sleeve.grip.friction = FRICTION
-skin(sleeve, rig)
+limb_rig.skin(sleeve, rig, ELBOW_BLEND)
 sleeve_rest = np.array([v.co[:] for v in sleeve.data.vertices])
 cuff = np.arange((SLEEVE_RINGS - CUFF_RINGS) * SLEEVE_SEGMENTS, SLEEVE_RINGS * SLEEVE_SEGMENTS)
 sleeve.vertex_groups.new(name="Cuff").add([int(i) for i in cuff], 1.0, "REPLACE")
@@ -198,7 +141,7 @@ def skinned(rest):
     """Linear blend skinning of rest positions (n, 3) by the rig at the current frame, computed
     here from the bones' matrices (world = rig space = object space in this scene)."""
     out = np.zeros_like(rest)
-    for bone, weights in bone_weights(rest).items():
+    for bone, weights in limb_rig.bone_weights(rest, ELBOW_BLEND).items():
         pose = rig.pose.bones[bone]
         m = np.array(rig.matrix_world @ pose.matrix @ pose.bone.matrix_local.inverted())
         out += weights[:, None] * (rest @ m[:3, :3].T + m[:3, 3])
@@ -207,13 +150,7 @@ def skinned(rest):
 
 def arm_surface():
     """(world positions, triangles) of the evaluated arm (its whole stack) at the current frame."""
-    arm_eval = arm.evaluated_get(bpy.context.evaluated_depsgraph_get())
-    mesh = arm_eval.to_mesh()
-    mesh.calc_loop_triangles()
-    triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
-    mesh.loop_triangles.foreach_get("vertices", triangles)
-    arm_eval.to_mesh_clear()
-    return harness.evaluated_world(arm), triangles.reshape(-1, 3)
+    return limb_rig.evaluated_surface(arm)
 
 
 def forearm_angle(arm_world):

@@ -138,19 +138,9 @@ mod tests {
     /// joined convexly around the back.
     #[test]
     fn a_closed_meshs_crease_splits_the_patches_near_it() {
-        let t = 0.05;
-        let profile = [[-t, -t], [1.0, -t], [1.0, 0.0], [0.0, 0.0], [0.0, 1.0], [-t, 1.0]];
-        let points: Vec<[f64; 3]> =
-            [-1.0, 1.0].iter().flat_map(|&y| profile.iter().map(move |p| [p[0], y, p[1]])).collect();
-        let mut tris: Vec<[u32; 3]> = Vec::new();
-        for i in 0..6u32 {
-            let j = (i + 1) % 6;
-            tris.extend([[i, 6 + i, j], [j, 6 + i, 6 + j]]);
-        }
-        for k in [4u32, 5, 0, 1] {
-            let next = (k + 1) % 6;
-            tris.extend([[3, k, next], [9, 6 + next, 6 + k]]);
-        }
+        let (p, t) = crate::mesh::shapes::l_block(1.0, 0.05);
+        let points: Vec<[f64; 3]> = p.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
+        let tris: Vec<[u32; 3]> = t.chunks(3).map(|x| [x[0], x[1], x[2]]).collect();
         let topology = MeshTopology::new(&points, &tris);
         assert!(topology.closed);
         let geometry =
