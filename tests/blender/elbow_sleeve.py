@@ -50,15 +50,11 @@ def bake_elbow(bend, blend, policy):
     scene.grip.on_hard_frame = policy
     rig = limb_rig.two_bone_rig(ARM_X0, ARM_X1, ((FRAME_START, 0.0), (BEND_START, 0.0), (BEND_END, bend)))
 
-    arm = limb_rig.tube("Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1, ARM_RINGS, closed=True)
-    arm.grip.role = "COLLIDER"
-    arm.grip.friction = FRICTION
-    limb_rig.skin(arm, rig, blend)
-    sleeve = limb_rig.tube("Sleeve", SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0, SLEEVE_X1, SLEEVE_RINGS, closed=False)
-    sleeve.grip.role = "CLOTH"
+    arm = limb_rig.skinned_tube(rig, blend, "COLLIDER", FRICTION, "Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1, ARM_RINGS,
+                                closed=True)
+    sleeve = limb_rig.skinned_tube(rig, blend, "CLOTH", FRICTION, "Sleeve", SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0,
+                                   SLEEVE_X1, SLEEVE_RINGS, closed=False)
     sleeve.grip.preset = "JERSEY"
-    sleeve.grip.friction = FRICTION
-    limb_rig.skin(sleeve, rig, blend)
     rest = np.array([v.co[:] for v in sleeve.data.vertices])
     shoulder = np.arange(SHOULDER_RINGS * SLEEVE_SEGMENTS)
     sleeve.vertex_groups.new(name="Shoulder").add([int(i) for i in shoulder], 1.0, "REPLACE")

@@ -110,10 +110,8 @@ scene.grip.contact_thickness = THICKNESS
 
 rig = limb_rig.two_bone_rig(ARM_X0, ARM_X1, ((FRAME_START, 0.0), (BEND_START, 0.0), (BEND_END, BEND)))
 
-arm = limb_rig.tube("Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1, ARM_RINGS, closed=True)
-arm.grip.role = "COLLIDER"
-arm.grip.friction = FRICTION
-limb_rig.skin(arm, rig, ELBOW_BLEND)
+arm = limb_rig.skinned_tube(rig, ELBOW_BLEND, "COLLIDER", FRICTION, "Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1,
+                           ARM_RINGS, closed=True)
 corrective = arm.modifiers.new("Corrective Smooth", "CORRECTIVE_SMOOTH")  # keeps the elbow's volume
 corrective.rest_source = "ORCO"
 grow = arm.modifiers.new("Grow", "DISPLACE")  # no texture: along the normals by (1 - mid_level) × strength
@@ -122,11 +120,9 @@ for frame, strength in ((BEND_START, 0.0), (BEND_END, DISPLACE)):
     grow.strength = strength
     grow.keyframe_insert("strength", frame=frame)
 
-sleeve = limb_rig.tube("Sleeve", SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0, SLEEVE_X1, SLEEVE_RINGS, closed=False)
-sleeve.grip.role = "CLOTH"
+sleeve = limb_rig.skinned_tube(rig, ELBOW_BLEND, "CLOTH", FRICTION, "Sleeve", SLEEVE_R, SLEEVE_SEGMENTS, SLEEVE_X0,
+                               SLEEVE_X1, SLEEVE_RINGS, closed=False)
 sleeve.grip.preset = "JERSEY"
-sleeve.grip.friction = FRICTION
-limb_rig.skin(sleeve, rig, ELBOW_BLEND)
 sleeve_rest = np.array([v.co[:] for v in sleeve.data.vertices])
 cuff = np.arange((SLEEVE_RINGS - CUFF_RINGS) * SLEEVE_SEGMENTS, SLEEVE_RINGS * SLEEVE_SEGMENTS)
 sleeve.vertex_groups.new(name="Cuff").add([int(i) for i in cuff], 1.0, "REPLACE")

@@ -76,6 +76,16 @@ def skin(obj, rig, blend):
     return mod
 
 
+def skinned_tube(rig, blend, role, friction, *tube_args, **tube_kwargs):
+    """A :func:`tube` skinned to ``rig`` (weights blended over ±``blend`` m) with the grip
+    ``role`` and ``friction``."""
+    obj = tube(*tube_args, **tube_kwargs)
+    obj.grip.role = role
+    obj.grip.friction = friction
+    skin(obj, rig, blend)
+    return obj
+
+
 def evaluated_surface(obj):
     """(world positions, triangles) of ``obj`` evaluated (its whole stack) at the current frame."""
     evaluated = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())

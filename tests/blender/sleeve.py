@@ -10,6 +10,7 @@ import bpy
 import numpy as np
 
 import harness
+import limb_rig
 
 checks = harness.Checks("sleeve")
 args = harness.arguments()
@@ -51,30 +52,8 @@ def tube(name, radius, x0, x1, rings, closed):
 arm = tube("Arm", ARM_R, -0.5, 0.5, 21, closed=True)
 arm.grip.role = "COLLIDER"
 arm.grip.friction = 0.5
-rig = bpy.data.objects.new("Rig", bpy.data.armatures.new("Rig"))
-scene.collection.objects.link(rig)
-bpy.context.view_layer.objects.active = rig
-bpy.ops.object.mode_set(mode="EDIT")
-upper = rig.data.edit_bones.new("upper")
-upper.head, upper.tail = (-0.5, 0, 0), (0, 0, 0)
-fore = rig.data.edit_bones.new("fore")
-fore.head, fore.tail = (0, 0, 0), (0.5, 0, 0)
-fore.parent, fore.use_connect = upper, True
-bpy.ops.object.mode_set(mode="OBJECT")
-co = np.array([v.co[:] for v in arm.data.vertices])
-w_upper = np.clip(0.5 - co[:, 0] / 0.1, 0.0, 1.0)  # blend over |x| < 0.05 around the elbow
-for name, weights in (("upper", w_upper), ("fore", 1.0 - w_upper)):
-    group = arm.vertex_groups.new(name=name)
-    for i, w in enumerate(weights):
-        if w > 0:
-            group.add([i], float(w), "REPLACE")
-mod = arm.modifiers.new("Armature", "ARMATURE")
-mod.object = rig
-pose = rig.pose.bones["fore"]
-pose.rotation_mode = "XYZ"
-for frame, degrees in ((1, 0.0), (8, 0.0), (24, BEND)):
-    pose.rotation_euler = (0.0, 0.0, math.radians(degrees))
-    pose.keyframe_insert("rotation_euler", frame=frame)
+rig = limb_rig.two_bone_rig(-0.5, 0.5, ((1, 0.0), (8, 0.0), (24, BEND)))
+limb_rig.skin(arm, rig, 0.05)  # blended over |x| < 0.05 around the elbow
 
 # The sleeve: an open cylinder over the forearm.
 sleeve = tube("Sleeve", SLEEVE_R, 0.08, 0.42, 9, closed=False)
