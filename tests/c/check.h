@@ -88,6 +88,10 @@ extern GripObjectId g_cloth, g_cube;
 double tet_det(const double *x, const uint32_t *t);
 int all_finite(const double *x, size_t n);
 
+/* The corners (m) of the horizontal square [lo, hi]² at height z, counter-clockwise seen from
+ * above: a two-triangle collider mesh's vertices. */
+void square_at(double lo, double hi, double z, double out[12]);
+
 /* The group-end check: an advance still succeeds, stays finite, keeps the pins put (so no
  * failing call half-applied "pinned" or "target"), moves the free vertices; then re-snapshots. */
 void check_usable(const char *file, int line);

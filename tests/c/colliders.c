@@ -10,17 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A 2 m square floor of two triangles at height z, wound counter-clockwise seen from +z. */
+/* The floor: the 2 m square [-0.5, 1.5]² (square_at) as two triangles wound counter-clockwise seen
+ * from +z. */
 static const uint32_t FLOOR_T[6] = {0, 1, 2, 0, 2, 3};
-static void floor_at(double z, double out[12]) {
-    const double xy[8] = {-0.5, -0.5, 1.5, -0.5, 1.5, 1.5, -0.5, 1.5};
-    for (int v = 0; v < 4; v++) {
-        out[3 * v] = xy[2 * v];
-        out[3 * v + 1] = xy[2 * v + 1];
-        out[3 * v + 2] = z;
-    }
-}
-
 static const double IDENTITY[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
 void test_colliders(void) {
@@ -33,7 +25,7 @@ void test_colliders(void) {
     GripObjectId c = 0, floor_id = 0, ball = 0;
     EXPECT_OK(grip_solver_add_shell(s, g_cloth_x, CLOTH_N, g_cloth_t, CLOTH_T, &cloth, &c));
     double floor_x[12], moved[12];
-    floor_at(0.9, floor_x);
+    square_at(-0.5, 1.5, 0.9, floor_x);
     EXPECT_OK(grip_solver_add_collider_mesh(s, floor_x, 4, FLOOR_T, 2, &floor_id));
     CHECK(floor_id != 0 && floor_id != c);
     GripShape shape = grip_shape_default();
@@ -112,7 +104,7 @@ void test_colliders(void) {
     const uint32_t out_of_range[6] = {0, 1, 4, 0, 2, 3};
     const uint32_t repeated[6] = {0, 1, 1, 0, 2, 3};
     double flat[12];
-    floor_at(0.9, flat);
+    square_at(-0.5, 1.5, 0.9, flat);
     flat[6] = flat[3] + 1.0; /* vertex 2 on the line through 0 and 1: triangle 0 has no area */
     flat[7] = flat[4];
     EXPECT_STATUS(grip_solver_add_collider_mesh(NULL, floor_x, 4, FLOOR_T, 2, &out), GRIP_STATUS_NULL_POINTER, "solver");
@@ -127,11 +119,11 @@ void test_colliders(void) {
                   "vertex 4");
     EXPECT_STATUS(grip_solver_add_collider_mesh(s, floor_x, 4, repeated, 2, &out), GRIP_STATUS_INVALID_MESH, NULL);
     EXPECT_STATUS(grip_solver_add_collider_mesh(s, flat, 4, FLOOR_T, 2, &out), GRIP_STATUS_INVALID_MESH, "zero area");
-    floor_at(0.9, moved);
+    square_at(-0.5, 1.5, 0.9, moved);
     moved[5] = NAN;
     EXPECT_STATUS(grip_solver_add_collider_mesh(s, moved, 4, FLOOR_T, 2, &out), GRIP_STATUS_INVALID_MESH, "finite");
     EXPECT_STATUS(grip_solver_set_collider_positions(s, floor_id, moved, 4), GRIP_STATUS_INVALID_ARGUMENT, "finite");
-    floor_at(0.9, moved);
+    square_at(-0.5, 1.5, 0.9, moved);
     EXPECT_STATUS(grip_solver_set_collider_positions(s, floor_id, moved, 3), GRIP_STATUS_INVALID_ARGUMENT, "vertices");
     EXPECT_STATUS(grip_solver_set_collider_positions(s, floor_id, NULL, 4), GRIP_STATUS_NULL_POINTER, "xyz");
     EXPECT_STATUS(grip_solver_set_collider_positions(s, c, g_cloth_x, CLOTH_N), GRIP_STATUS_UNKNOWN_OBJECT,
@@ -162,7 +154,7 @@ void test_colliders(void) {
     CHECK_MSG(lo >= 0.9 && hi < 0.9 + params.contact_thickness, detail);
     CHECK_MSG(report.deepest_gap >= 0.0 && report.active_contacts >= CLOTH_N, detail);
     for (int frame = 1; frame <= 4; frame++) {
-        floor_at(0.9 + 0.005 * frame, moved);
+        square_at(-0.5, 1.5, 0.9 + 0.005 * frame, moved);
         EXPECT_OK(grip_solver_set_collider_positions(s, floor_id, moved, 4));
         EXPECT_OK(grip_solver_advance(s, 1.0 / 30.0));
     }

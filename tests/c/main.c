@@ -96,6 +96,15 @@ int all_finite(const double *x, size_t n) {
 GripSolver *g_s; /* the main solver, created by build_scene() */
 GripObjectId g_cloth, g_cube;
 
+void square_at(double lo, double hi, double z, double out[12]) {
+    const double xy[8] = {lo, lo, hi, lo, hi, hi, lo, hi};
+    for (int v = 0; v < 4; v++) {
+        out[3 * v] = xy[2 * v];
+        out[3 * v + 1] = xy[2 * v + 1];
+        out[3 * v + 2] = z;
+    }
+}
+
 void check_usable(const char *file, int line) {
     double before[3 * CLOTH_N], after[3 * CLOTH_N];
     grip_solver_get_positions(g_s, g_cloth, before, CLOTH_N);

@@ -13,16 +13,8 @@
 #define PINCH_N (PINCH_GRID * PINCH_GRID)
 #define PINCH_T (2 * (PINCH_GRID - 1) * (PINCH_GRID - 1))
 
-/* A 0.3 m square plate of two triangles at height z, facing +z, or -z with `down`. */
-static void plate_at(double z, double out[12]) {
-    const double xy[8] = {-0.15, -0.15, 0.15, -0.15, 0.15, 0.15, -0.15, 0.15};
-    for (int v = 0; v < 4; v++) {
-        out[3 * v] = xy[2 * v];
-        out[3 * v + 1] = xy[2 * v + 1];
-        out[3 * v + 2] = z;
-    }
-}
-
+/* A plate: the 0.3 m square [-0.15, 0.15]² (square_at) as two triangles facing +z (UP_T) or -z
+ * (DOWN_T). */
 static const uint32_t UP_T[6] = {0, 1, 2, 0, 2, 3};
 static const uint32_t DOWN_T[6] = {0, 2, 1, 0, 3, 2};
 
@@ -38,9 +30,9 @@ static GripSolver *plates(uint32_t policy, GripObjectId ids[3]) {
     GripSolver *s = NULL;
     EXPECT_OK(grip_solver_create(&p, &s));
     double x[12];
-    plate_at(0.0, x);
+    square_at(-0.15, 0.15, 0.0, x);
     EXPECT_OK(grip_solver_add_collider_mesh(s, x, 4, UP_T, 2, &ids[0]));
-    plate_at(3.0 * PINCH_DELTA, x);
+    square_at(-0.15, 0.15, 3.0 * PINCH_DELTA, x);
     EXPECT_OK(grip_solver_add_collider_mesh(s, x, 4, DOWN_T, 2, &ids[1]));
     double cx[3 * PINCH_N];
     uint32_t ct[3 * PINCH_T];
@@ -62,7 +54,7 @@ static GripSolver *plates(uint32_t policy, GripObjectId ids[3]) {
     }
     GripMaterial m = grip_material_default();
     EXPECT_OK(grip_solver_add_shell(s, cx, PINCH_N, ct, PINCH_T, &m, &ids[2]));
-    plate_at(0.5 * PINCH_DELTA, x);
+    square_at(-0.15, 0.15, 0.5 * PINCH_DELTA, x);
     EXPECT_OK(grip_solver_set_collider_positions(s, ids[1], x, 4));
     return s;
 }
