@@ -1,6 +1,7 @@
 //! The Houdini plugin (`plugins/houdini`) without Houdini:
-//! - the Python SOP's logic (`python/grip_houdini.py`) passes `tests/houdini/test_grip_houdini.py`
-//!   in the numpy-only venv against this build's cdylib;
+//! - the Python SOP's logic (`python/grip_houdini.py`, `python/grip_houdini_geometry.py`)
+//!   passes `tests/houdini/test_grip_houdini.py` in the numpy-only venv against this build's
+//!   cdylib;
 //! - the SOP's HDK-independent C++ core compiles as the single translation unit that the hcustom
 //!   build (`src/SOP_Grip_hcustom.C`) makes of it, which includes every `src/core/*.cpp`;
 //! - the HDK glue `src/SOP_Grip.C` compiles (`-fsyntax-only`) against stand-ins for the HDK
