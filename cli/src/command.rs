@@ -69,11 +69,13 @@ struct ContactOptions {
         PossibleValue::new("medium").hide(true),
     ]))]
     res: Option<String>,
-    /// incline: slope angle (degrees) [default: 10]
+    /// incline: slope angle; elbow-sleeve: the elbow's bend (degrees) [default: 10 (incline), 90
+    /// (elbow-sleeve)]
     #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
     angle: Option<f64>,
-    /// incline, pinch, tube-cloth-bend, sleeve-on-limb-mesh: friction coefficient [default:
-    /// 0.177 (incline), 0.5 (pinch), 0.2 (tube-cloth-bend, sleeve-on-limb-mesh)]
+    /// incline, pinch, tube-cloth-bend, sleeve-on-limb-mesh, elbow-sleeve: friction coefficient
+    /// [default: 0.177 (incline), 0.5 (pinch), 0.2 (tube-cloth-bend, sleeve-on-limb-mesh), 0.4
+    /// (elbow-sleeve)]
     #[arg(long, value_name = "MU")]
     mu: Option<f64>,
     /// incline: initial speed down the slope (m/s) [default: 0.1]
@@ -82,7 +84,7 @@ struct ContactOptions {
     /// incline, pinch: solver time step (s) [default: 0.01]
     #[arg(long = "h", value_name = "S")]
     h: Option<f64>,
-    /// incline, pinch, sleeve-on-limb-mesh: friction coupling [default: implicit]
+    /// incline, pinch, sleeve-on-limb-mesh, elbow-sleeve: friction coupling [default: implicit]
     #[arg(long, value_name = "MODE", value_parser = ["implicit", "lagged"])]
     coupling: Option<String>,
     /// tube-cloth-bend: the sleeve, cut 17 % under the limb's girth and stretched on (fitted), or

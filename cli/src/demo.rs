@@ -2,11 +2,13 @@
 //! the contact demos (`incline`, `pinch`) in `demo_contact.rs`, the integrator and volume demos
 //! (`ball-squish`, `tennis-ball-drop`, `ball-in-box`, `soft-beam`) in `demo_dynamics.rs`, the
 //! self-contact demos (`cloth-fold`, `twisted-cylinder`) in `demo_fold.rs` and `demo_twist.rs`,
-//! the collider-mesh demos and their analytic twins in `demo_colliders.rs`.
+//! the collider-mesh demos and their analytic twins in `demo_colliders.rs`, the skinned limbs in
+//! `demo_limb_mesh.rs` and `demo_elbow.rs`.
 
 use super::demo_colliders;
 use super::demo_contact;
 use super::demo_dynamics;
+use super::demo_elbow;
 use super::demo_fold;
 use super::demo_limb_mesh;
 use super::demo_tube::{self, Resolution, SleeveFit};
@@ -19,7 +21,7 @@ use grip::{FailurePolicy, Material, SolverParams};
 pub(crate) const DEFAULT_DEMO: &str = "tube-cloth-bend";
 
 /// Every demo: (name, one-line description).
-pub(crate) const DEMOS: [(&str, &str); 17] = [
+pub(crate) const DEMOS: [(&str, &str); 19] = [
     (
         "tube-cloth-bend",
         "fitted cloth sleeve (worn at 20 % hoop strain) on a soft capsule limb (r = 50 mm, 5K or 30K tets) bent \
@@ -69,6 +71,16 @@ pub(crate) const DEMOS: [(&str, &str); 17] = [
         "tube-cloth-bend's loose sleeve on its limb as a skinned collider mesh (1490 triangles, a point cache per frame) \
          bent 90 deg in 1 s [--res --mu --coupling]",
     ),
+    (
+        "spike-bed",
+        "0.4 m cloth (33x33) dropped on a bed of 5x5 sharp 12-sided cones (r = 20 mm, 100 mm high, 60 mm apart), \
+         a collider mesh of 600 triangles, mu = 0.3",
+    ),
+    (
+        "elbow-sleeve",
+        "jersey sleeve (672 vertices) across an elbow: a skinned arm mesh (r = 50 mm, 800 triangles, a point cache \
+         per frame) bent 90 deg over 20 frames, weights blended over +-12 cm, mu = 0.4 [--angle --mu --coupling]",
+    ),
 ];
 
 /// The `grip demo` options of the contact demos; `None` keeps the demo's value.
@@ -111,6 +123,7 @@ fn accepted(name: &str) -> &'static [&'static str] {
         "pinch" => &["mu", "h", "coupling"],
         "tube-cloth-bend" => &["mu", "res", "sleeve"],
         "sleeve-on-limb-mesh" => &["mu", "res", "coupling"],
+        "elbow-sleeve" => &["angle", "mu", "coupling"],
         _ => &[],
     }
 }
@@ -139,7 +152,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
                 return Err(format!(
                     "demo \"{name}\" does not use --{flag} (--angle, --mu, --v0, --h and --coupling apply to \
                      incline and pinch, --mu and --res to tube-cloth-bend and sleeve-on-limb-mesh, --sleeve to tube-cloth-bend, --coupling to \
-                     sleeve-on-limb-mesh too; {name} takes {uses})"
+                     sleeve-on-limb-mesh too, --angle, --mu and --coupling to elbow-sleeve; {name} takes {uses})"
                 ));
             }
             if !x.is_finite() {
@@ -160,7 +173,9 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
         "sphere-and-floor" => Ok(demo_colliders::sphere_and_floor(true)),
         "sphere-and-floor-analytic" => Ok(demo_colliders::sphere_and_floor(false)),
         "dense-collider" => Ok(demo_colliders::dense_collider()),
+        "spike-bed" => Ok(demo_colliders::spike_bed()),
         "sleeve-on-limb-mesh" => demo_limb_mesh::sleeve_on_limb_mesh(options),
+        "elbow-sleeve" => demo_elbow::elbow_sleeve(options),
         other => demo_dynamics::demo(other).ok_or_else(|| {
             let known: Vec<&str> = DEMOS.iter().map(|d| d.0).collect();
             format!("unknown demo \"{name}\" (known: {})", known.join(", "))

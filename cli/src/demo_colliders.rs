@@ -5,12 +5,13 @@
 //! 21 × 21 cloth onto a 32 × 16 UV-sphere mesh over a floor mesh, 10 substeps a frame) and
 //! `sphere-and-floor-analytic` (analytic sphere and plane); `dense-collider` (the 33 × 33 cloth
 //! onto a UV sphere of 102K triangles, where the contact search must stay a small part of the
-//! step).
+//! step); `spike-bed` (a cloth dropped on a bed of sharp cones, asynchronous contact's draping on
+//! spikes).
 
 use grip::contact::collider::shape::ShapeKind;
 use grip::contact::Shape;
 use grip::mesh::generate::grid_cloth;
-use grip::mesh::shapes::{prism, uv_sphere};
+use grip::mesh::shapes::{cone, prism, uv_sphere};
 use grip::scene::collider::{Motion, SceneCollider};
 use grip::scene::description::{Elements, FrictionPair, Scene, SceneObject};
 use grip::{ColliderMeshContact, Material, SolverParams};
@@ -127,6 +128,33 @@ pub fn dense_collider() -> Scene {
     let cloth = flat_cloth(0.8, 32, 0.32);
     let mut s = scene("dense-collider", cloth, vec![mesh("sphere", uv_sphere(0.3, 320, 160))]);
     s.friction = vec![friction("sphere", 0.3)];
+    s.frames = 24;
+    s
+}
+
+/// The spikes of `spike-bed`: 5 × 5 twelve-sided cones of radius 2 cm and height 10 cm (half-angle
+/// 11.3°), 6 cm apart, centred on the origin, as one mesh (350 vertices, 600 triangles).
+pub fn spike_bed_mesh() -> (Vec<f64>, Vec<u32>) {
+    let (p, t) = cone(0.02, 0.1, 12);
+    let (mut points, mut triangles) = (Vec::new(), Vec::new());
+    for i in 0..5 {
+        for j in 0..5 {
+            let first = (points.len() / 3) as u32;
+            let (x, y) = (0.06 * (i as f64 - 2.0), 0.06 * (j as f64 - 2.0));
+            points.extend(p.chunks_exact(3).flat_map(|c| [c[0] + x, c[1] + y, c[2]]));
+            triangles.extend(t.iter().map(|&v| v + first));
+        }
+    }
+    (points, triangles)
+}
+
+/// `spike-bed`: a 0.4 m cloth of 33 × 33 vertices (1089) dropped from 1 cm over the tips of
+/// [`spike_bed_mesh`], μ = 0.3, 24 frames: the draping-on-spikes example of asynchronous
+/// contact (Harmon et al. 2009), where every cone's apex and ridges hold the cloth.
+pub fn spike_bed() -> Scene {
+    let cloth = flat_cloth(0.4, 32, 0.11);
+    let mut s = scene("spike-bed", cloth, vec![mesh("spikes", spike_bed_mesh())]);
+    s.friction = vec![friction("spikes", 0.3)];
     s.frames = 24;
     s
 }

@@ -34,6 +34,7 @@ pub mod demo;
 pub mod demo_colliders;
 pub mod demo_contact;
 pub mod demo_dynamics;
+pub mod demo_elbow;
 pub mod demo_fold;
 pub mod demo_limb_mesh;
 pub mod demo_tube;

@@ -34,6 +34,9 @@ fn demos() -> Vec<(String, Scene)> {
         "sleeve on a skinned limb mesh (point cache)".into(),
         scene_with("sleeve-on-limb-mesh", &tiny).expect("limb"),
     ));
+    for name in ["elbow-sleeve", "spike-bed"] {
+        out.push((name.to_string(), scene_with(name, &DemoOptions::default()).expect(name)));
+    }
     let mut exact = scene_with("pinch", &DemoOptions::default()).expect("pinch");
     exact.params.collider_mesh_contact = ColliderMeshContact::Exact;
     exact.params.contact_kernel = Kernel::Cubic;

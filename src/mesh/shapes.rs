@@ -190,6 +190,29 @@ pub fn l_block(size: f64, thickness: f64) -> (Vec<f64>, Vec<u32>) {
     (positions, triangles)
 }
 
+/// A closed cone standing on the plane z = 0 with its apex at (0, 0, `height`) (m): a regular
+/// `sides`-gon base of circumradius `radius` (m), the sides one triangle each from the apex, the
+/// base a fan from its centre; outward. `sides + 2` vertices: the apex 0, base corner i at
+/// 1 + i (angle 2πi/sides from +x towards +y), the base's centre last. The spikes of the
+/// draping-on-spikes example of asynchronous contact (Harmon et al. 2009).
+pub fn cone(radius: f64, height: f64, sides: usize) -> (Vec<f64>, Vec<u32>) {
+    let sides = sides.max(3);
+    let mut positions = vec![0.0, 0.0, height];
+    for i in 0..sides {
+        let a = std::f64::consts::TAU * i as f64 / sides as f64;
+        positions.extend_from_slice(&[radius * a.cos(), radius * a.sin(), 0.0]);
+    }
+    positions.extend_from_slice(&[0.0, 0.0, 0.0]);
+    let n = sides as u32;
+    let centre = n + 1;
+    let mut triangles = Vec::with_capacity(6 * sides);
+    for i in 0..n {
+        let (a, b) = (1 + i, 1 + (i + 1) % n);
+        triangles.extend_from_slice(&[0, a, b, centre, b, a]);
+    }
+    (positions, triangles)
+}
+
 fn normalized(p: [f64; 3]) -> [f64; 3] {
     let l = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
     p.map(|x| x / l)
@@ -211,6 +234,20 @@ mod tests {
                     / 6.0
             })
             .collect()
+    }
+
+    #[test]
+    fn a_cone_is_closed_outward_and_of_its_volume() {
+        let (p, t) = cone(0.02, 0.1, 12);
+        assert_eq!((p.len() / 3, t.len() / 3), (14, 24));
+        let vols = signed_volumes(&p, &t);
+        // The base's fan triangles pass through the origin (zero signed volume): the sides
+        // hold the whole volume, each outward.
+        assert!(vols.iter().all(|&v| v >= -1e-18) && vols.iter().filter(|&&v| v > 0.0).count() == 12);
+        let volume: f64 = vols.iter().sum();
+        // A 12-gon of circumradius r has area 3 r².
+        let exact = 3.0 * 0.02 * 0.02 * 0.1 / 3.0;
+        assert!((volume - exact).abs() < 1e-12, "volume {volume} vs {exact}");
     }
 
     #[test]
