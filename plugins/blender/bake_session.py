@@ -54,6 +54,7 @@ def solver_params(scene, self_contact_on):
     gravity = np.array(scene.gravity) * scale if scene.use_gravity else np.zeros(3)
     return dict(time_step=1.0 / fps / settings.substeps, gravity=tuple(gravity),
                 contact_thickness=settings.contact_thickness * scale,
+                friction_epsilon=settings.friction_epsilon * scale,
                 collider_mesh_contact=settings.bl_rna.properties["collider_contact"].enum_items[
                     settings.collider_contact].value,
                 self_contact=int(self_contact_on),

@@ -138,6 +138,7 @@ class GRIP_PT_scene(bpy.types.Panel):
         layout.prop(s, "on_hard_frame")
         layout.prop(s, "collider_contact")
         layout.prop(s, "contact_thickness")
+        layout.prop(s, "friction_epsilon")
         layout.prop(s, "self_contact")
         row = layout.row()
         row.enabled = s.self_contact

@@ -202,6 +202,13 @@ class GripSceneSettings(bpy.types.PropertyGroup):
                                                  "forces start. Resting cloth settles inside this "
                                                  "layer, in its outer half (the force grows with "
                                                  "the cube of the depth into it)")
+    friction_epsilon: FloatProperty(update=_scene_changed, name="Stick-Slip Velocity",
+                                    unit="VELOCITY", min=1e-7, max=1.0, default=1e-4, precision=5, step=0.01,
+                                    description="Sliding speed below which friction holds a contact as stuck "
+                                                "(the smoothing ε of Coulomb friction): held cloth creeps at "
+                                                "most this fast. Larger values converge faster where friction "
+                                                "is tight, as in the crook of a bending elbow, and let held "
+                                                "cloth creep more")
     self_contact: BoolProperty(update=_scene_changed, name="Self Contact", default=False,
                                description="Cloths repel themselves and each other (vertex-triangle and "
                                            "edge-edge penalty), so folds do not pass through. The default "

@@ -137,7 +137,8 @@ log = draw(bpy.types.GRIP_PT_scene)
 drawn = {n for kind, *rest in log if kind == "prop" for _, n in [rest]}
 checks.check(not all_exist(log), "scene panel draws only existing properties and operators")
 checks.check({"frame_start", "frame_end", "substeps", "integrator", "linear_solver", "contact_thickness",
-              "self_contact", "self_contact_thickness", "cache_folder", "collider_contact"} <= drawn, f"scene panel fields: {sorted(drawn)}")
+              "friction_epsilon", "self_contact", "self_contact_thickness", "cache_folder", "collider_contact"} <= drawn,
+             f"scene panel fields: {sorted(drawn)}")
 checks.check(("operator", "grip.bake") in log and ("operator", "grip.free_bake") in log, "Bake and Free Bake buttons")
 checks.check(sum(1 for entry in log if entry == ("operator", "grip.bake")) == 2, "Bake and Bake to Current Frame buttons")
 
@@ -191,6 +192,23 @@ for name in ("integrator",) + addon.integrators.SETTINGS:
     checks.check(setup_fingerprint(other) != setup_fingerprint(params), f"{name} is part of the cache's fingerprint")
 for name in ("integrator",) + addon.integrators.SETTINGS:
     settings.property_unset(name)
+
+# -- stick-slip velocity -------------------------------------------------------------------------
+checks.check(abs(settings.friction_epsilon - c.friction_epsilon) <= 1e-7 * c.friction_epsilon,  # float32
+             f"Stick-Slip Velocity defaults to the library's ε: {settings.friction_epsilon} m/s")
+previous_scale = scene.unit_settings.scale_length
+scene.unit_settings.scale_length = 0.01  # a scene in centimetres: 0.1 units/s is 1 mm/s
+settings.friction_epsilon = 0.1
+params = addon.bake_session.solver_params(scene, False)
+checks.check(abs(params["friction_epsilon"] - 1e-3) < 1e-9,
+             f"Stick-Slip Velocity reaches the solver in m/s: {params['friction_epsilon']}")
+with grip.Solver(library=library, **params) as solver:  # created only: no step
+    checks.check(abs(solver.params.friction_epsilon - 1e-3) < 1e-9, "the library takes the stick-slip velocity")
+other = dict(params, friction_epsilon=2e-3)
+checks.check(setup_fingerprint(other) != setup_fingerprint(params), "the stick-slip velocity is part of the cache's "
+                                                                    "fingerprint")
+settings.property_unset("friction_epsilon")
+scene.unit_settings.scale_length = previous_scale
 
 # -- on a hard frame -----------------------------------------------------------------------------
 policies = settings.bl_rna.properties["on_hard_frame"]

@@ -15,7 +15,7 @@ the add-on's default substeps is printed.
 ±5 cm, in the add-on's default policy (continue), where the crook closes on the sleeve: every
 frame must bake, and a vertex deeper than the contact thickness is allowed only in a frame that
 reports a pinch. It is not part of the test suite: its hardest frames take minutes (timing by
-hand)."""
+hand). ``GRIP_ELBOW_STICK_SLIP`` sets the scene's Stick-Slip Velocity (m/s) for either bake."""
 
 import math
 import os
@@ -48,6 +48,8 @@ def bake_elbow(bend, blend, policy):
     scene = harness.new_scene(FRAME_START, FRAME_END, os.path.join(args.out, f"cache-{bend:.0f}"))
     scene.grip.contact_thickness = THICKNESS
     scene.grip.on_hard_frame = policy
+    if os.environ.get("GRIP_ELBOW_STICK_SLIP"):
+        scene.grip.friction_epsilon = float(os.environ["GRIP_ELBOW_STICK_SLIP"])
     rig = limb_rig.two_bone_rig(ARM_X0, ARM_X1, ((FRAME_START, 0.0), (BEND_START, 0.0), (BEND_END, bend)))
 
     arm = limb_rig.skinned_tube(rig, blend, "COLLIDER", FRICTION, "Arm", ARM_R, ARM_SEGMENTS, ARM_X0, ARM_X1, ARM_RINGS,
