@@ -42,14 +42,15 @@ const SCENES: [(&str, Option<usize>); 10] = [
 ];
 
 /// The collider-mesh demos and their analytic twins, each at its own frame count, and the
-/// sleeve on the skinned limb mesh.
-const COLLIDER_SCENES: [&str; 6] = [
+/// sleeves on skinned limb meshes.
+const COLLIDER_SCENES: [&str; 7] = [
     "cloth-on-proxy",
     "cloth-on-cylinder",
     "sphere-and-floor",
     "sphere-and-floor-analytic",
     "dense-collider",
     "sleeve-on-limb-mesh",
+    "elbow-sleeve",
 ];
 
 /// One child run: the table it belongs to, its label there and its `grip bench` arguments.

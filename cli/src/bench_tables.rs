@@ -288,8 +288,10 @@ pub(crate) fn markdown(
          low-poly octagonal proxy with fanned caps against a cylinder of its circumradius, a UV-sphere \
          mesh and a two-triangle floor against an analytic sphere and plane (10 substeps a frame), \
          a UV sphere of 101,760 triangles, where the contact search is the third share of the \
-         split, and the tube cloth bend's loose sleeve on its limb as a skinned collider mesh (low \
-         resolution, μ = 0.2, fully implicit friction).\n"
+         split, the tube cloth bend's loose sleeve on its limb as a skinned collider mesh (low \
+         resolution, μ = 0.2, fully implicit friction), and the Blender elbow test's jersey sleeve \
+         across a skinned arm mesh bent 90° (μ = 0.4, fully implicit friction, 10 substeps a \
+         frame).\n"
     );
     timing_table(&mut o, "scene", &of(Section::Colliders), false);
     if !not_adopted.is_empty() {

@@ -19,6 +19,7 @@
 //!   defaults), 23 frames at 24 fps; `--angle` sets the bend (default 90°, at most 150°).
 
 use super::demo::DemoOptions;
+use super::demo_limb_mesh::smoothstep;
 use grip::contact::FrictionCoupling;
 use grip::mesh::shapes::open_cylinder;
 use grip::scene::description::{Elements, FrictionPair, PointCache, Scene, SceneObject};
@@ -39,12 +40,6 @@ const ARM_X: (f64, f64) = (-0.30, 0.30);
 /// `SLEEVE_X.1` (m).
 const SLEEVE: (f64, usize, usize) = (0.056, 24, 28);
 const SLEEVE_X: (f64, f64) = (-0.10, 0.25);
-
-/// S(u) = 3u² − 2u³ on [0, 1], 0 below and 1 above.
-fn smoothstep(u: f64) -> f64 {
-    let u = u.clamp(0.0, 1.0);
-    u * u * (3.0 - 2.0 * u)
-}
 
 /// The forearm's turn (rad) at `frame` for a full bend of `bend` (rad).
 fn turn_at(frame: usize, bend: f64) -> f64 {

@@ -29,7 +29,7 @@ use grip::scene::description::{Elements, PointCache, Scene, SceneObject, SlipPai
 use grip::{ColliderMeshContact, Material};
 
 /// S(u) = 3u² − 2u³ on [0, 1], 0 below and 1 above.
-fn smoothstep(u: f64) -> f64 {
+pub(crate) fn smoothstep(u: f64) -> f64 {
     let u = u.clamp(0.0, 1.0);
     u * u * (3.0 - 2.0 * u)
 }

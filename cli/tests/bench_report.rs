@@ -39,14 +39,14 @@ fn the_report_has_every_section_and_one_csv_line_per_run() {
     let lines: Vec<&str> = csv.lines().collect();
     assert!(lines[0].starts_with("section,label,command,"), "{csv}");
     // 7 tube runs (5 μ at low resolution, 2 at high), 3 linear solvers, 4 resolutions, 10 other
-    // scenes, the authors' meshes, and 6 collider-mesh scenes.
-    assert_eq!(lines.len(), 1 + 7 + 3 + 4 + 10 + 1 + 6, "{csv}");
+    // scenes, the authors' meshes, and 7 collider-mesh scenes.
+    assert_eq!(lines.len(), 1 + 7 + 3 + 4 + 10 + 1 + 7, "{csv}");
     // The authors' meshes run (the tube met by exact distance).
     let authors = lines.iter().find(|l| l.starts_with("authors,")).expect("authors row");
     assert!(authors.contains("softy-tube-cloth/scene.toml --frames 1"), "{authors}");
     assert!(authors.contains(",1,") && !authors.contains("failed"), "{authors}");
     let colliders: Vec<&&str> = lines.iter().filter(|l| l.starts_with("colliders,")).collect();
-    assert_eq!(colliders.len(), 6, "{csv}");
+    assert_eq!(colliders.len(), 7, "{csv}");
     assert!(colliders.iter().all(|l| !l.contains("failed")), "{csv}");
 }
 
