@@ -253,3 +253,11 @@ fn garment_sleeve_on_a_skinned_arm_bakes_reopens_and_stays_outside() {
 fn sleeve_across_an_elbow_bent_90_degrees_bakes_in_strict_mode() {
     run_scenario("elbow_sleeve", &scenario_dir("elbow_sleeve"), &[]);
 }
+
+/// The same sleeve across an elbow bent to 110° (the skin still unfolded): every frame in the
+/// add-on's default policy (continue), outside the arm except where a pinch is reported,
+/// following the bend.
+#[test]
+fn sleeve_across_an_elbow_bent_110_degrees_bakes_in_continue_mode() {
+    run_scenario("elbow_sleeve", &scenario_dir("elbow_sleeve_110"), &["--bend", "110"]);
+}

@@ -73,6 +73,10 @@ struct ContactOptions {
     /// (elbow-sleeve)]
     #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
     angle: Option<f64>,
+    /// elbow-sleeve: half the width over which the arm's skinning weights blend about the elbow
+    /// (m); narrower weights fold the skin in the crook past about 75° [default: 0.12]
+    #[arg(long, value_name = "M")]
+    blend: Option<f64>,
     /// incline, pinch, tube-cloth-bend, sleeve-on-limb-mesh, elbow-sleeve: friction coefficient
     /// [default: 0.177 (incline), 0.5 (pinch), 0.2 (tube-cloth-bend, sleeve-on-limb-mesh), 0.4
     /// (elbow-sleeve)]
@@ -97,6 +101,7 @@ struct ContactOptions {
 fn demo_options(contact: &ContactOptions, fps: Option<f64>) -> demo::DemoOptions {
     demo::DemoOptions {
         angle_deg: contact.angle,
+        blend: contact.blend,
         mu: contact.mu,
         v0: contact.v0,
         h: contact.h,

@@ -79,7 +79,7 @@ pub(crate) const DEMOS: [(&str, &str); 19] = [
     (
         "elbow-sleeve",
         "jersey sleeve (672 vertices) across an elbow: a skinned arm mesh (r = 50 mm, 800 triangles, a point cache \
-         per frame) bent 90 deg over 20 frames, weights blended over +-12 cm, mu = 0.4 [--angle --mu --coupling]",
+         per frame) bent 90 deg over 20 frames, weights blended over +-12 cm, mu = 0.4 [--angle --blend --mu --coupling]",
     ),
 ];
 
@@ -88,6 +88,8 @@ pub(crate) const DEMOS: [(&str, &str); 19] = [
 pub struct DemoOptions {
     /// Slope angle in degrees (`--angle`).
     pub angle_deg: Option<f64>,
+    /// Half the width of the elbow's skinning blend in m (`--blend`).
+    pub blend: Option<f64>,
     /// Friction coefficient (`--mu`).
     pub mu: Option<f64>,
     /// Initial speed down the slope in m/s (`--v0`).
@@ -107,7 +109,7 @@ pub struct DemoOptions {
 impl DemoOptions {
     /// The contact options given, as (flag, value) with finite-number checks.
     fn given(&self) -> Vec<(&'static str, f64)> {
-        let flags = [("angle", self.angle_deg), ("mu", self.mu), ("v0", self.v0), ("h", self.h)];
+        let flags = [("angle", self.angle_deg), ("blend", self.blend), ("mu", self.mu), ("v0", self.v0), ("h", self.h)];
         let mut v: Vec<_> = flags.into_iter().filter_map(|(f, x)| x.map(|x| (f, x))).collect();
         v.extend(self.coupling.map(|_| ("coupling", 0.0)));
         v.extend(self.resolution.map(|_| ("res", 0.0)));
@@ -123,7 +125,7 @@ fn accepted(name: &str) -> &'static [&'static str] {
         "pinch" => &["mu", "h", "coupling"],
         "tube-cloth-bend" => &["mu", "res", "sleeve"],
         "sleeve-on-limb-mesh" => &["mu", "res", "coupling"],
-        "elbow-sleeve" => &["angle", "mu", "coupling"],
+        "elbow-sleeve" => &["angle", "blend", "mu", "coupling"],
         _ => &[],
     }
 }
@@ -152,7 +154,7 @@ pub fn scene_with(name: &str, options: &DemoOptions) -> Result<Scene, String> {
                 return Err(format!(
                     "demo \"{name}\" does not use --{flag} (--angle, --mu, --v0, --h and --coupling apply to \
                      incline and pinch, --mu and --res to tube-cloth-bend and sleeve-on-limb-mesh, --sleeve to tube-cloth-bend, --coupling to \
-                     sleeve-on-limb-mesh too, --angle, --mu and --coupling to elbow-sleeve; {name} takes {uses})"
+                     sleeve-on-limb-mesh too, --angle, --blend, --mu and --coupling to elbow-sleeve; {name} takes {uses})"
                 ));
             }
             if !x.is_finite() {

@@ -7,9 +7,10 @@
 //!   at the elbow, the origin: the upper arm (x < 0) stays and the forearm turns about the z
 //!   axis by θ(u) = bend · (3u² − 2u³), u going from 0 to 1 over frames 1 to 21 (Blender's frames
 //!   2 to 22). A rest point p is blended by linear blend skinning, p' = (1 − w) p + w R(θ) p,
-//!   with the forearm weight w = clamp(1/2 + x / (2 · 0.12 m), 0, 1): the weights blend over
-//!   ±12 cm about the elbow, wide enough that at 90° the skin in the crook does not fold into
-//!   itself. The positions of every frame are rounded to single precision, as a PC2 file holds
+//!   with the forearm weight w = clamp(1/2 + x / (2 b), 0, 1): the weights blend over ±b about
+//!   the elbow, b = 12 cm by default (`--blend`), wide enough that at 90° the skin in the crook
+//!   does not fold into itself; with b = 5 cm (the Blender test's 110° bake) it folds from about
+//!   90°, closing on the sleeve. The positions of every frame are rounded to single precision, as a PC2 file holds
 //!   them.
 //! - Sleeve: an open tube of radius 5.6 cm (6 mm over the arm) from x = −0.10 m to 0.25 m,
 //!   24 × 28 = 672 vertices, jersey (0.18 kg/m², E = 0.5 MPa, 0.6 mm, bending 2 µN·m), its
@@ -27,8 +28,10 @@ use grip::{ColliderMeshContact, Material, SolverParams};
 
 /// The default bend of the elbow (degrees).
 pub const BEND_DEGREES: f64 = 90.0;
-/// Half the width over which the skinning weights blend about the elbow (m).
+/// Half the width over which the skinning weights blend about the elbow by default (m).
 pub const BLEND_HALF_WIDTH: f64 = 0.12;
+/// The narrowest and widest `--blend` (m): from a tenth of the arm's radius to half its length.
+const BLEND_RANGE: (f64, f64) = (0.005, 0.3);
 /// Frames after the initial one (24 fps): the bend runs over frames 1 to 21, then holds.
 const FRAMES: usize = 23;
 /// The frames over which the forearm turns (from, to).
@@ -48,12 +51,13 @@ fn turn_at(frame: usize, bend: f64) -> f64 {
 
 /// The skinned arm at a forearm turn of `theta` (rad): each rest point blended between its
 /// place and its place turned about the z axis through the elbow, p' = (1 − w) p + w R(θ) p,
-/// w = clamp(1/2 + x / (2 · `BLEND_HALF_WIDTH`), 0, 1); rounded to single precision.
-pub fn skinned(rest: &[f64], theta: f64) -> Vec<f64> {
+/// w = clamp(1/2 + x / (2 `blend`), 0, 1), `blend` (m) half the blend's width; rounded to
+/// single precision.
+pub fn skinned(rest: &[f64], theta: f64, blend: f64) -> Vec<f64> {
     let (s, c) = theta.sin_cos();
     rest.chunks_exact(3)
         .flat_map(|p| {
-            let w = (0.5 + p[0] / (2.0 * BLEND_HALF_WIDTH)).clamp(0.0, 1.0);
+            let w = (0.5 + p[0] / (2.0 * blend)).clamp(0.0, 1.0);
             let turned = [c * p[0] - s * p[1], s * p[0] + c * p[1], p[2]];
             [0, 1, 2].map(|k| (1.0 - w) * p[k] + w * turned[k])
         })
@@ -76,19 +80,27 @@ pub fn closed_tube(radius: f64, x0: f64, x1: f64, around: usize, rings: usize) -
     (positions, triangles)
 }
 
-/// The scene with `options.angle_deg` (the bend, default 90°), `options.mu` (default 0.4) and
+/// The scene with `options.angle_deg` (the bend, default 90°), `options.blend` (half the skinning
+/// blend's width, default [`BLEND_HALF_WIDTH`]), `options.mu` (default 0.4) and
 /// `options.coupling` (default fully implicit).
 pub fn elbow_sleeve(options: &DemoOptions) -> Result<Scene, String> {
     let bend = options.angle_deg.unwrap_or(BEND_DEGREES);
     if !(bend > 0.0 && bend <= 150.0) {
         return Err(format!("--angle (the elbow's bend) must be in (0, 150] degrees, got {bend}"));
     }
+    let blend = options.blend.unwrap_or(BLEND_HALF_WIDTH);
+    if !(blend >= BLEND_RANGE.0 && blend <= BLEND_RANGE.1) {
+        return Err(format!(
+            "--blend (half the width of the elbow's skinning blend) must be in [{}, {}] m, got {blend}",
+            BLEND_RANGE.0, BLEND_RANGE.1
+        ));
+    }
     let mu = options.mu.unwrap_or(0.4);
     if !(0.0..=10.0).contains(&mu) {
         return Err(format!("--mu must be in [0, 10], got {mu}"));
     }
     let (rest, triangles) = closed_tube(ARM.0, ARM_X.0, ARM_X.1, ARM.1, ARM.2);
-    let frames: Vec<Vec<f64>> = (0..=FRAMES).map(|k| skinned(&rest, turn_at(k, bend.to_radians()))).collect();
+    let frames: Vec<Vec<f64>> = (0..=FRAMES).map(|k| skinned(&rest, turn_at(k, bend.to_radians()), blend)).collect();
     let mut arm = SceneObject::new("arm", frames[0].clone(), Elements::ColliderMesh(triangles), Material::default());
     arm.point_cache = Some(PointCache::new(frames));
 
@@ -157,7 +169,7 @@ mod tests {
     #[test]
     fn skinning_holds_the_upper_arm_and_turns_the_forearm() {
         let rest = [-0.2, 0.05, 0.0, 0.2, 0.05, 0.01, 0.0, 0.05, 0.0];
-        let bent = skinned(&rest, std::f64::consts::FRAC_PI_2);
+        let bent = skinned(&rest, std::f64::consts::FRAC_PI_2, BLEND_HALF_WIDTH);
         let single = |x: f64| f64::from(x as f32);
         assert_eq!(&bent[..3], &rest[..3].iter().map(|&x| single(x)).collect::<Vec<_>>()[..]);
         // (0.2, 0.05) turned 90° about the origin: (−0.05, 0.2).
@@ -166,6 +178,31 @@ mod tests {
         assert!([-0.025, 0.025, 0.0].iter().zip(&bent[6..]).all(|(a, b)| (a - b).abs() < 1e-7), "{bent:?}");
         assert_eq!((turn_at(0, 1.0), turn_at(1, 1.0), turn_at(21, 1.0), turn_at(23, 1.0)), (0.0, 0.0, 1.0, 1.0));
         assert!((turn_at(11, 1.0) - 0.5).abs() < 1e-12);
+        // A blend of ±5 cm: x = 2.5 cm has w = 3/4, x = 5 cm and beyond turns fully.
+        let narrow = skinned(&[0.025, 0.0, 0.0, 0.06, 0.0, 0.0], std::f64::consts::FRAC_PI_2, 0.05);
+        let expected = [0.25 * 0.025, 0.75 * 0.025, 0.0, 0.0, 0.06, 0.0];
+        assert!(expected.iter().zip(&narrow).all(|(a, b)| (a - b).abs() < 1e-7), "{narrow:?}");
+    }
+
+    /// The skinned arm's self-intersecting triangle pairs at the last frame for a bend of
+    /// `bend` (°) with the weights blended over ±`blend` (m).
+    fn folds(bend: f64, blend: f64) -> usize {
+        let s = elbow_sleeve(&DemoOptions { angle_deg: Some(bend), blend: Some(blend), ..Default::default() })
+            .expect("scene");
+        let Elements::ColliderMesh(triangles) = &s.objects[0].elements else { panic!("a collider mesh") };
+        let bent = s.objects[0].point_cache.as_ref().expect("cache").positions(s.frames);
+        let points: Vec<[f64; 3]> = bent.chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
+        let triangles: Vec<[u32; 3]> = triangles.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
+        grip::mesh::intersection::intersecting_pairs(&points, &triangles).len()
+    }
+
+    /// The default blend keeps the skin in the crook from folding into itself at 90° (and at
+    /// 110°; it folds from 135°); a ±5 cm blend folds it at 110° (from 90°).
+    #[test]
+    fn the_default_blend_does_not_fold_the_skin() {
+        assert_eq!(folds(90.0, BLEND_HALF_WIDTH), 0);
+        assert_eq!(folds(110.0, BLEND_HALF_WIDTH), 0);
+        assert!(folds(110.0, 0.05) > 0);
     }
 
     /// The scene: the arm a deforming collider mesh with a cache per frame that ends bent by
@@ -186,6 +223,26 @@ mod tests {
         assert_eq!(s.friction[0].mu, 0.4);
         for bad in [0.0, 151.0, f64::NAN] {
             assert!(elbow_sleeve(&DemoOptions { angle_deg: Some(bad), ..Default::default() }).is_err(), "{bad}");
+        }
+        // `--blend` narrows the forearm's weights: the arm's vertex at rest at (0.05, 0.05, 0),
+        // bent 90°, turns fully with ±5 cm (w = 1, to (−0.05, 0.05)) and by w = 0.708 with the
+        // default ±12 cm (to (0.05 (1 − 2w), 0.05)).
+        let bent_at = |blend: Option<f64>| {
+            let s = elbow_sleeve(&DemoOptions { blend, ..Default::default() }).expect("scene");
+            let cache = s.objects[0].point_cache.as_ref().expect("cache");
+            let rest = cache.positions(0);
+            let i = (0..rest.len() / 3)
+                .find(|&i| (rest[3 * i] - 0.05).abs() < 1e-6 && (rest[3 * i + 1] - 0.05).abs() < 1e-6)
+                .expect("a vertex at (0.05, 0.05, 0)");
+            cache.positions(s.frames)[3 * i..3 * i + 2].to_vec()
+        };
+        let w = 0.5 + 0.05 / 0.24;
+        for (blend, expected) in [(Some(0.05), [-0.05, 0.05]), (None, [0.05 * (1.0 - 2.0 * w), 0.05])] {
+            let p = bent_at(blend);
+            assert!(expected.iter().zip(&p).all(|(a, b)| (a - b).abs() < 1e-6), "{blend:?}: {p:?}");
+        }
+        for bad in [0.0, 0.5, f64::INFINITY] {
+            assert!(elbow_sleeve(&DemoOptions { blend: Some(bad), ..Default::default() }).is_err(), "{bad}");
         }
     }
 }

@@ -45,6 +45,8 @@ def arguments():
     ap.add_argument("--zip", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--blend")
+    ap.add_argument("--bend", type=float, help="elbow_sleeve.py: the elbow's bend (degrees)")
+    ap.add_argument("--skin-blend", type=float, help="elbow_sleeve.py: half the width of the skinning blend (m)")
     return ap.parse_args()
 
 
