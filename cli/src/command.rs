@@ -74,7 +74,7 @@ struct ContactOptions {
     #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
     angle: Option<f64>,
     /// elbow-sleeve: half the width over which the arm's skinning weights blend about the elbow
-    /// (m); narrower weights fold the skin in the crook past about 75° [default: 0.12]
+    /// (m); ±5 cm folds the skin in the crook from 90°, the default from 135° [default: 0.12]
     #[arg(long, value_name = "M")]
     blend: Option<f64>,
     /// incline, pinch, tube-cloth-bend, sleeve-on-limb-mesh, elbow-sleeve: friction coefficient
