@@ -8,10 +8,10 @@
 //!   axis by θ(u) = bend · (3u² − 2u³), u going from 0 to 1 over frames 1 to 21 (Blender's frames
 //!   2 to 22). A rest point p is blended by linear blend skinning, p' = (1 − w) p + w R(θ) p,
 //!   with the forearm weight w = clamp(1/2 + x / (2 b), 0, 1): the weights blend over ±b about
-//!   the elbow, b = 12 cm by default (`--blend`), wide enough that at 90° the skin in the crook
-//!   does not fold into itself; with b = 5 cm (the Blender test's 110° bake) it folds from about
-//!   90°, closing on the sleeve. The positions of every frame are rounded to single precision, as a PC2 file holds
-//!   them.
+//!   the elbow, b = 12 cm by default (`--blend`), wide enough that the skin in the crook does not
+//!   fold into itself up to 130°; with b = 5 cm (the Blender test's `--skin-blend 0.05`) it
+//!   folds from 90°, closing on the sleeve. The positions of every frame are rounded to single
+//!   precision, as a PC2 file holds them.
 //! - Sleeve: an open tube of radius 5.6 cm (6 mm over the arm) from x = −0.10 m to 0.25 m,
 //!   24 × 28 = 672 vertices, jersey (0.18 kg/m², E = 0.5 MPa, 0.6 mm, bending 2 µN·m), its
 //!   shoulder ring pinned; the bend folds it into the crook.
